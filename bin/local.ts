@@ -1,0 +1,73 @@
+/**
+ * `npm start`: the whole service on this machine. Starts DynamoDB Local (data in .data/dynamodb),
+ * the SES v2 emulator with its inbox page, and a local RSA signing key (.data/signing-key.pem),
+ * then serves every route of the route table through the real Lambda handlers.
+ */
+import { join } from 'node:path';
+import { loadConfig } from '../shared/config.ts';
+import { createDeps, setDeps } from '../shared/deps.ts';
+import { ensureTable } from '../shared/local/create-table.ts';
+import { startDynamoDbLocal } from '../shared/local/dynamodb-local.ts';
+import { freePort } from '../shared/local/ports.ts';
+import { startServer } from '../shared/local/server.ts';
+import { startSesLocal } from '../shared/local/ses-local.ts';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+const dataDir = join(process.cwd(), '.data');
+const port = Number(process.env.PORT ?? 3000);
+const sesPort = Number(process.env.SES_PORT ?? 8005);
+const table = process.env.TABLE_NAME ?? 'doorcode-local';
+
+const stops: Array<() => Promise<void>> = [];
+let stopping = false;
+async function shutdown(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  }
+  process.exit(code);
+}
+process.once('SIGINT', () => void shutdown(0));
+process.once('SIGTERM', () => void shutdown(0));
+
+try {
+  const dynamo = await startDynamoDbLocal({ port: await freePort(), dbPath: join(dataDir, 'dynamodb') });
+  stops.push(dynamo.stop);
+  const ses = await startSesLocal({ port: sesPort });
+  stops.push(ses.stop);
+  await ensureTable(dynamo.endpoint, table);
+
+  const config = loadConfig({
+    ...process.env,
+    TABLE_NAME: table,
+    ISSUER: process.env.ISSUER ?? `http://127.0.0.1:${port}`,
+    MAIL_FROM: process.env.MAIL_FROM ?? 'no-reply@doorcode.test',
+    PLATFORM_ORIGINS: process.env.PLATFORM_ORIGINS ?? `http://127.0.0.1:${port},http://localhost:${port}`,
+    LOCAL_SIGNING_KEY_FILE: process.env.LOCAL_SIGNING_KEY_FILE ?? join(dataDir, 'signing-key.pem'),
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    SES_ENDPOINT: ses.endpoint,
+  });
+  setDeps(createDeps(config));
+  const server = await startServer({ port });
+  stops.push(server.close);
+
+  process.stdout.write(
+    [
+      '',
+      `  ${config.SERVICE_NAME} is running locally`,
+      '',
+      `  Service     ${server.url}/`,
+      `  Status      ${server.url}/status`,
+      `  JWKS        ${server.url}/.well-known/jwks.json`,
+      `  Inbox       ${ses.inbox}   (every email the service sends; JSON at ${ses.endpoint}/store)`,
+      `  DynamoDB    ${dynamo.endpoint}   (DynamoDB Local, table "${table}", data in .data/dynamodb; listens on all interfaces)`,
+      '',
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+} catch (error) {
+  process.stderr.write(`Could not start: ${(error as Error).message}\n`);
+  await shutdown(1);
+}

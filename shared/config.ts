@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+const list = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  );
+
+/** Process configuration, read from the environment once per container. */
+export const Config = z
+  .object({
+    SERVICE_NAME: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]{0,39}$/, 'lowercase letters, digits and hyphens, starting with a letter')
+      .default('doorcode'),
+    TABLE_NAME: z.string().min(3).max(255),
+    AWS_REGION: z.string().min(1).default('us-east-1'),
+    /** Token issuer (`iss`): the public base URL of the service. */
+    ISSUER: z.url({ protocol: /^https?$/ }),
+    /** Origins whose browser requests receive the session cookie (SPEC §5.2). */
+    PLATFORM_ORIGINS: list,
+    /** Sender of the sign-in email (an SES-verified identity on AWS). */
+    MAIL_FROM: z.email(),
+    /** KMS key ids, ARNs or aliases; the first signs, all are published in the JWKS. */
+    KMS_KEY_IDS: list,
+    /** Local mode: a PKCS#8 PEM file holding the RSA signing key (instead of KMS). */
+    LOCAL_SIGNING_KEY_FILE: z.string().min(1).optional(),
+    /** Local mode: endpoints of DynamoDB Local and the SES emulator. */
+    DYNAMODB_ENDPOINT: z.url().optional(),
+    SES_ENDPOINT: z.url().optional(),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  })
+  .refine((config) => !(config.KMS_KEY_IDS.length > 0 && config.LOCAL_SIGNING_KEY_FILE), {
+    message: 'set either KMS_KEY_IDS or LOCAL_SIGNING_KEY_FILE, not both',
+    path: ['KMS_KEY_IDS'],
+  });
+export type Config = z.infer<typeof Config>;
+
+/** Thrown at start when the environment is incomplete; the message names every bad setting. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = Config.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}

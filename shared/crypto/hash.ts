@@ -1,0 +1,11 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** Hex SHA-256: how every secret (codes, device codes, keys, tokens) is stored. */
+export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+/** Constant-time comparison of two hex digests. */
+export function sameDigest(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
+}

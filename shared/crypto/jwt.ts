@@ -1,0 +1,46 @@
+import { createLocalJWKSet, type JWTPayload, jwtVerify } from 'jose';
+import type { Clock } from '../clock.ts';
+import type { Signer } from './signer.ts';
+
+const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A compact RS256 JWS whose signature comes from the `Signer` (KMS or local). */
+export async function signJwt(signer: Signer, payload: JWTPayload, typ = 'JWT'): Promise<string> {
+  const { kid } = await signer.activeKey();
+  const signingInput = `${encode({ alg: 'RS256', typ, kid })}.${encode(payload)}`;
+  const signature = await signer.sign(Buffer.from(signingInput, 'ascii'));
+  return `${signingInput}.${Buffer.from(signature).toString('base64url')}`;
+}
+
+export interface VerifyOptions {
+  issuer: string;
+  audience?: string | string[];
+  clock: Clock;
+}
+
+/**
+ * Verifies an RS256 JWT against the signer's public keys (no network call once they are cached).
+ * Only RS256 is accepted, so `none` and HS256-with-the-public-key tokens fail (RFC 8725 §3.1).
+ * Returns null for any invalid token; callers answer 401.
+ */
+export async function verifyJwt(
+  signer: Signer,
+  token: string,
+  options: VerifyOptions,
+): Promise<JWTPayload | null> {
+  if (token.length > 8192 || token.split('.').length !== 3) return null;
+  const keys = await signer.publicKeys();
+  if (keys.length === 0) return null;
+  try {
+    const { payload } = await jwtVerify(token, createLocalJWKSet({ keys }), {
+      algorithms: ['RS256'],
+      issuer: options.issuer,
+      ...(options.audience === undefined ? {} : { audience: options.audience }),
+      currentDate: new Date(options.clock.now()),
+      clockTolerance: 0,
+    });
+    return payload;
+  } catch {
+    return null;
+  }
+}

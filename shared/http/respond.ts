@@ -1,0 +1,49 @@
+import { AppError, errorBody } from '../errors.ts';
+import type { HttpResult, Reply } from './types.ts';
+
+/** Headers every answer carries. Credentials pass through these routes, so nothing is cached by default. */
+const baseHeaders = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+export function toResult(reply: Reply, requestId: string): HttpResult {
+  return {
+    statusCode: reply.status ?? 200,
+    headers: { ...baseHeaders, 'x-request-id': requestId, ...reply.headers },
+    body: reply.body === undefined ? '' : JSON.stringify(reply.body),
+    ...(reply.cookies && reply.cookies.length > 0 ? { cookies: reply.cookies } : {}),
+  };
+}
+
+/** The platform error envelope (SPEC §7). */
+export function appErrorResult(error: AppError, requestId: string): HttpResult {
+  return toResult({ status: error.status, body: errorBody(error), headers: error.headers }, requestId);
+}
+
+/** Errors raised by middy middlewares (`createError`) carry `statusCode` and `expose`. */
+interface HttpLikeError {
+  statusCode: number;
+  message: string;
+  expose?: boolean;
+}
+
+const isHttpLikeError = (error: unknown): error is HttpLikeError =>
+  typeof error === 'object' && error !== null && typeof (error as HttpLikeError).statusCode === 'number';
+
+/** Maps any thrown value to an AppError, or null when it is unexpected (answered as 500). */
+export function toAppError(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  if (isHttpLikeError(error) && error.statusCode < 500) {
+    // @middy/http-json-body-parser uses 415 both for a wrong content type and for bad JSON.
+    if (/malformed JSON/i.test(error.message)) {
+      return new AppError(400, 'VALIDATION_ERROR', 'The request body is not valid JSON');
+    }
+    if (error.statusCode === 415) {
+      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
+    }
+    return new AppError(400, 'VALIDATION_ERROR', 'The request is not valid');
+  }
+  return null;
+}

