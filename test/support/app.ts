@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import type { Clock } from '../../shared/clock.ts';
+import { loadConfig } from '../../shared/config.ts';
+import { LocalSigner } from '../../shared/crypto/local-signer.ts';
+import { createDeps, type Deps, setDeps } from '../../shared/deps.ts';
+import { ensureTable } from '../../shared/local/create-table.ts';
+import { startServer } from '../../shared/local/server.ts';
+import { createLogger } from '../../shared/log.ts';
+import { TestClock } from './clock.ts';
+import { type RequestOptions, send, type TestResponse } from './http-client.ts';
+import { testKeyPair } from './keys.ts';
+
+export const TEST_ISSUER = 'https://auth.doorcode.test';
+export const PLATFORM_ORIGIN = 'https://app.doorcode.test';
+
+export interface TestApp {
+  url: string;
+  deps: Deps;
+  clock: TestClock;
+  /** Every log line the service wrote, as parsed JSON. */
+  logs: string[];
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  overrides?: Partial<Omit<Deps, 'config'>>;
+  clock?: Clock;
+}
+
+/**
+ * The real local server (same handlers as Lambda) on a free port, over a fresh table in the
+ * run's DynamoDB Local and the run's SES emulator.
+ */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const table = `test-${randomUUID()}`;
+  const dynamoEndpoint = options.env?.DYNAMODB_ENDPOINT ?? inject('dynamoEndpoint');
+  if (!options.env?.DYNAMODB_ENDPOINT) await ensureTable(dynamoEndpoint, table);
+  const config = loadConfig({
+    TABLE_NAME: table,
+    ISSUER: TEST_ISSUER,
+    MAIL_FROM: 'no-reply@doorcode.test',
+    PLATFORM_ORIGINS: PLATFORM_ORIGIN,
+    DYNAMODB_ENDPOINT: dynamoEndpoint,
+    SES_ENDPOINT: inject('sesEndpoint'),
+    LOG_LEVEL: 'debug',
+    ...options.env,
+  });
+  const clock = (options.clock as TestClock | undefined) ?? new TestClock(Date.now());
+  const logs: string[] = [];
+  const deps = createDeps(config, {
+    signer: new LocalSigner(testKeyPair().pem),
+    clock,
+    logger: createLogger('debug', (line) => logs.push(line)),
+    ...options.overrides,
+  });
+  setDeps(deps);
+  const server = await startServer({ port: 0 });
+  return {
+    url: server.url,
+    deps,
+    clock,
+    logs,
+    request: (method, path, requestOptions) => send(server.url, method, path, requestOptions),
+    close: server.close,
+  };
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../shared/config.ts';
+
+const valid = {
+  TABLE_NAME: 'doorcode',
+  ISSUER: 'https://auth.example.com',
+  MAIL_FROM: 'no-reply@example.com',
+};
+
+describe('loadConfig', () => {
+  it('applies defaults', () => {
+    expect(loadConfig(valid)).toMatchObject({
+      SERVICE_NAME: 'doorcode',
+      KMS_KEY_IDS: [],
+      PLATFORM_ORIGINS: [],
+    });
+  });
+
+  it('names every missing setting', () => {
+    expect(() => loadConfig({})).toThrow(ConfigError);
+    expect(() => loadConfig({})).toThrow(/TABLE_NAME.*ISSUER.*MAIL_FROM/);
+  });
+
+  it('names a wrong setting', () => {
+    expect(() => loadConfig({ ...valid, ISSUER: 'not a url' })).toThrow(/ISSUER/);
+    expect(() => loadConfig({ ...valid, SERVICE_NAME: 'Bad Name' })).toThrow(/SERVICE_NAME/);
+  });
+
+  it('splits comma-separated lists', () => {
+    expect(loadConfig({ ...valid, KMS_KEY_IDS: 'a, b,,c' }).KMS_KEY_IDS).toEqual(['a', 'b', 'c']);
+  });
+
+  it('refuses both a KMS key and a local key file', () => {
+    expect(() => loadConfig({ ...valid, KMS_KEY_IDS: 'a', LOCAL_SIGNING_KEY_FILE: '/tmp/k.pem' })).toThrow(
+      /KMS_KEY_IDS/,
+    );
+  });
+});
