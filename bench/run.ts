@@ -1,0 +1,31 @@
+/**
+ * Benchmark runner (`npm run bench [-- name ...]`). Each benchmark is a module exporting a
+ * `Benchmark` (bench/types.ts); add new ones to the list below.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { bundlesBenchmark } from './bundles.ts';
+import type { BenchContext, Benchmark } from './types.ts';
+
+const benchmarks: readonly Benchmark[] = [bundlesBenchmark];
+
+const selected = process.argv.slice(2);
+const unknown = selected.filter((name) => !benchmarks.some((b) => b.name === name));
+if (unknown.length > 0) {
+  console.error(
+    `unknown benchmark(s): ${unknown.join(', ')}; available: ${benchmarks.map((b) => b.name).join(', ')}`,
+  );
+  process.exit(2);
+}
+
+const repoRoot = join(import.meta.dirname, '..');
+const ctx: BenchContext = { repoRoot, outDir: join(repoRoot, 'bench', '.out') };
+await mkdir(ctx.outDir, { recursive: true });
+
+for (const b of benchmarks) {
+  if (selected.length > 0 && !selected.includes(b.name)) continue;
+  console.log(`# bench: ${b.name} — ${b.description}\n`);
+  const t = performance.now();
+  await b.run(ctx);
+  console.log(`\n(${b.name}: ${((performance.now() - t) / 1000).toFixed(1)} s)\n`);
+}
