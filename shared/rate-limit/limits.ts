@@ -1,0 +1,16 @@
+/** SPEC §8. Fixed windows, counted in DynamoDB so they hold across Lambda instances. */
+export interface Limit {
+  bucket: string;
+  max: number;
+  windowSeconds: number;
+}
+
+export const limits = {
+  startPerIp: { bucket: 'start-ip', max: 5, windowSeconds: 60 },
+  startPerRecipient: { bucket: 'start-to', max: 3, windowSeconds: 600 },
+  /** Shared by verify and approve: one budget of code checks per IP. */
+  codeCheckPerIp: { bucket: 'check-ip', max: 10, windowSeconds: 60 },
+  pollPerIp: { bucket: 'poll-ip', max: 60, windowSeconds: 60 },
+  /** Not in SPEC §8: peek is test tooling, but it still must not be a free oracle. */
+  peekPerIp: { bucket: 'peek-ip', max: 60, windowSeconds: 60 },
+} as const satisfies Record<string, Limit>;

@@ -1,0 +1,31 @@
+import type { Config } from '../config.ts';
+import { PLATFORM } from '../store/keys.ts';
+import { SESSION_TTL_SECONDS } from './token.ts';
+
+/** SPEC §5.2: `<service>.session_token` on the platform, `<service>.session_token.<applicationId>` in an app. */
+export const sessionCookieName = (config: Config, scope: string): string =>
+  scope === PLATFORM
+    ? `${config.SERVICE_NAME}.session_token`
+    : `${config.SERVICE_NAME}.session_token.${scope}`;
+
+const attributes = 'HttpOnly; Secure; SameSite=Lax; Path=/';
+
+export const sessionCookie = (config: Config, scope: string, token: string): string =>
+  `${sessionCookieName(config, scope)}=${token}; Max-Age=${SESSION_TTL_SECONDS}; ${attributes}`;
+
+export const clearedSessionCookie = (config: Config, scope: string): string =>
+  `${sessionCookieName(config, scope)}=; Max-Age=0; ${attributes}`;
+
+/** The cookie is issued only to browsers on a configured platform origin (SPEC §5.2). */
+export const isPlatformOrigin = (config: Config, origin: string | undefined): boolean =>
+  origin !== undefined && config.PLATFORM_ORIGINS.includes(origin);
+
+/** A cookie's value from API Gateway's `cookies` array. */
+export function readCookie(cookies: string[] | undefined, name: string): string | undefined {
+  for (const cookie of cookies ?? []) {
+    const separator = cookie.indexOf('=');
+    if (separator > 0 && cookie.slice(0, separator).trim() === name)
+      return cookie.slice(separator + 1).trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,139 @@
+import type { Deps } from '../deps.ts';
+import { unauthorized } from '../errors.ts';
+import type { HttpEvent } from '../http/types.ts';
+import { batchGet } from '../store/batch-get.ts';
+import { keys, PLATFORM } from '../store/keys.ts';
+import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from '../tenancy/api-keys.ts';
+import { type Application, applicationFromItem, getApplication } from '../tenancy/applications.ts';
+import { type User, userFromItem } from '../users/user.ts';
+import { readCookie, sessionCookieName } from './cookies.ts';
+import { type SessionRecord, sessionFromItem } from './session.ts';
+import { verifySessionToken } from './token.ts';
+
+export interface ResolvedSession {
+  user: User;
+  session: SessionRecord;
+  token: string;
+  /** How the token came: a client that sent it by cookie cannot read it (SPEC §4.4). */
+  via: 'bearer' | 'cookie';
+}
+
+/** Who is calling: the application key (if any), its application, and the session (if any). */
+export interface Caller {
+  key: ApiKey | null;
+  application: Application | null;
+  session: ResolvedSession | null;
+  /** A Bearer token was sent but did not resolve to a live session. */
+  bearerRejected: boolean;
+}
+
+const bearerOf = (event: HttpEvent): string | null | undefined => {
+  const header = event.headers?.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+};
+
+/**
+ * Reads the token's session, user, application and the presented key in ONE BatchGetItem,
+ * after the JWT was verified locally (DESIGN §3; issue 3: one DynamoDB call, no KMS call).
+ */
+async function lookup(deps: Deps, token: string, presentedKey: string | undefined) {
+  const claims = await verifySessionToken(deps, token);
+  if (!claims) return null;
+  const keyHash = presentedKey === undefined ? null : apiKeyHash(presentedKey);
+  const wanted = [keys.session(claims.sub, claims.sid), keys.user(claims.sub)];
+  if (claims.aud !== PLATFORM) wanted.push(keys.application(claims.aud));
+  if (keyHash) wanted.push(keys.apiKey(keyHash));
+  const [sessionItem, userItem, ...rest] = await batchGet(deps, wanted);
+  const appItem = claims.aud !== PLATFORM ? rest.shift() : undefined;
+  const keyItem = keyHash ? rest.shift() : undefined;
+  if (!sessionItem || !userItem) return null;
+  const session = sessionFromItem(sessionItem);
+  // The record must still hold this token's jti (refresh rotates it) and be unexpired (TTL is late).
+  if (
+    session.jti !== claims.jti ||
+    session.scope !== claims.aud ||
+    session.expiresAt * 1000 <= deps.clock.now()
+  ) {
+    return null;
+  }
+  if (claims.aud !== PLATFORM && !appItem) return null;
+  return {
+    session,
+    user: userFromItem(userItem),
+    application: appItem ? applicationFromItem(appItem) : null,
+    key: presentedKey === undefined ? undefined : apiKeyFromItem(presentedKey, keyItem),
+  };
+}
+
+/**
+ * SPEC §4.4 resolution order: (impersonation cookie, once impersonation exists), Bearer, then the
+ * session cookie. With a key, the session must belong to the key's application, else 401.
+ */
+export async function resolveCaller(deps: Deps, event: HttpEvent): Promise<Caller> {
+  const presentedKey = event.headers?.['x-api-key'];
+  if (presentedKey !== undefined && !apiKeyHash(presentedKey)) throw unauthorized('The API key is not valid');
+  const bearer = bearerOf(event);
+  if (bearer === null) throw unauthorized('The Authorization header must be `Bearer <token>`');
+
+  let bearerRejected = false;
+  if (bearer !== undefined) {
+    const found = await lookup(deps, bearer, presentedKey);
+    if (found) return accept(found, bearer, 'bearer', presentedKey, false);
+    bearerRejected = true;
+  }
+
+  // Cookies are per application; with a key we know which one to read, without one only the platform's.
+  const key = presentedKey === undefined ? null : await resolveApiKey(deps, presentedKey);
+  const scope = key?.applicationId ?? PLATFORM;
+  const cookieToken = readCookie(event.cookies, sessionCookieName(deps.config, scope));
+  if (cookieToken) {
+    const found = await lookup(deps, cookieToken, presentedKey);
+    if (found) return accept(found, cookieToken, 'cookie', presentedKey, bearerRejected);
+  }
+  if (bearerRejected) throw unauthorized('The session token is not valid');
+  return {
+    key,
+    application: key ? await loadApplication(deps, key.applicationId) : null,
+    session: null,
+    bearerRejected,
+  };
+}
+
+function accept(
+  found: NonNullable<Awaited<ReturnType<typeof lookup>>>,
+  token: string,
+  via: 'bearer' | 'cookie',
+  presentedKey: string | undefined,
+  bearerRejected: boolean,
+): Caller {
+  if (presentedKey !== undefined) {
+    if (!found.key) throw unauthorized('The API key is not valid');
+    if (found.key.applicationId !== found.session.scope) {
+      throw unauthorized('The session does not belong to this application');
+    }
+  }
+  return {
+    key: found.key ?? null,
+    application: found.application,
+    session: { user: found.user, session: found.session, token, via },
+    bearerRejected,
+  };
+}
+
+async function loadApplication(deps: Deps, applicationId: string): Promise<Application> {
+  const app = await getApplication(deps, applicationId);
+  if (!app) throw unauthorized('The API key is not valid');
+  return app;
+}
+
+/** For routes that need a session: the resolved session or 401. */
+export async function requireSession(
+  deps: Deps,
+  event: HttpEvent,
+): Promise<Caller & { session: ResolvedSession }> {
+  const caller = await resolveCaller(deps, event);
+  if (!caller.session) throw unauthorized('A session is required');
+  return caller as Caller & { session: ResolvedSession };
+}

@@ -1,0 +1,57 @@
+import type { JWTPayload } from 'jose';
+import { signJwt, verifyJwt } from '../crypto/jwt.ts';
+import type { Deps } from '../deps.ts';
+import { newId } from '../random.ts';
+
+/** SPEC §3.2: a session token is valid 7 days. */
+export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+export interface SessionClaims {
+  sub: string;
+  sid: string;
+  jti: string;
+  aud: string;
+  exp: number;
+}
+
+export interface IssuedToken {
+  token: string;
+  jti: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** DESIGN §5: iss, sub (user), sid (session), aud (application id or `platform`), jti, iat, exp. */
+export async function issueSessionToken(
+  deps: Deps,
+  input: { userId: string; sessionId: string; scope: string },
+): Promise<IssuedToken> {
+  const issuedAt = Math.floor(deps.clock.now() / 1000);
+  const expiresAt = issuedAt + SESSION_TTL_SECONDS;
+  const jti = newId(deps.random, 'jti');
+  const token = await signJwt(deps.signer, {
+    iss: deps.config.ISSUER,
+    sub: input.userId,
+    sid: input.sessionId,
+    aud: input.scope,
+    jti,
+    iat: issuedAt,
+    exp: expiresAt,
+  });
+  return { token, jti, issuedAt, expiresAt };
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+
+/** Verifies signature, issuer and expiry locally; null for anything that is not our session token. */
+export async function verifySessionToken(deps: Deps, token: string): Promise<SessionClaims | null> {
+  const payload: JWTPayload | null = await verifyJwt(deps.signer, token, {
+    issuer: deps.config.ISSUER,
+    clock: deps.clock,
+  });
+  if (!payload) return null;
+  const { sub, sid, jti, aud, exp } = payload as JWTPayload & { sid?: unknown };
+  if (!isString(sub) || !isString(sid) || !isString(jti) || !isString(aud) || typeof exp !== 'number')
+    return null;
+  return { sub, sid, jti, aud, exp };
+}

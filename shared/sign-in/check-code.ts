@@ -1,0 +1,80 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sameDigest } from '../crypto/hash.ts';
+import type { Deps } from '../deps.ts';
+import { AppError, badRequest } from '../errors.ts';
+import { limits } from '../rate-limit/limits.ts';
+import { consume } from '../rate-limit/rate-limit.ts';
+import { batchGet } from '../store/batch-get.ts';
+import { isConditionFailure } from '../store/errors.ts';
+import { keys } from '../store/keys.ts';
+import { codeHash } from './code.ts';
+import { isDestroyed, isExpired, MAX_ATTEMPTS, requestFromItem, type SignInRequest } from './request.ts';
+
+export const tooManyAttempts = () =>
+  new AppError(
+    429,
+    'TOO_MANY_ATTEMPTS',
+    'Too many wrong codes: this code no longer works; request a new one',
+  );
+const invalidCode = () => badRequest('The code is not valid; request a new one');
+
+export interface CheckedCode {
+  request: SignInRequest;
+  /** The account (email) item of the address in this scope, if the account exists. */
+  account: Record<string, unknown> | undefined;
+}
+
+/**
+ * The shared part of verify and approve (SPEC §3.1): IP limit, one consistent read of the
+ * request and the account, then the state checks. A wrong code is counted by a conditional
+ * ADD, so concurrent guesses can never exceed MAX_ATTEMPTS.
+ */
+export async function checkCode(
+  deps: Deps,
+  input: { scope: string; email: string; code: string; sourceIp: string },
+): Promise<CheckedCode> {
+  await consume(deps, limits.codeCheckPerIp, input.sourceIp);
+  const [requestItem, account] = await batchGet(deps, [
+    keys.signIn(input.scope, input.email),
+    keys.account(input.scope, input.email),
+  ]);
+  if (!requestItem) throw invalidCode();
+  const request = requestFromItem(requestItem);
+  if (isDestroyed(request)) throw tooManyAttempts();
+  if (isExpired(request, deps.clock.now())) {
+    throw new AppError(410, 'VALIDATION_ERROR', 'The code has expired; request a new one', {
+      reason: 'expired',
+    });
+  }
+  if (request.status !== 'pending') throw badRequest('The code was already used', { reason: 'already_used' });
+  if (!sameDigest(codeHash(request.requestId, input.code), request.codeHash)) {
+    await countWrongAttempt(deps, request);
+  }
+  return { request, account };
+}
+
+async function countWrongAttempt(deps: Deps, request: SignInRequest): Promise<never> {
+  try {
+    const { Attributes } = await deps.db.client.send(
+      new UpdateCommand({
+        TableName: deps.db.table,
+        Key: keys.signIn(request.scope, request.email),
+        UpdateExpression: 'ADD attempts :one',
+        ConditionExpression: 'requestId = :requestId AND attempts < :max',
+        ExpressionAttributeValues: { ':one': 1, ':requestId': request.requestId, ':max': MAX_ATTEMPTS },
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    const attempts = Number(Attributes?.attempts ?? MAX_ATTEMPTS);
+    // SPEC §3.1: the fifth wrong attempt destroys the request (it stays, marked, until TTL).
+    if (attempts >= MAX_ATTEMPTS) throw tooManyAttempts();
+    throw badRequest('The code is not valid', { attemptsLeft: MAX_ATTEMPTS - attempts });
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    // The item comes back marshalled: lib-dynamodb does not translate error payloads.
+    const current = (error as { Item?: { requestId?: { S?: string } } }).Item;
+    if (current?.requestId?.S === request.requestId) throw tooManyAttempts();
+    throw invalidCode();
+  }
+}

@@ -1,0 +1,105 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sha256Hex } from '../crypto/hash.ts';
+import type { Deps } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import { limits } from '../rate-limit/limits.ts';
+import { consume } from '../rate-limit/rate-limit.ts';
+import { batchGet } from '../store/batch-get.ts';
+import { isConditionFailure } from '../store/errors.ts';
+import { keys } from '../store/keys.ts';
+import { completeSignIn, type SignInResult } from './complete.ts';
+import {
+  type DeviceGrant,
+  deviceFromItem,
+  isDestroyed,
+  isExpired,
+  POLL_INTERVAL_SECONDS,
+  requestFromItem,
+} from './request.ts';
+
+// DESIGN §5: unknown, consumed, replaced or destroyed device codes all answer the same.
+const unusable = () => new AppError(400, 'FORBIDDEN', 'This device code cannot be used; start again');
+const expired = () => new AppError(400, 'EXPIRED', 'The sign-in request has expired; start again');
+
+/**
+ * POST /auth/code/poll (RFC 8628 §3.4-3.5 style): 428 while pending, 429 slow_down (interval
+ * grows by 5 s and stays grown) when polled early, 200 with the session once approved. A device
+ * code works once.
+ */
+export async function pollSignIn(
+  deps: Deps,
+  input: { deviceCode: string; sourceIp: string; userAgent: string },
+): Promise<SignInResult> {
+  await consume(deps, limits.pollPerIp, input.sourceIp);
+  const deviceKey = keys.device(sha256Hex(input.deviceCode));
+  const { Item } = await deps.db.client.send(
+    new GetCommand({ TableName: deps.db.table, Key: deviceKey, ConsistentRead: true }),
+  );
+  if (!Item) throw unusable();
+  const device = deviceFromItem(Item);
+  const now = deps.clock.now();
+  if (isExpired(device, now)) throw expired();
+  await recordPoll(deps, deviceKey, device, now);
+
+  const [requestItem, account] = await batchGet(deps, [
+    keys.signIn(device.scope, device.email),
+    keys.account(device.scope, device.email),
+  ]);
+  if (!requestItem) throw unusable();
+  const request = requestFromItem(requestItem);
+  if (request.requestId !== device.requestId || isDestroyed(request)) throw unusable();
+  if (isExpired(request, now)) throw expired();
+  if (request.status === 'pending') {
+    throw new AppError(428, 'UNPROCESSABLE', 'Waiting for the code to be approved', {
+      reason: 'authorization_pending',
+      interval: device.interval,
+    });
+  }
+  return completeSignIn(deps, {
+    request,
+    account,
+    expectStatus: 'approved',
+    alsoWrite: [{ Delete: { TableName: deps.db.table, Key: deviceKey } }],
+    raced: unusable,
+    userAgent: input.userAgent,
+    sourceIp: input.sourceIp,
+  });
+}
+
+/** Enforces the interval: an early poll grows it by 5 s (kept for later polls) and answers 429. */
+async function recordPoll(deps: Deps, key: { pk: string; sk: string }, device: DeviceGrant, now: number) {
+  const early = device.lastPolledAt !== undefined && now - device.lastPolledAt < device.interval * 1000;
+  const interval = early ? device.interval + POLL_INTERVAL_SECONDS : device.interval;
+  try {
+    await deps.db.client.send(
+      new UpdateCommand({
+        TableName: deps.db.table,
+        Key: key,
+        UpdateExpression: 'SET lastPolledAt = :now, #interval = :interval',
+        // Two concurrent polls cannot both pass as on time: the second sees a changed lastPolledAt.
+        ConditionExpression:
+          device.lastPolledAt === undefined ? 'attribute_not_exists(lastPolledAt)' : 'lastPolledAt = :seen',
+        ExpressionAttributeNames: { '#interval': 'interval' },
+        ExpressionAttributeValues: {
+          ':now': now,
+          ':interval': interval,
+          ...(device.lastPolledAt === undefined ? {} : { ':seen': device.lastPolledAt }),
+        },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    throw slowDown(interval);
+  }
+  if (early) throw slowDown(interval);
+}
+
+function slowDown(interval: number): AppError {
+  return new AppError(
+    429,
+    'RATE_LIMITED',
+    `Polling too fast; wait ${interval} s between polls`,
+    { reason: 'slow_down', interval },
+    { 'retry-after': String(interval) },
+  );
+}

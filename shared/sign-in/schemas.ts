@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { normaliseEmail } from '../users/user.ts';
+import { CODE_ALPHABET, CODE_LENGTH, normaliseCode } from './code.ts';
+
+export const Email = z.email().max(254).transform(normaliseEmail);
+
+/** SPEC §2: case-insensitive, hyphens ignored. A code that cannot be right is not counted as an attempt. */
+export const Code = z
+  .string()
+  .max(32)
+  .transform(normaliseCode)
+  .refine((code) => code.length === CODE_LENGTH && [...code].every((c) => CODE_ALPHABET.includes(c)), {
+    message: `the code has ${CODE_LENGTH} letters and digits, shown as XXXX-XXXX`,
+  });
+
+export const StartBody = z.object({
+  email: Email,
+  name: z.string().trim().min(1).max(120).optional(),
+});
+
+export const CodeBody = z.object({ email: Email, code: Code });
+
+export const PollBody = z.object({ deviceCode: z.string().length(64) });
+
+export const PeekBody = z.object({ email: Email });

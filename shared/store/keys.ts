@@ -1,0 +1,30 @@
+/**
+ * Every key of the single table, in one place (docs/data-model.md lists the access patterns).
+ * A scope is `platform` or an application id: accounts, codes and sessions never cross scopes.
+ */
+export type Scope = string;
+export const PLATFORM: Scope = 'platform';
+
+export const keys = {
+  application: (applicationId: string) => ({ pk: `APP#${applicationId}`, sk: 'APP' }),
+  apiKey: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  /** Unique per normalised email and scope; carries a copy of the public profile. */
+  account: (scope: Scope, email: string) => ({ pk: `ACCOUNT#${scope}#${email}`, sk: 'ACCOUNT' }),
+  /** The one pending sign-in request of an address in a scope (a new start replaces it). */
+  signIn: (scope: Scope, email: string) => ({ pk: `ACCOUNT#${scope}#${email}`, sk: 'SIGNIN' }),
+  device: (deviceCodeHash: string) => ({ pk: `DEVICE#${deviceCodeHash}`, sk: 'DEVICE' }),
+  user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
+  session: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),
+  sessionPrefix: 'SESSION#',
+  organization: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'ORG' }),
+  member: (organizationId: string, userId: string) => ({
+    pk: `ORG#${organizationId}`,
+    sk: `MEMBER#${userId}`,
+    gsi1pk: `USER#${userId}`,
+    gsi1sk: `ORG#${organizationId}`,
+  }),
+  rateWindow: (bucket: string, subject: string, windowStart: number) => ({
+    pk: `RATE#${bucket}#${subject}`,
+    sk: `WINDOW#${windowStart}`,
+  }),
+} as const;
