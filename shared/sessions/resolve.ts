@@ -92,7 +92,8 @@ export async function resolveCaller(deps: Deps, event: HttpEvent): Promise<Calle
     const found = await lookup(deps, cookieToken, presentedKey);
     if (found) return accept(found, cookieToken, 'cookie', presentedKey, bearerRejected);
   }
-  if (bearerRejected) throw unauthorized('The session token is not valid');
+  // A token that was presented and does not resolve is an invalid credential, not anonymity.
+  if (bearerRejected || cookieToken) throw unauthorized('The session token is not valid');
   return {
     key,
     application: key ? await loadApplication(deps, key.applicationId) : null,

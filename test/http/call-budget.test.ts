@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeps } from '../../shared/deps.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CallCounter } from '../support/counters.ts';
+import { freshIp } from '../support/http-client.ts';
+import { latestCode } from '../support/inbox.ts';
+import { bearer, createTestApplication, newEmail } from '../support/sign-in.ts';
+
+// Issue 3 budgets (docs/data-model.md keeps the same numbers): a BatchGetItem or
+// TransactWriteItems counts as one call.
+const counter = new CallCounter();
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp({ overrides: { signer: counter.signer() } });
+  // The real SES mailer (pointed at the emulator), wrapped so sends are counted.
+  const realMailer = createDeps(app.deps.config).mailer;
+  (app.deps as { mailer: unknown }).mailer = counter.mailer(realMailer);
+  counter.watch(app.deps);
+});
+afterAll(() => app.close());
+
+async function measure(run: () => Promise<{ status: number }>) {
+  counter.reset();
+  const response = await run();
+  expect(response.status).toBe(200);
+  return counter.snapshot();
+}
+
+describe('AWS calls per request', () => {
+  it('start: at most 3 DynamoDB calls and 1 SES send (with an application key)', async () => {
+    const { publicKey } = await createTestApplication(app);
+    const email = newEmail();
+    const calls = await measure(() =>
+      app.request('POST', '/auth/code/start', {
+        body: { email },
+        headers: { 'x-api-key': publicKey },
+        ip: freshIp(),
+      }),
+    );
+    expect(calls).toMatchObject({ dynamodb: 3, kmsSign: 0, sesSend: 1 });
+    expect(calls.commands).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+  });
+
+  it('start on the platform: 1 DynamoDB call and 1 SES send', async () => {
+    const calls = await measure(() =>
+      app.request('POST', '/auth/code/start', { body: { email: newEmail() }, ip: freshIp() }),
+    );
+    expect(calls).toMatchObject({ dynamodb: 1, kmsSign: 0, sesSend: 1 });
+  });
+
+  it('verify: first sign-in at most 5 DynamoDB calls + 1 KMS Sign, later sign-ins at most 4 + 1', async () => {
+    const { publicKey } = await createTestApplication(app);
+    const headers = { 'x-api-key': publicKey };
+    const email = newEmail();
+    // The first verify creates the account; the second signs in to it.
+    for (const expected of [5, 4]) {
+      await app.request('POST', '/auth/code/start', { body: { email }, headers, ip: freshIp() });
+      const code = await latestCode(email);
+      const calls = await measure(() =>
+        app.request('POST', '/auth/code/verify', { body: { email, code }, headers, ip: freshIp() }),
+      );
+      expect(calls.dynamodb).toBeLessThanOrEqual(expected);
+      expect(calls.commands).toEqual([
+        'GetItemCommand',
+        'UpdateItemCommand',
+        'BatchGetItemCommand',
+        'TransactWriteItemsCommand',
+      ]);
+      expect(calls).toMatchObject({ kmsSign: 1, sesSend: 0 });
+    }
+  });
+
+  it('GET /auth/session with a Bearer token: 1 DynamoDB call and no KMS call', async () => {
+    const { publicKey } = await createTestApplication(app);
+    const email = newEmail();
+    const headers = { 'x-api-key': publicKey };
+    await app.request('POST', '/auth/code/start', { body: { email }, headers, ip: freshIp() });
+    const verify = await app.request('POST', '/auth/code/verify', {
+      body: { email, code: await latestCode(email) },
+      headers,
+      ip: freshIp(),
+    });
+    const calls = await measure(() =>
+      app.request('GET', '/auth/session', { headers: bearer(verify.body.token, headers) }),
+    );
+    expect(calls).toMatchObject({ dynamodb: 1, kmsSign: 0, sesSend: 0 });
+    expect(calls.commands).toEqual(['BatchGetItemCommand']);
+  });
+});

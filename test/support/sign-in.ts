@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import { createApiKey } from '../../shared/tenancy/api-keys.ts';
+import { type ApplicationConfig, createApplication } from '../../shared/tenancy/applications.ts';
+import type { TestApp } from './app.ts';
+import { freshIp } from './http-client.ts';
+import { latestCode } from './inbox.ts';
+
+/** A fresh address nobody else in the run uses. */
+export const newEmail = (domain = 'example.test') => `user-${randomUUID().slice(0, 12)}@${domain}`;
+
+/** An application with a public and a secret key, created through the store (no management API yet). */
+export async function createTestApplication(
+  app: TestApp,
+  config: ApplicationConfig = {},
+  name = 'Acme Notes',
+) {
+  const application = await createApplication(app.deps, { organizationId: 'org_test', name, config });
+  const publicKey = await createApiKey(app.deps, { applicationId: application.id, type: 'public' });
+  const secretKey = await createApiKey(app.deps, { applicationId: application.id, type: 'secret' });
+  return { application, publicKey: publicKey.key, secretKey: secretKey.key };
+}
+
+/** start -> read the emailed code -> verify; returns the SignInResult body and the code. */
+export async function signIn(app: TestApp, email = newEmail(), headers: Record<string, string> = {}) {
+  const start = await app.request('POST', '/auth/code/start', { body: { email }, headers, ip: freshIp() });
+  if (start.status !== 200) throw new Error(`start answered ${start.status}: ${start.text}`);
+  const code = await latestCode(email);
+  const verify = await app.request('POST', '/auth/code/verify', {
+    body: { email, code },
+    headers,
+    ip: freshIp(),
+  });
+  if (verify.status !== 200) throw new Error(`verify answered ${verify.status}: ${verify.text}`);
+  return { email, code, token: verify.body.token as string, body: verify.body, response: verify };
+}
+
+export const bearer = (token: string, extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${token}`,
+  ...extra,
+});
