@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { normaliseEmail } from '../users/user.ts';
 import { CODE_ALPHABET, CODE_LENGTH, normaliseCode } from './code.ts';
 

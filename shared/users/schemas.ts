@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** SPEC §2 / §8: the image string is at most 716800 chars, the image itself at most 500 KB. */
 export const MAX_IMAGE_CHARS = 716_800;
