@@ -1,0 +1,101 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { type RouteId, routeList, routes } from '../shared/routes.ts';
+import { CustomDomain } from './custom-domain.ts';
+import { accessStatements, type GrantTargets } from './grants.ts';
+import { RouteApi } from './http-api.ts';
+import type { DoorcodeInputs } from './inputs.ts';
+import { RouteFunction } from './route-function.ts';
+import { Sender } from './sender.ts';
+import { SigningKey } from './signing-key.ts';
+import { SingleTable } from './table.ts';
+
+export interface DoorcodeStackProps extends StackProps {
+  readonly inputs: DoorcodeInputs;
+}
+
+/** `jwks` -> `RouteJwks`: stable construct ids, so logical ids follow the route table. */
+export const routeConstructId = (id: RouteId): string => `Route${id.charAt(0).toUpperCase()}${id.slice(1)}`;
+
+/** The whole service: one function per entry of the route table, behind one HTTP API. */
+export class DoorcodeStack extends Stack {
+  readonly routeFunctions: ReadonlyMap<RouteId, RouteFunction>;
+
+  constructor(scope: Construct, id: string, props: DoorcodeStackProps) {
+    super(scope, id, props);
+    const { inputs } = props;
+
+    const data = new SingleTable(this, 'Data');
+    const signing = new SigningKey(this, 'Signing', { serviceName: inputs.serviceName });
+    const sender = new Sender(this, 'Sender', {
+      address: inputs.senderEmail,
+      verifyDomain: inputs.domain !== undefined,
+    });
+    const http = new RouteApi(this, 'Http', { serviceName: inputs.serviceName });
+    const customDomain =
+      inputs.domain && inputs.certificateArn
+        ? new CustomDomain(this, 'Domain', {
+            domain: inputs.domain,
+            certificateArn: inputs.certificateArn,
+            api: http.api,
+            stage: http.stage,
+          })
+        : undefined;
+    const issuer = inputs.domain ? `https://${inputs.domain}` : http.api.apiEndpoint;
+
+    // Every function gets the full configuration: shared/config.ts validates it at cold start.
+    const environment = {
+      SERVICE_NAME: inputs.serviceName,
+      TABLE_NAME: data.table.tableName,
+      ISSUER: issuer,
+      MAIL_FROM: inputs.senderEmail,
+      PLATFORM_ORIGINS: inputs.platformOrigins.join(','),
+      KMS_KEY_IDS: signing.key.keyArn,
+      LOG_LEVEL: inputs.logLevel,
+    };
+    const targets: GrantTargets = {
+      tableArn: data.table.tableArn,
+      indexArns: data.indexArns,
+      signingKeyArn: signing.key.keyArn,
+      senderIdentityArn: sender.identity.emailIdentityArn,
+      senderAddress: sender.address,
+    };
+
+    const functions = new Map<RouteId, RouteFunction>();
+    for (const route of routeList) {
+      const constructId = routeConstructId(route.id);
+      const fn = new RouteFunction(this, constructId, {
+        route,
+        serviceName: inputs.serviceName,
+        environment,
+        statements: accessStatements(route.access, targets),
+      });
+      http.addRoute(constructId, route, fn.function);
+      functions.set(route.id, fn);
+    }
+    this.routeFunctions = functions;
+
+    new CfnOutput(this, 'ApiUrl', { value: http.api.apiEndpoint, description: 'The API endpoint' });
+    new CfnOutput(this, 'IssuerUrl', { value: issuer, description: 'Token issuer (iss)' });
+    new CfnOutput(this, 'JwksUrl', {
+      value: `${issuer}${routes.jwks.path}`,
+      description: 'Public signing keys',
+    });
+    new CfnOutput(this, 'TableName', { value: data.table.tableName });
+    new CfnOutput(this, 'SigningKeyArn', { value: signing.key.keyArn });
+    if (customDomain) {
+      new CfnOutput(this, 'CustomDomainTarget', {
+        value: customDomain.target,
+        description: `Point ${inputs.domain} (CNAME) here`,
+      });
+    }
+    if (sender.verifiesDomain) {
+      sender.identity.dkimRecords.forEach((record, index) => {
+        new CfnOutput(this, `SenderDkimRecord${index + 1}`, {
+          value: `${record.name} CNAME ${record.value}`,
+          description: 'Publish in DNS so SES verifies the sender domain',
+        });
+      });
+    }
+  }
+}

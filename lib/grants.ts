@@ -1,0 +1,77 @@
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { RouteAccess } from '../shared/routes.ts';
+import { SIGNING_ALGORITHM } from './signing-key.ts';
+
+/** Item reads. TransactGetItems is authorized as GetItem; ConditionCheckItem backs transaction conditions. */
+export const TABLE_READ_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+] as const;
+
+/** Item writes. TransactWriteItems is authorized per item as these actions. */
+export const TABLE_WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+] as const;
+
+/** The resources a route's access can refer to. */
+export interface GrantTargets {
+  readonly tableArn: string;
+  readonly indexArns: readonly string[];
+  readonly signingKeyArn: string;
+  readonly senderIdentityArn: string;
+  readonly senderAddress: string;
+}
+
+/**
+ * The IAM statements a route's function gets: derived from its declared access and nothing
+ * else, with explicit actions (no `grant*` helper that adds DescribeKey, Scan and the like).
+ */
+export function accessStatements(access: RouteAccess, targets: GrantTargets): PolicyStatement[] {
+  const statements: PolicyStatement[] = [];
+  if (access.table) {
+    statements.push(
+      new PolicyStatement({
+        actions: [...TABLE_READ_ACTIONS],
+        resources: [targets.tableArn, ...targets.indexArns],
+      }),
+    );
+  }
+  if (access.table === 'readwrite') {
+    statements.push(
+      new PolicyStatement({ actions: [...TABLE_WRITE_ACTIONS], resources: [targets.tableArn] }),
+    );
+  }
+  if (access.sign) {
+    statements.push(
+      new PolicyStatement({
+        actions: ['kms:Sign'],
+        resources: [targets.signingKeyArn],
+        // KmsSigner sends only a SHA-256 digest with this algorithm; nothing else may be signed.
+        conditions: {
+          StringEquals: { 'kms:SigningAlgorithm': SIGNING_ALGORITHM, 'kms:MessageType': 'DIGEST' },
+        },
+      }),
+    );
+  }
+  // A signer also needs the public key: the token's `kid` is its thumbprint.
+  if (access.sign || access.publicKeys) {
+    statements.push(
+      new PolicyStatement({ actions: ['kms:GetPublicKey'], resources: [targets.signingKeyArn] }),
+    );
+  }
+  if (access.mail) {
+    statements.push(
+      new PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [targets.senderIdentityArn],
+        conditions: { StringEquals: { 'ses:FromAddress': targets.senderAddress } },
+      }),
+    );
+  }
+  return statements;
+}

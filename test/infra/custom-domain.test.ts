@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { routeList, routes } from '../../shared/routes.ts';
+import { dependencyCycle } from './references.ts';
+import { type Resource, synthDoorcode, variablesOf } from './synth.ts';
+
+describe('with a custom domain', () => {
+  const domain = 'auth.example.com';
+  const custom = synthDoorcode({
+    domain,
+    certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab',
+  });
+
+  it('issues tokens as https://<domain> and maps the domain to the default stage', () => {
+    const functions = Object.values(custom.template.findResources('AWS::Lambda::Function')) as Resource[];
+    expect(functions).toHaveLength(routeList.length);
+    for (const fn of functions) expect(variablesOf(fn).ISSUER).toBe(`https://${domain}`);
+    custom.template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', { DomainName: domain });
+    custom.template.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
+    const outputs = custom.template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(outputs.JwksUrl?.Value).toBe(`https://${domain}${routes.jwks.path}`);
+    expect(outputs.CustomDomainTarget).toBeDefined();
+  });
+
+  it("verifies the sender's whole domain and outputs its DKIM records", () => {
+    custom.template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'example.com' });
+    const outputs = Object.keys(custom.template.toJSON().Outputs as object);
+    expect(outputs.filter((name) => name.startsWith('SenderDkimRecord'))).toHaveLength(3);
+  });
+
+  it('has no dependency cycle', () => {
+    expect(dependencyCycle(custom.template.toJSON().Resources)).toEqual([]);
+  });
+});

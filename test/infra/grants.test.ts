@@ -1,0 +1,77 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { describe, expect, it } from 'vitest';
+import { accessStatements, type GrantTargets } from '../../lib/grants.ts';
+import type { RouteAccess } from '../../shared/routes.ts';
+import { allIdentityStatements } from './policies.ts';
+
+const targets: GrantTargets = {
+  tableArn: 'arn:aws:dynamodb:eu-west-1:123456789012:table/t',
+  indexArns: ['arn:aws:dynamodb:eu-west-1:123456789012:table/t/index/gsi1'],
+  signingKeyArn: 'arn:aws:kms:eu-west-1:123456789012:key/k',
+  senderIdentityArn: 'arn:aws:ses:eu-west-1:123456789012:identity/no-reply@example.com',
+  senderAddress: 'no-reply@example.com',
+};
+
+/** The statements as IAM receives them (after CDK's own rendering and merging). */
+function rendered(access: RouteAccess) {
+  const stack = new Stack(new App({ context: { '@aws-cdk/aws-iam:minimizePolicies': true } }), 'Grants');
+  const role = new Role(stack, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+  for (const statement of accessStatements(access, targets)) role.addToPrincipalPolicy(statement);
+  return allIdentityStatements(Template.fromStack(stack));
+}
+
+describe('accessStatements', () => {
+  it('grants nothing to a route that declares nothing', () => {
+    expect(accessStatements({}, targets)).toEqual([]);
+  });
+
+  it('scopes reads to the table and its indexes, writes to the table only', () => {
+    const statements = rendered({ table: 'readwrite' });
+    const reads = statements.find((s) => s.actions.includes('dynamodb:Query'));
+    const writes = statements.find((s) => s.actions.includes('dynamodb:PutItem'));
+    expect(reads?.resources.sort()).toEqual([targets.tableArn, ...targets.indexArns].sort());
+    expect(writes?.resources).toEqual([targets.tableArn]);
+    expect(writes?.actions.sort()).toEqual([
+      'dynamodb:BatchWriteItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
+  });
+
+  it('lets a signer sign only digests with RS256, and read the public key', () => {
+    const statements = rendered({ sign: true });
+    expect(
+      statements.map((s) => ({ actions: s.actions, resources: s.resources, condition: s.condition })),
+    ).toEqual(
+      expect.arrayContaining([
+        {
+          actions: ['kms:Sign'],
+          resources: [targets.signingKeyArn],
+          condition: {
+            StringEquals: {
+              'kms:SigningAlgorithm': 'RSASSA_PKCS1_V1_5_SHA_256',
+              'kms:MessageType': 'DIGEST',
+            },
+          },
+        },
+        { actions: ['kms:GetPublicKey'], resources: [targets.signingKeyArn], condition: undefined },
+      ]),
+    );
+    expect(statements).toHaveLength(2);
+  });
+
+  it('lets a mailer send only from the sender identity and address', () => {
+    expect(rendered({ mail: true })).toEqual([
+      {
+        policy: expect.any(String),
+        effect: 'Allow',
+        actions: ['ses:SendEmail'],
+        resources: [targets.senderIdentityArn],
+        condition: { StringEquals: { 'ses:FromAddress': targets.senderAddress } },
+      },
+    ]);
+  });
+});

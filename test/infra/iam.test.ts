@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { type RouteAccess, routeList } from '../../shared/routes.ts';
+import { allIdentityStatements, refersTo, roleStatements } from './policies.ts';
+import { synthDoorcode } from './synth.ts';
+
+const { template, resources, logicalId, routeFunction, onlyResourceOf } = synthDoorcode();
+const tableId = onlyResourceOf('AWS::DynamoDB::Table');
+const keyId = onlyResourceOf('AWS::KMS::Key');
+const identityId = onlyResourceOf('AWS::SES::EmailIdentity');
+
+const READ = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query'];
+const WRITE = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+
+/** What a route may do, read off its declared access (shared/routes.ts) and nothing else. */
+function expectedActions(access: RouteAccess): string[] {
+  return [
+    'logs:CreateLogStream',
+    'logs:PutLogEvents',
+    ...(access.table ? READ : []),
+    ...(access.table === 'readwrite' ? WRITE : []),
+    ...(access.sign ? ['kms:Sign'] : []),
+    ...(access.sign || access.publicKeys ? ['kms:GetPublicKey'] : []),
+    ...(access.mail ? ['ses:SendEmail'] : []),
+  ].sort();
+}
+
+describe('IAM: each function may do exactly what its route declares', () => {
+  it.each(routeList)('$id: actions match access $access', (route) => {
+    const fn = routeFunction(route.id);
+    const statements = roleStatements(template, logicalId(fn.role));
+    const granted = [...new Set(statements.flatMap((s) => s.actions))].sort();
+    expect(granted).toEqual(expectedActions(route.access));
+    expect(statements.every((s) => s.effect === 'Allow')).toBe(true);
+  });
+
+  it.each(routeList)('$id: each action is scoped to its own resource', (route) => {
+    const fn = routeFunction(route.id);
+    const owner: Record<string, string> = {
+      logs: logicalId(fn.logGroup),
+      dynamodb: tableId,
+      kms: keyId,
+      ses: identityId,
+    };
+    for (const statement of roleStatements(template, logicalId(fn.role))) {
+      const services = new Set(statement.actions.map((action) => action.split(':')[0]!));
+      expect(services.size).toBe(1);
+      const [service] = [...services];
+      expect(statement.resources.length).toBeGreaterThan(0);
+      for (const resource of statement.resources) {
+        expect(refersTo(resource, owner[service!]!), `${route.id}: ${JSON.stringify(resource)}`).toBe(true);
+      }
+    }
+  });
+
+  it.each(routeList)('$id: the role has no managed policy', (route) => {
+    expect(resources[logicalId(routeFunction(route.id).role)]!.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+
+  it('publishes the JWKS with kms:GetPublicKey only', () => {
+    const statements = roleStatements(template, logicalId(routeFunction('jwks').role));
+    const actions = statements.flatMap((s) => s.actions).filter((a) => !a.startsWith('logs:'));
+    expect(actions).toEqual(['kms:GetPublicKey']);
+  });
+
+  it('lets /status read the table but never write it', () => {
+    const actions = roleStatements(template, logicalId(routeFunction('status').role)).flatMap(
+      (s) => s.actions,
+    );
+    expect(actions.filter((a) => a.startsWith('dynamodb:')).sort()).toEqual(READ);
+    expect(actions.some((a) => WRITE.includes(a))).toBe(false);
+  });
+
+  it('conditions every kms:Sign on RSASSA_PKCS1_V1_5_SHA_256 over a DIGEST', () => {
+    for (const statement of allIdentityStatements(template).filter((s) => s.actions.includes('kms:Sign'))) {
+      expect(statement.condition).toEqual({
+        StringEquals: { 'kms:SigningAlgorithm': 'RSASSA_PKCS1_V1_5_SHA_256', 'kms:MessageType': 'DIGEST' },
+      });
+    }
+  });
+
+  it('grants no wildcard action in any identity policy', () => {
+    const actions = allIdentityStatements(template).flatMap((s) => s.actions);
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.filter((action) => action.includes('*'))).toEqual([]);
+  });
+});

@@ -1,0 +1,46 @@
+import { Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { synthDoorcode } from './synth.ts';
+
+const findings = (inputs: Parameters<typeof synthDoorcode>[0] = {}) => {
+  const { app, stack } = synthDoorcode(inputs);
+  const report = new AwsSolutionsChecks(app).validateScope(stack);
+  return report.violations.map(
+    (v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
+  );
+};
+
+describe('cdk-nag AwsSolutions', () => {
+  it('reports no unacknowledged error or warning', () => {
+    expect(findings()).toEqual([]);
+  });
+
+  it('reports none with a custom domain either', () => {
+    expect(
+      findings({
+        domain: 'auth.example.com',
+        certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab',
+      }),
+    ).toEqual([]);
+  });
+
+  it('acknowledges only APIG4, on the API, with a written reason', () => {
+    const { stack } = synthDoorcode();
+    const acknowledged = stack.node.findAll().flatMap((construct) =>
+      construct.node.metadata
+        .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .flatMap((entry) =>
+          Object.entries(entry.data as Record<string, string>).map(([id, reason]) => ({
+            path: construct.node.path,
+            id: id.replace(/^annotation::/i, ''),
+            reason,
+          })),
+        ),
+    );
+    expect(acknowledged.map(({ path, id }) => ({ path, id }))).toEqual([
+      { path: 'DoorcodeStack/Http/Api', id: 'AwsSolutions-APIG4' },
+    ]);
+    expect(acknowledged[0]?.reason).toMatch(/authoriz/);
+  });
+});

@@ -1,0 +1,184 @@
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../shared/config.ts';
+import { routeList, routes } from '../../shared/routes.ts';
+import { tableSchema } from '../../shared/store/table.ts';
+import { refersTo } from './policies.ts';
+import { dependencyCycle } from './references.ts';
+import { type Resource, synthDoorcode, testInputs, variablesOf } from './synth.ts';
+
+const { stack, template, resources, logicalId, routeFunction, onlyResourceOf } = synthDoorcode();
+
+const tableId = onlyResourceOf('AWS::DynamoDB::Table');
+const keyId = onlyResourceOf('AWS::KMS::Key');
+const apiId = onlyResourceOf('AWS::ApiGatewayV2::Api');
+
+describe('Lambda functions', () => {
+  it('creates exactly one function per route, and no other function', () => {
+    template.resourceCountIs('AWS::Lambda::Function', routeList.length);
+    expect(new Set(routeList.map((route) => logicalId(routeFunction(route.id).function))).size).toBe(
+      routeList.length,
+    );
+    expect(Object.values(resources).filter((r) => r.Type.startsWith('Custom::'))).toEqual([]);
+  });
+
+  it.each(routeList)('runs $id on arm64 and nodejs24.x with source maps', (route) => {
+    const fn = resources[logicalId(routeFunction(route.id).function)]!;
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      MemorySize: 256,
+      Timeout: 10,
+      Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
+    });
+  });
+
+  it.each(routeList)('logs $id to its own log group kept for a month', (route) => {
+    const fn = routeFunction(route.id);
+    const logGroupId = logicalId(fn.logGroup);
+    expect(resources[logicalId(fn.function)]!.Properties).toMatchObject({
+      LoggingConfig: { LogGroup: { Ref: logGroupId } },
+    });
+    expect(resources[logGroupId]!.Properties).toMatchObject({ RetentionInDays: 30 });
+  });
+
+  it.each(routeList)('gives $id a configuration that passes loadConfig', (route) => {
+    const variables = variablesOf(resources[logicalId(routeFunction(route.id).function)]!);
+    expect(variables.ISSUER).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
+    expect(variables.TABLE_NAME).toEqual({ Ref: tableId });
+    expect(variables.KMS_KEY_IDS).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    // What CloudFormation puts in place of the tokens at deploy time.
+    const deployed: Record<string, unknown> = {
+      ...variables,
+      ISSUER: 'https://abc123.execute-api.eu-west-1.amazonaws.com',
+      TABLE_NAME: 'DoorcodeStack-DataTable-1ABC',
+      KMS_KEY_IDS: 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+      AWS_REGION: 'eu-west-1',
+    };
+    expect(Object.values(deployed).every((value) => typeof value === 'string')).toBe(true);
+    const config = loadConfig(deployed as Record<string, string>);
+    expect(config).toMatchObject({
+      SERVICE_NAME: testInputs.serviceName,
+      MAIL_FROM: testInputs.senderEmail,
+      PLATFORM_ORIGINS: testInputs.platformOrigins,
+      LOG_LEVEL: 'info',
+    });
+    expect(config.LOCAL_SIGNING_KEY_FILE).toBeUndefined();
+    expect(config.DYNAMODB_ENDPOINT).toBeUndefined();
+  });
+});
+
+describe('HTTP API', () => {
+  it.each(routeList)('sends $method $path to the $id function (payload 2.0)', (route) => {
+    const found = template.findResources('AWS::ApiGatewayV2::Route', {
+      Properties: { RouteKey: `${route.method} ${route.path}` },
+    });
+    const [routeResource] = Object.values(found) as Resource[];
+    expect(Object.keys(found)).toHaveLength(1);
+    const integrationId = Object.keys(resources).find(
+      (id) =>
+        resources[id]!.Type === 'AWS::ApiGatewayV2::Integration' &&
+        refersTo(routeResource!.Properties.Target, id),
+    );
+    expect(integrationId).toBeDefined();
+    expect(resources[integrationId!]!.Properties).toMatchObject({
+      IntegrationType: 'AWS_PROXY',
+      PayloadFormatVersion: '2.0',
+      IntegrationUri: { 'Fn::GetAtt': [logicalId(routeFunction(route.id).function), 'Arn'] },
+    });
+  });
+
+  it('has no route outside the route table', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', routeList.length);
+  });
+
+  it('throttles the default stage and writes JSON access logs', () => {
+    const stage = resources[onlyResourceOf('AWS::ApiGatewayV2::Stage')]!.Properties as {
+      StageName: string;
+      AutoDeploy: boolean;
+      DefaultRouteSettings: { ThrottlingRateLimit: number; ThrottlingBurstLimit: number };
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': string[] }; Format: string };
+    };
+    expect(stage).toMatchObject({ StageName: '$default', AutoDeploy: true });
+    expect(stage.DefaultRouteSettings.ThrottlingRateLimit).toBeGreaterThan(0);
+    expect(stage.DefaultRouteSettings.ThrottlingBurstLimit).toBeGreaterThan(0);
+    const format = JSON.parse(stage.AccessLogSettings.Format);
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      ip: '$context.identity.sourceIp',
+      method: '$context.httpMethod',
+      path: '$context.path',
+      status: '$context.status',
+      latency: '$context.responseLatency',
+    });
+    const [logGroupId] = stage.AccessLogSettings.DestinationArn['Fn::GetAtt'];
+    expect(resources[logGroupId!]).toMatchObject({
+      Type: 'AWS::Logs::LogGroup',
+      Properties: { RetentionInDays: 30 },
+    });
+  });
+});
+
+describe('data and keys', () => {
+  it('keeps one on-demand table with the shared key schema, TTL and point-in-time recovery', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: tableSchema.partitionKey, KeyType: 'HASH' },
+          { AttributeName: tableSchema.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: tableSchema.indexes.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+        TimeToLiveSpecification: { AttributeName: tableSchema.ttlAttribute, Enabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+        DeletionProtectionEnabled: true,
+      },
+    });
+  });
+
+  it('signs with a retained RSA_2048 SIGN_VERIFY key under the service alias', () => {
+    template.hasResource('AWS::KMS::Key', {
+      DeletionPolicy: 'Retain',
+      Properties: { KeySpec: 'RSA_2048', KeyUsage: 'SIGN_VERIFY' },
+    });
+    template.hasResourceProperties('AWS::KMS::Alias', {
+      AliasName: 'alias/doorcode-signing',
+      TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] },
+    });
+  });
+
+  it('verifies the sender address in SES', () => {
+    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: testInputs.senderEmail });
+  });
+
+  it('outputs the API, JWKS and issuer URLs, the table name and the key ARN', () => {
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
+    expect(outputs.IssuerUrl?.Value).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
+    expect(outputs.JwksUrl?.Value).toEqual({
+      'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, routes.jwks.path]],
+    });
+    expect(outputs.TableName?.Value).toEqual({ Ref: tableId });
+    expect(outputs.SigningKeyArn?.Value).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+  });
+
+  it('has no dependency cycle (every function refers to the API for its issuer)', () => {
+    expect(dependencyCycle(resources)).toEqual([]);
+  });
+
+  it('raises no CDK warning or error', () => {
+    expect(Annotations.fromStack(stack).findWarning('*', Match.anyValue())).toEqual([]);
+    expect(Annotations.fromStack(stack).findError('*', Match.anyValue())).toEqual([]);
+  });
+});

@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { DoorcodeStack } from '../../lib/doorcode-stack.ts';
+import type { DoorcodeInputs } from '../../lib/inputs.ts';
+import type { RouteId } from '../../shared/routes.ts';
+
+/** The feature flags `cdk synth` applies, so tests see the template that is deployed. */
+export const cdkJsonContext: Record<string, unknown> = JSON.parse(
+  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
+).context;
+
+export const testInputs: DoorcodeInputs = {
+  serviceName: 'doorcode',
+  senderEmail: 'no-reply@example.com',
+  platformOrigins: ['https://app.example.com'],
+  logLevel: 'info',
+};
+
+export interface Resource {
+  Type: string;
+  Properties: Record<string, unknown>;
+}
+
+/** Synthesizes the stack without bundling (fast; bundling has its own test), with lookup helpers. */
+export function synthDoorcode(inputs: Partial<DoorcodeInputs> = {}) {
+  const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] } });
+  const stack = new DoorcodeStack(app, 'DoorcodeStack', { inputs: { ...testInputs, ...inputs } });
+  const template = Template.fromStack(stack);
+  const resources = template.toJSON().Resources as Record<string, Resource>;
+  return {
+    app,
+    stack,
+    template,
+    resources,
+    logicalId: (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement),
+    routeFunction(id: RouteId) {
+      const fn = stack.routeFunctions.get(id);
+      if (!fn) throw new Error(`no function for route ${id}`);
+      return fn;
+    },
+    /** The logical id of the template's only resource of `type`. */
+    onlyResourceOf(type: string): string {
+      const ids = Object.keys(template.findResources(type));
+      if (ids.length !== 1) throw new Error(`expected one ${type}, found ${ids.length}`);
+      return ids[0]!;
+    },
+  };
+}
+
+export const variablesOf = (fn: Resource) =>
+  (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
