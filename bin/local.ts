@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { loadConfig } from '../shared/config.ts';
-import { createDeps, setDeps } from '../shared/deps.ts';
+import { createDeps } from '../shared/deps.ts';
 import { ensureTable } from '../shared/local/create-table.ts';
 import { startDynamoDbLocal } from '../shared/local/dynamodb-local.ts';
 import { freePort } from '../shared/local/ports.ts';
@@ -48,8 +48,7 @@ try {
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     SES_ENDPOINT: ses.endpoint,
   });
-  setDeps(createDeps(config));
-  const server = await startServer({ port });
+  const server = await startServer({ port, deps: createDeps(config) });
   stops.push(server.close);
 
   process.stdout.write(

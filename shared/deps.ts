@@ -63,8 +63,3 @@ export function getDeps(): Deps {
   current ??= createDeps(loadConfig());
   return current;
 }
-
-/** Installs dependencies for this process (the local server and tests). */
-export function setDeps(deps: Deps): void {
-  current = deps;
-}

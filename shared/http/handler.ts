@@ -44,7 +44,7 @@ export function http<S extends Schema = undefined>(
 ) {
   const core = middy<HttpEvent, HttpResult, Error, LambdaContext, Internal>().use({
     before: (request) => {
-      const deps = getDeps();
+      const deps = depsFor(request.context);
       const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
       request.internal.deps = deps;
       request.internal.started = performance.now();
@@ -58,7 +58,7 @@ export function http<S extends Schema = undefined>(
       const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
       const known = toAppError(request.error);
       if (!known) {
-        (request.internal.log ?? getDeps().logger).log(
+        (request.internal.log ?? depsFor(request.context).logger).log(
           'error',
           'unhandled error',
           describeError(request.error),
@@ -93,7 +93,7 @@ export function http<S extends Schema = undefined>(
 
   return core.handler(async (event, context) => {
     const requestId = event.requestContext?.requestId ?? context.awsRequestId;
-    const deps = getDeps();
+    const deps = depsFor(context);
     let body: unknown;
     if (schema) {
       const parsed = schema.safeParse(event.body);
@@ -119,6 +119,15 @@ export function http<S extends Schema = undefined>(
     return toResult(reply, requestId);
   });
 }
+
+/**
+ * The local server passes its own dependencies in the invocation context, so several servers can
+ * share one process (tests); on Lambda the context has none and the container's are built from env.
+ */
+export interface LocalContext extends LambdaContext {
+  doorcodeDeps?: Deps;
+}
+const depsFor = (context: LambdaContext): Deps => (context as LocalContext).doorcodeDeps ?? getDeps();
 
 function logLine(internal: Partial<Internal>, response: HttpResult | null | undefined): void {
   const status = typeof response === 'object' && response ? response.statusCode : undefined;

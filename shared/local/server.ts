@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Deps } from '../deps.ts';
+import type { LocalContext } from '../http/handler.ts';
 import type { HttpEvent, HttpResult, LambdaContext } from '../http/types.ts';
 import { type RouteSpec, routeList } from '../routes.ts';
 
@@ -106,8 +108,9 @@ function toEvent(
   };
 }
 
-function lambdaContext(requestId: string): LambdaContext {
+function lambdaContext(requestId: string, deps: Deps | undefined): LocalContext {
   return {
+    ...(deps ? { doorcodeDeps: deps } : {}),
     awsRequestId: requestId,
     functionName: 'local',
     functionVersion: '$LATEST',
@@ -150,9 +153,12 @@ export interface LocalServer {
 export async function startServer({
   port,
   host = '127.0.0.1',
+  deps,
 }: {
   port: number;
   host?: string;
+  /** This server's dependencies; without them, handlers build the process's from the environment. */
+  deps?: Deps;
 }): Promise<LocalServer> {
   const compiled = await loadRoutes();
   const server = createServer(async (req, res) => {
@@ -167,7 +173,7 @@ export async function startServer({
           params.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]),
         );
         const event = toEvent(req, url, body, pathParameters);
-        return send(res, await handler(event, lambdaContext(event.requestContext.requestId)));
+        return send(res, await handler(event, lambdaContext(event.requestContext.requestId, deps)));
       }
       return gatewayError(res, 404, 'Not Found');
     } catch {

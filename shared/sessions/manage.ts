@@ -83,14 +83,9 @@ async function deleteSessions(deps: Deps, userId: string, sessionIds: string[]):
 
 /** POST /auth/sign-out: ends every session of the user in this application (SPEC §3.2). */
 export async function signOutEverywhere(deps: Deps, current: ResolvedSession): Promise<void> {
-  const sessions = await sessionsOf(deps, current.user.id);
-  await deleteSessions(
-    deps,
-    current.user.id,
-    sessions.map((session) => session.id),
-  );
-  // The current one even if it was filtered out above.
-  await deleteSessions(deps, current.user.id, [current.session.id]);
+  const ids = new Set((await sessionsOf(deps, current.user.id)).map((session) => session.id));
+  ids.add(current.session.id);
+  await deleteSessions(deps, current.user.id, [...ids]);
 }
 
 /** POST /auth/revoke-session-by-id: only the caller's own sessions can be named; others are ignored. */

@@ -1,7 +1,6 @@
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setDeps } from '../../shared/deps.ts';
 import { freePort } from '../../shared/local/ports.ts';
 import { MailUnavailableError } from '../../shared/mail/mailer.ts';
 import { SesMailer } from '../../shared/mail/ses-mailer.ts';
@@ -343,14 +342,13 @@ describe('SPEC §3.1 sign-in request', () => {
   });
 
   describe('when the sign-in email cannot be sent', () => {
-    /** A second app on its own table; the process-wide deps go back to the main app afterwards. */
+    /** A second app on its own table and its own dependencies. */
     async function withApp(options: TestAppOptions, run: (other: TestApp) => Promise<void>) {
       const other = await startTestApp(options);
       try {
         await run(other);
       } finally {
         await other.close();
-        setDeps(app.deps);
       }
     }
 

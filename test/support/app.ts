@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import type { Clock } from '../../shared/clock.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { LocalSigner } from '../../shared/crypto/local-signer.ts';
-import { createDeps, type Deps, setDeps } from '../../shared/deps.ts';
+import { createDeps, type Deps } from '../../shared/deps.ts';
 import { ensureTable } from '../../shared/local/create-table.ts';
 import { startServer } from '../../shared/local/server.ts';
 import { createLogger } from '../../shared/log.ts';
@@ -56,8 +56,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: createLogger('debug', (line) => logs.push(line)),
     ...options.overrides,
   });
-  setDeps(deps);
-  const server = await startServer({ port: 0 });
+  const server = await startServer({ port: 0, deps });
   return {
     url: server.url,
     deps,
