@@ -4,8 +4,14 @@ import { DoorcodeStack } from '../lib/doorcode-stack.ts';
 import { readInputs } from '../lib/inputs.ts';
 
 const app = new App();
-new DoorcodeStack(app, 'DoorcodeStack', {
-  inputs: readInputs(app.node),
+const inputs = readInputs(app.node);
+// `doorcode` -> DoorcodeStack, `acme-auth` -> AcmeAuthStack: two installations can share an account.
+const stackId = `${inputs.serviceName
+  .split('-')
+  .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+  .join('')}Stack`;
+new DoorcodeStack(app, stackId, {
+  inputs,
   description: 'doorcode: passwordless authentication service',
 });
 // Synth fails on any AwsSolutions finding that lib/ has not acknowledged with a reason.

@@ -24,6 +24,8 @@ export interface GrantTargets {
   readonly indexArns: readonly string[];
   readonly signingKeyArn: string;
   readonly senderIdentityArn: string;
+  /** `arn:…:ses:<region>:<account>:identity/*`: in the SES sandbox each recipient's identity is authorized too. */
+  readonly recipientIdentitiesArn: string;
   readonly senderAddress: string;
 }
 
@@ -68,7 +70,9 @@ export function accessStatements(access: RouteAccess, targets: GrantTargets): Po
     statements.push(
       new PolicyStatement({
         actions: ['ses:SendEmail'],
-        resources: [targets.senderIdentityArn],
+        // While the account is in the SES sandbox, SendEmail is also authorized against every
+        // (verified) recipient's identity; the From-address condition still pins the sender.
+        resources: [targets.senderIdentityArn, targets.recipientIdentitiesArn],
         conditions: { StringEquals: { 'ses:FromAddress': targets.senderAddress } },
       }),
     );

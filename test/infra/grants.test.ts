@@ -11,6 +11,7 @@ const targets: GrantTargets = {
   indexArns: ['arn:aws:dynamodb:eu-west-1:123456789012:table/t/index/gsi1'],
   signingKeyArn: 'arn:aws:kms:eu-west-1:123456789012:key/k',
   senderIdentityArn: 'arn:aws:ses:eu-west-1:123456789012:identity/no-reply@example.com',
+  recipientIdentitiesArn: 'arn:aws:ses:eu-west-1:123456789012:identity/*',
   senderAddress: 'no-reply@example.com',
 };
 
@@ -63,13 +64,13 @@ describe('accessStatements', () => {
     expect(statements).toHaveLength(2);
   });
 
-  it('lets a mailer send only from the sender identity and address', () => {
+  it('lets a mailer send only from the sender address, to any identity (the SES sandbox checks recipients)', () => {
     expect(rendered({ mail: true })).toEqual([
       {
         policy: expect.any(String),
         effect: 'Allow',
         actions: ['ses:SendEmail'],
-        resources: [targets.senderIdentityArn],
+        resources: [targets.recipientIdentitiesArn, targets.senderIdentityArn],
         condition: { StringEquals: { 'ses:FromAddress': targets.senderAddress } },
       },
     ]);

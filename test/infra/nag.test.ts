@@ -1,6 +1,8 @@
 import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
+import { routeConstructId } from '../../lib/doorcode-stack.ts';
+import { routeList } from '../../shared/routes.ts';
 import { synthDoorcode } from './synth.ts';
 
 const findings = (inputs: Parameters<typeof synthDoorcode>[0] = {}) => {
@@ -25,7 +27,7 @@ describe('cdk-nag AwsSolutions', () => {
     ).toEqual([]);
   });
 
-  it('acknowledges only APIG4, on the API, with a written reason', () => {
+  it('acknowledges only APIG4 on the API and the SES identity wildcard of mail routes, with written reasons', () => {
     const { stack } = synthDoorcode();
     const acknowledged = stack.node.findAll().flatMap((construct) =>
       construct.node.metadata
@@ -38,9 +40,17 @@ describe('cdk-nag AwsSolutions', () => {
           })),
         ),
     );
-    expect(acknowledged.map(({ path, id }) => ({ path, id }))).toEqual([
-      { path: 'DoorcodeStack/Http/Api', id: 'AwsSolutions-APIG4' },
-    ]);
-    expect(acknowledged[0]?.reason).toMatch(/authoriz/);
+    const sesWildcard =
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]';
+    const mailRoles = routeList
+      .filter((route) => route.access.mail)
+      .map((route) => ({ path: `DoorcodeStack/${routeConstructId(route.id)}/Role`, id: sesWildcard }));
+    expect(acknowledged.map(({ path, id }) => ({ path, id }))).toEqual(
+      expect.arrayContaining([{ path: 'DoorcodeStack/Http/Api', id: 'AwsSolutions-APIG4' }, ...mailRoles]),
+    );
+    expect(acknowledged).toHaveLength(1 + mailRoles.length);
+    for (const { id, reason } of acknowledged) {
+      expect(reason).toMatch(id === sesWildcard ? /sandbox/ : /authoriz/);
+    }
   });
 });
