@@ -1,0 +1,283 @@
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODE_ALPHABET, normaliseCode } from '../../shared/sign-in/code.ts';
+import { keys, PLATFORM } from '../../shared/store/keys.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { freshIp, type TestResponse } from '../support/http-client.ts';
+import { latestCode, mailTo } from '../support/inbox.ts';
+import { bearer, newEmail, signIn } from '../support/sign-in.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+/** A well-formed code that differs from `code` in its first character. */
+function wrongCode(code: string): string {
+  const normal = normaliseCode(code);
+  const first = CODE_ALPHABET[(CODE_ALPHABET.indexOf(normal[0]!) + 1) % CODE_ALPHABET.length]!;
+  return `${first}${normal.slice(1)}`;
+}
+
+async function start(email: string, ip = freshIp()) {
+  const response = await app.request('POST', '/auth/code/start', { body: { email }, ip });
+  expect(response.status).toBe(200);
+  return response.body as { deviceCode: string };
+}
+
+/** `count` copies of one request, sent at once, each from its own source address. */
+const inParallel = (count: number, send: (ip: string) => Promise<TestResponse>) =>
+  Promise.all(Array.from({ length: count }, () => send(freshIp())));
+
+const statuses = (responses: TestResponse[]) => responses.map((r) => r.status);
+const countOf = (responses: TestResponse[], status: number) =>
+  responses.filter((r) => r.status === status).length;
+
+async function scanAll(filter: string, values: Record<string, unknown>) {
+  const items: Record<string, unknown>[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await app.deps.db.client.send(
+      new ScanCommand({
+        TableName: app.deps.db.table,
+        FilterExpression: filter,
+        ExpressionAttributeValues: values,
+        ConsistentRead: true,
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return items;
+}
+
+describe('POST /auth/code/verify under concurrency', () => {
+  it('counts exactly five of twenty parallel wrong codes', async () => {
+    const email = newEmail();
+    await start(email);
+    const code = await latestCode(email);
+    const wrong = wrongCode(code);
+
+    const answers = await inParallel(20, (ip) =>
+      app.request('POST', '/auth/code/verify', { body: { email, code: wrong }, ip }),
+    );
+
+    expect(
+      answers.every((a) => a.status === 400 || a.status === 429),
+      String(statuses(answers)),
+    ).toBe(true);
+    const counted = answers.filter((a) => a.status === 400);
+    expect(counted).toHaveLength(4);
+    for (const answer of counted) {
+      expect(answer.body.error.code).toBe('VALIDATION_ERROR');
+      expect(answer.body.error.details.attemptsLeft).toBeGreaterThanOrEqual(1);
+    }
+    expect(counted.map((a) => a.body.error.details.attemptsLeft).sort()).toEqual([1, 2, 3, 4]);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(16);
+    for (const answer of refused) expect(answer.body.error.code).toBe('TOO_MANY_ATTEMPTS');
+
+    const { Item } = await app.deps.db.client.send(
+      new GetCommand({
+        TableName: app.deps.db.table,
+        Key: keys.signIn(PLATFORM, email),
+        ConsistentRead: true,
+      }),
+    );
+    expect(Item?.attempts).toBe(5);
+
+    const late = await app.request('POST', '/auth/code/verify', { body: { email, code }, ip: freshIp() });
+    expect(late.status).toBe(429);
+    expect(late.body.error.code).toBe('TOO_MANY_ATTEMPTS');
+  });
+
+  it('issues exactly one session for twenty parallel correct codes', async () => {
+    const email = newEmail();
+    // An existing account with no session left, so every session listed comes from this race.
+    const earlier = await signIn(app, email);
+    expect((await app.request('POST', '/auth/sign-out', { headers: bearer(earlier.token) })).status).toBe(
+      200,
+    );
+    await start(email);
+    const code = await latestCode(email);
+
+    const answers = await inParallel(20, (ip) =>
+      app.request('POST', '/auth/code/verify', { body: { email, code }, ip }),
+    );
+
+    expect(countOf(answers, 200), String(statuses(answers))).toBe(1);
+    for (const answer of answers.filter((a) => a.status !== 200)) {
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+      expect(answer.body.error.code).toEqual(expect.any(String));
+    }
+    const winner = answers.find((a) => a.status === 200)!;
+    const list = await app.request('GET', '/auth/list-sessions', { headers: bearer(winner.body.token) });
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((s: { id: string }) => s.id)).toEqual([winner.body.session.id]);
+    expect(winner.body.user.id).toBe(earlier.body.user.id);
+  });
+
+  it('creates exactly one account for ten parallel first sign-ins of one new address', async () => {
+    const email = newEmail();
+    await start(email);
+    const code = await latestCode(email);
+
+    const answers = await inParallel(10, (ip) =>
+      app.request('POST', '/auth/code/verify', { body: { email, code }, ip }),
+    );
+
+    expect(countOf(answers, 200), String(statuses(answers))).toBe(1);
+    for (const answer of answers.filter((a) => a.status !== 200)) {
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+    }
+    const accounts = await scanAll('pk = :pk AND sk = :sk', {
+      ':pk': `ACCOUNT#${PLATFORM}#${email}`,
+      ':sk': 'ACCOUNT',
+    });
+    expect(accounts).toHaveLength(1);
+    const profiles = await scanAll('begins_with(pk, :user) AND sk = :sk AND email = :email', {
+      ':user': 'USER#',
+      ':sk': 'PROFILE',
+      ':email': email,
+    });
+    expect(profiles).toHaveLength(1);
+    const winner = answers.find((a) => a.status === 200)!;
+    expect(profiles[0]?.id).toBe(winner.body.user.id);
+    const list = await app.request('GET', '/auth/list-sessions', { headers: bearer(winner.body.token) });
+    expect(list.body.items).toHaveLength(1);
+  });
+});
+
+describe('POST /auth/code/approve under concurrency', () => {
+  it('approves once of ten parallel correct codes', async () => {
+    const email = newEmail();
+    await start(email);
+    const code = await latestCode(email);
+
+    const answers = await inParallel(10, (ip) =>
+      app.request('POST', '/auth/code/approve', { body: { email, code }, ip }),
+    );
+
+    expect(countOf(answers, 200), String(statuses(answers))).toBe(1);
+    for (const answer of answers.filter((a) => a.status !== 200)) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.code).toBe('VALIDATION_ERROR');
+    }
+  });
+});
+
+describe('POST /auth/code/start under concurrency', () => {
+  it('never sends more than three codes to one address from ten parallel starts', async () => {
+    const email = newEmail();
+
+    const answers = await inParallel(10, (ip) =>
+      app.request('POST', '/auth/code/start', { body: { email }, ip }),
+    );
+
+    expect(countOf(answers, 200), String(statuses(answers))).toBe(3);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(7);
+    for (const answer of refused) {
+      expect(answer.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    const mails = await mailTo(email);
+    expect(mails).toHaveLength(3);
+
+    // SPEC §3.1: a start replaces the pending request, so exactly one of the three codes works.
+    const sent = mails.map((mail) => mail.body.text?.match(/\b[A-Z2-9]{4}-[A-Z2-9]{4}\b/)?.[0]);
+    const verifies = [];
+    for (const code of sent) {
+      verifies.push(await app.request('POST', '/auth/code/verify', { body: { email, code }, ip: freshIp() }));
+    }
+    expect(countOf(verifies, 200), String(statuses(verifies))).toBe(1);
+  });
+
+  it('lets five of twelve parallel starts from one address through', async () => {
+    const ip = freshIp();
+
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        app.request('POST', '/auth/code/start', { body: { email: newEmail() }, ip }),
+      ),
+    );
+
+    expect(countOf(answers, 200), String(statuses(answers))).toBe(5);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(7);
+    for (const answer of refused) expect(answer.body.error.code).toBe('RATE_LIMITED');
+  });
+});
+
+describe('POST /auth/code/poll under concurrency', () => {
+  it('answers at most one of five parallel polls as pending and slows the rest down', async () => {
+    const email = newEmail();
+    const { deviceCode } = await start(email);
+
+    const answers = await inParallel(5, (ip) =>
+      app.request('POST', '/auth/code/poll', { body: { deviceCode }, ip }),
+    );
+
+    expect(
+      answers.every((a) => a.status === 428 || a.status === 429),
+      String(statuses(answers)),
+    ).toBe(true);
+    expect(countOf(answers, 428)).toBeLessThanOrEqual(1);
+    for (const answer of answers.filter((a) => a.status === 429)) {
+      expect(answer.body.error.code).toBe('RATE_LIMITED');
+      expect(answer.body.error.details.reason).toBe('slow_down');
+    }
+  });
+
+  it('issues exactly one session when an approved device code is polled in parallel', async () => {
+    const email = newEmail();
+    const { deviceCode } = await start(email);
+    const approve = await app.request('POST', '/auth/code/approve', {
+      body: { email, code: await latestCode(email) },
+      ip: freshIp(),
+    });
+    expect(approve.status).toBe(200);
+
+    const answers = await inParallel(5, (ip) =>
+      app.request('POST', '/auth/code/poll', { body: { deviceCode }, ip }),
+    );
+
+    expect(countOf(answers, 200), String(statuses(answers))).toBeLessThanOrEqual(1);
+    expect(answers.every((a) => a.status < 500)).toBe(true);
+    // Whoever lost the race may poll again after the interval: exactly one session in total.
+    app.clock.advance(60_000);
+    const again = await app.request('POST', '/auth/code/poll', { body: { deviceCode }, ip: freshIp() });
+    const winners = [...answers, again].filter((a) => a.status === 200);
+    expect(winners).toHaveLength(1);
+    const list = await app.request('GET', '/auth/list-sessions', { headers: bearer(winners[0]!.body.token) });
+    expect(list.body.items).toHaveLength(1);
+  });
+});
+
+describe('POST /auth/refresh under concurrency', () => {
+  it('lets exactly one of parallel refreshes of one token win', async () => {
+    const { token } = await signIn(app);
+    app.clock.advance(1000);
+
+    const answers = await inParallel(8, (ip) =>
+      app.request('POST', '/auth/refresh', { headers: bearer(token), ip }),
+    );
+
+    expect(countOf(answers, 200), String(statuses(answers))).toBe(1);
+    const losers = answers.filter((a) => a.status !== 200);
+    expect(losers).toHaveLength(7);
+    for (const answer of losers) {
+      expect(answer.status).toBe(401);
+      expect(answer.body.error.code).toBe('UNAUTHORIZED');
+    }
+    const winner = answers.find((a) => a.status === 200)!;
+    expect((await app.request('GET', '/auth/session', { headers: bearer(winner.body.token) })).status).toBe(
+      200,
+    );
+    expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).status).toBe(401);
+  });
+});

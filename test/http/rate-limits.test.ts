@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODE_ALPHABET, normaliseCode } from '../../shared/sign-in/code.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { freshIp, type TestResponse } from '../support/http-client.ts';
+import { latestCode } from '../support/inbox.ts';
+import { createTestApplication, newEmail } from '../support/sign-in.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+const start = (email: string, ip: string, headers: Record<string, string> = {}) =>
+  app.request('POST', '/auth/code/start', { body: { email }, ip, headers });
+
+/** A well-formed code that differs from `code` in its first character. */
+function wrongCode(code: string): string {
+  const normal = normaliseCode(code);
+  const first = CODE_ALPHABET[(CODE_ALPHABET.indexOf(normal[0]!) + 1) % CODE_ALPHABET.length]!;
+  return `${first}${normal.slice(1)}`;
+}
+
+/** SPEC §7: 429 RATE_LIMITED with `Retry-After` and `details.retryAfter`, both in whole seconds. */
+function expectRateLimited(response: TestResponse): number {
+  expect(response.status).toBe(429);
+  expect(response.body.error.code).toBe('RATE_LIMITED');
+  const retryAfter = Number(response.headers['retry-after']);
+  expect(Number.isInteger(retryAfter) && retryAfter > 0).toBe(true);
+  expect(response.body.error.details.retryAfter).toBe(retryAfter);
+  return retryAfter;
+}
+
+describe('POST /auth/code/start: 5 per minute per IP (SPEC §8)', () => {
+  it('refuses the sixth start from one IP until the window has passed', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 5; i++) expect((await start(newEmail(), ip)).status).toBe(200);
+
+    const sixth = await start(newEmail(), ip);
+    const retryAfter = expectRateLimited(sixth);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+
+    // Another address on another IP is unaffected.
+    expect((await start(newEmail(), freshIp())).status).toBe(200);
+
+    app.clock.advance(retryAfter * 1000);
+    expect((await start(newEmail(), ip)).status).toBe(200);
+  });
+
+  it('keys on the TCP source address, not X-Forwarded-For', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 5; i++) {
+      const answer = await start(newEmail(), ip, { 'x-forwarded-for': `203.0.113.${i + 1}` });
+      expect(answer.status).toBe(200);
+    }
+    const sixth = await start(newEmail(), ip, { 'x-forwarded-for': '198.51.100.77' });
+    expectRateLimited(sixth);
+  });
+});
+
+describe('POST /auth/code/start: 3 per 10 minutes per recipient (SPEC §8)', () => {
+  it('refuses a fourth code to one address from another IP until ten minutes have passed', async () => {
+    const email = newEmail();
+    for (let i = 0; i < 3; i++) expect((await start(email, freshIp())).status).toBe(200);
+
+    const fourth = await start(email, freshIp());
+    const retryAfter = expectRateLimited(fourth);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+
+    // Retry-After is honest: one second before it, the address is still refused.
+    if (retryAfter > 1) {
+      app.clock.advance((retryAfter - 1) * 1000);
+      expectRateLimited(await start(email, freshIp()));
+      app.clock.advance(1000);
+    } else {
+      app.clock.advance(retryAfter * 1000);
+    }
+    expect((await start(email, freshIp())).status).toBe(200);
+  });
+
+  it('allows the address again ten minutes later', async () => {
+    const email = newEmail();
+    for (let i = 0; i < 3; i++) expect((await start(email, freshIp())).status).toBe(200);
+    expectRateLimited(await start(email, freshIp()));
+    app.clock.advance(10 * 60 * 1000);
+    expect((await start(email, freshIp())).status).toBe(200);
+  });
+
+  it('counts the address whatever its case', async () => {
+    const email = newEmail();
+    for (const variant of [email, email.toUpperCase(), email.replace(/^u/, 'U')]) {
+      expect((await start(variant, freshIp())).status).toBe(200);
+    }
+    expectRateLimited(await start(email.toUpperCase(), freshIp()));
+  });
+});
+
+describe('POST /auth/code/start: the recipient limit across applications', () => {
+  it('counts one address the same whether the start names an application or not', async () => {
+    const { publicKey } = await createTestApplication(app);
+    const email = newEmail();
+    expect((await start(email, freshIp())).status).toBe(200);
+    expect((await start(email, freshIp(), { 'x-api-key': publicKey })).status).toBe(200);
+    expect((await start(email, freshIp())).status).toBe(200);
+    expectRateLimited(await start(email, freshIp(), { 'x-api-key': publicKey }));
+  });
+});
+
+describe('POST /auth/code/verify and /auth/code/approve: 10 per minute per IP, shared (SPEC §8)', () => {
+  it('refuses the eleventh code check from one IP as RATE_LIMITED, not TOO_MANY_ATTEMPTS', async () => {
+    const emails = [newEmail(), newEmail(), newEmail()];
+    const codes: string[] = [];
+    for (const email of emails) {
+      expect((await start(email, freshIp())).status).toBe(200);
+      codes.push(await latestCode(email));
+    }
+    const ip = freshIp();
+
+    // Ten wrong codes spread over three addresses (at most four each), alternating routes.
+    for (let i = 0; i < 10; i++) {
+      const route = i % 2 === 0 ? '/auth/code/verify' : '/auth/code/approve';
+      const answer = await app.request('POST', route, {
+        body: { email: emails[i % 3], code: wrongCode(codes[i % 3]!) },
+        ip,
+      });
+      expect(answer.status, `check ${i + 1} (${route})`).toBe(400);
+      expect(answer.body.error.code).toBe('VALIDATION_ERROR');
+      expect(answer.body.error.details.attemptsLeft).toBeGreaterThanOrEqual(1);
+    }
+
+    // The eleventh, even with the right code, on either route.
+    const eleventh = await app.request('POST', '/auth/code/verify', {
+      body: { email: emails[0], code: codes[0] },
+      ip,
+    });
+    expectRateLimited(eleventh);
+    const twelfth = await app.request('POST', '/auth/code/approve', {
+      body: { email: emails[1], code: codes[1] },
+      ip,
+    });
+    expectRateLimited(twelfth);
+
+    // The refusals spent no attempts: the right code still works from another IP.
+    const other = await app.request('POST', '/auth/code/verify', {
+      body: { email: emails[0], code: codes[0] },
+      ip: freshIp(),
+    });
+    expect(other.status).toBe(200);
+  });
+
+  it('lets the IP check codes again once the minute has passed', async () => {
+    const email = newEmail();
+    expect((await start(email, freshIp())).status).toBe(200);
+    const code = await latestCode(email);
+    const ip = freshIp();
+    for (let i = 0; i < 10; i++) {
+      const answer = await app.request('POST', '/auth/code/approve', {
+        body: { email: newEmail(), code },
+        ip,
+      });
+      expect(answer.status).toBe(400);
+    }
+    const retryAfter = expectRateLimited(
+      await app.request('POST', '/auth/code/verify', { body: { email, code }, ip }),
+    );
+    app.clock.advance(retryAfter * 1000);
+    const later = await app.request('POST', '/auth/code/verify', { body: { email, code }, ip });
+    expect(later.status).toBe(200);
+  });
+});
+
+describe('POST /auth/code/poll: 60 per minute per IP (SPEC §8)', () => {
+  it('refuses the sixty-first poll from one IP with details.retryAfter', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 60; i++) {
+      const deviceCode = i.toString(16).padStart(64, '0');
+      const answer = await app.request('POST', '/auth/code/poll', { body: { deviceCode }, ip });
+      expect(answer.status, `poll ${i + 1}`).toBe(400);
+      expect(answer.body.error.code).toBe('FORBIDDEN');
+    }
+    const sixtyFirst = await app.request('POST', '/auth/code/poll', {
+      body: { deviceCode: 'f'.repeat(64) },
+      ip,
+    });
+    const retryAfter = expectRateLimited(sixtyFirst);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+
+    app.clock.advance(retryAfter * 1000);
+    const later = await app.request('POST', '/auth/code/poll', { body: { deviceCode: 'f'.repeat(64) }, ip });
+    expect(later.status).toBe(400);
+    expect(later.body.error.code).toBe('FORBIDDEN');
+  });
+});
