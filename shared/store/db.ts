@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { conflictRetry } from './conflict-retry.ts';
 
 /** The document client and the table every repository works on. */
 export interface Db {
@@ -19,6 +20,8 @@ export function createDb({ table, region, endpoint }: DbOptions): Db {
     maxAttempts: 3,
     ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
+  // Below the document client, so every command (and every transaction) gets it.
+  raw.middlewareStack.add(conflictRetry, { step: 'initialize', name: 'conflictRetry', priority: 'high' });
   const client = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { removeUndefinedValues: true },
   });
