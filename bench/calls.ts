@@ -1,0 +1,182 @@
+/**
+ * AWS calls per request, for every endpoint: the real handlers over HTTP against DynamoDB Local
+ * and the SES emulator, with an SDK middleware counting DynamoDB commands, a counting signer (the
+ * KMS Sign call) and a counting mailer (the SES send). Costs on AWS follow from these counts.
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadConfig } from '../shared/config.ts';
+import { createDeps } from '../shared/deps.ts';
+import { ensureTable } from '../shared/local/create-table.ts';
+import { startDynamoDbLocal } from '../shared/local/dynamodb-local.ts';
+import { freePort } from '../shared/local/ports.ts';
+import { startServer } from '../shared/local/server.ts';
+import { startSesLocal } from '../shared/local/ses-local.ts';
+import { createApiKey } from '../shared/tenancy/api-keys.ts';
+import { createApplication } from '../shared/tenancy/applications.ts';
+import { CallCounter } from '../test/support/counters.ts';
+import { type RequestOptions, send } from '../test/support/http-client.ts';
+import type { Benchmark } from './types.ts';
+
+interface Row {
+  request: string;
+  status: number;
+  dynamodb: number;
+  commands: string;
+  kmsSign: number;
+  sesSend: number;
+}
+
+export const callsBenchmark: Benchmark = {
+  name: 'calls',
+  description: 'DynamoDB, KMS Sign and SES calls per request, for every endpoint',
+  async run(ctx) {
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+    const dynamo = await startDynamoDbLocal({ port: await freePort() });
+    const ses = await startSesLocal({ port: await freePort() });
+    const table = `bench-${randomUUID()}`;
+    await ensureTable(dynamo.endpoint, table);
+    const origin = 'https://app.bench.test';
+    const config = loadConfig({
+      TABLE_NAME: table,
+      ISSUER: 'https://auth.bench.test',
+      MAIL_FROM: 'no-reply@bench.test',
+      PLATFORM_ORIGINS: origin,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      SES_ENDPOINT: ses.endpoint,
+      LOG_LEVEL: 'silent',
+    });
+    const counter = new CallCounter();
+    // The poll interval is 5 s: the clock is moved instead of waiting.
+    const clock = { offset: 0, now: () => Date.now() + clock.offset };
+    const deps = createDeps(config, { signer: counter.signer(), clock });
+    const counted = { ...deps, mailer: counter.mailer(deps.mailer) };
+    counter.watch(counted);
+    const server = await startServer({ port: 0, deps: counted });
+    const rows: Row[] = [];
+    let ip = 10;
+    const call = async (label: string, method: string, path: string, options: RequestOptions = {}) => {
+      counter.reset();
+      const response = await send(server.url, method, path, { ip: `127.0.9.${ip++}`, ...options });
+      const calls = counter.snapshot();
+      rows.push({
+        request: label,
+        status: response.status,
+        dynamodb: calls.dynamodb,
+        commands: calls.commands.map((c) => c.replace(/Command$/, '')).join(', '),
+        kmsSign: calls.kmsSign,
+        sesSend: calls.sesSend,
+      });
+      return response;
+    };
+    const codeOf = async (email: string) => {
+      const { emails } = (await (await fetch(`${ses.endpoint}/store`)).json()) as {
+        emails: Array<{ destination: { to: string[] }; body: { text?: string } }>;
+      };
+      const text = emails.filter((e) => e.destination.to.includes(email)).at(-1)?.body.text ?? '';
+      return /\b[A-Z2-9]{4}-[A-Z2-9]{4}\b/.exec(text)?.[0] ?? '';
+    };
+
+    try {
+      const app = await createApplication(counted, {
+        organizationId: 'org_bench',
+        name: 'Bench',
+        config: { 'authentication.syntheticEmailDomain': 'synthetic.bench.test' },
+      });
+      const publicKey = (await createApiKey(counted, { applicationId: app.id, type: 'public' })).key;
+      const secretKey = (await createApiKey(counted, { applicationId: app.id, type: 'secret' })).key;
+      const key = { 'x-api-key': publicKey };
+      const json = (body: unknown, headers: Record<string, string> = {}) => ({ body, headers });
+
+      await call('GET /', 'GET', '/');
+      await call('GET /status', 'GET', '/status');
+      await call('GET /.well-known/jwks.json', 'GET', '/.well-known/jwks.json');
+
+      await call('start (platform)', 'POST', '/auth/code/start', json({ email: 'p@bench.test' }));
+      await call('verify (platform, first sign-in)', 'POST', '/auth/code/verify', {
+        body: { email: 'p@bench.test', code: await codeOf('p@bench.test') },
+      });
+
+      const email = 'a@bench.test';
+      await call('start (application key)', 'POST', '/auth/code/start', json({ email }, key));
+      await call('verify (wrong code)', 'POST', '/auth/code/verify', json({ email, code: 'AAAA-AAAA' }, key));
+      const first = await call(
+        'verify (application, first sign-in)',
+        'POST',
+        '/auth/code/verify',
+        json({ email, code: await codeOf(email) }, key),
+      );
+      await send(server.url, 'POST', '/auth/code/start', { ...json({ email }, key), ip: '127.0.8.1' });
+      const second = await call(
+        'verify (application, existing account)',
+        'POST',
+        '/auth/code/verify',
+        json({ email, code: await codeOf(email) }, { ...key, origin }),
+      );
+
+      const headless = 'h@bench.test';
+      const started = await send(server.url, 'POST', '/auth/code/start', {
+        body: { email: headless },
+        ip: '127.0.8.2',
+      });
+      const deviceCode = started.body.deviceCode as string;
+      await call('poll (pending, 428)', 'POST', '/auth/code/poll', json({ deviceCode }));
+      await call(
+        'approve',
+        'POST',
+        '/auth/code/approve',
+        json({ email: headless, code: await codeOf(headless) }),
+      );
+      clock.offset = 6000;
+      await call('poll (approved, 200)', 'POST', '/auth/code/poll', json({ deviceCode }));
+
+      const synthetic = 'x@synthetic.bench.test';
+      await send(server.url, 'POST', '/auth/code/start', {
+        ...json({ email: synthetic }, key),
+        ip: '127.0.8.3',
+      });
+      await call('peek', 'POST', '/auth/code/peek', json({ email: synthetic }, { 'x-api-key': secretKey }));
+
+      const token = first.body.token as string;
+      const bearer = { authorization: `Bearer ${token}` };
+      const cookie = String(second.headers['set-cookie']?.[0] ?? '').split(';')[0] ?? '';
+      await call('GET /auth/session (anonymous)', 'GET', '/auth/session');
+      await call('GET /auth/session (key only)', 'GET', '/auth/session', { headers: key });
+      await call('GET /auth/session (Bearer)', 'GET', '/auth/session', { headers: bearer });
+      await call('GET /auth/session (Bearer + key)', 'GET', '/auth/session', {
+        headers: { ...bearer, ...key },
+      });
+      await call('GET /auth/session (cookie + key)', 'GET', '/auth/session', { headers: { cookie, ...key } });
+      await call('GET /auth/list-sessions', 'GET', '/auth/list-sessions', { headers: bearer });
+      await call('POST /auth/update-user', 'POST', '/auth/update-user', json({ name: 'Bench' }, bearer));
+      await call(
+        'POST /auth/revoke-session-by-id',
+        'POST',
+        '/auth/revoke-session-by-id',
+        json({ id: 'ses_x' }, bearer),
+      );
+      const refreshed = await call('POST /auth/refresh', 'POST', '/auth/refresh', { headers: bearer });
+      const newBearer = { authorization: `Bearer ${refreshed.body.token}` };
+      await call('POST /auth/revoke-other-sessions', 'POST', '/auth/revoke-other-sessions', {
+        headers: newBearer,
+      });
+      await call('POST /auth/sign-out', 'POST', '/auth/sign-out', { headers: newBearer });
+    } finally {
+      await server.close();
+      await ses.stop();
+      await dynamo.stop();
+    }
+
+    const lines = [
+      '| request | status | DynamoDB calls | commands | KMS Sign | SES send |',
+      '|---|--:|--:|---|--:|--:|',
+      ...rows.map(
+        (r) => `| ${r.request} | ${r.status} | ${r.dynamodb} | ${r.commands} | ${r.kmsSign} | ${r.sesSend} |`,
+      ),
+    ];
+    const markdown = lines.join('\n');
+    console.log(markdown);
+    await writeFile(join(ctx.outDir, 'calls.md'), `${markdown}\n`);
+  },
+};
