@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode, mailTo } from '../support/inbox.ts';
-import { bearer, newEmail } from '../support/sign-in.ts';
+import { bearer, createTestApplication, newEmail } from '../support/sign-in.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -86,5 +86,28 @@ describe('the agent path (SPEC §1.4)', () => {
     expect(out.body).toEqual({ signedOut: true });
     expect(out.headers['set-cookie']?.[0]).toMatch(/^doorcode\.session_token=; Max-Age=0;/);
     expect((await app.request('GET', '/auth/session', { headers: bearer(newToken) })).status).toBe(401);
+  });
+});
+
+describe('the sign-in email', () => {
+  it('names the application whose key started the sign-in, in text and HTML, with the code and no link', async () => {
+    const { publicKey } = await createTestApplication(app, {}, 'Notes <Beta> & Co');
+    const email = newEmail();
+    const start = await app.request('POST', '/auth/code/start', {
+      body: { email },
+      headers: { 'x-api-key': publicKey },
+      ip: freshIp(),
+    });
+    expect(start.status).toBe(200);
+    const [message] = await mailTo(email);
+    const code = await latestCode(email);
+    expect(message?.subject).toBe('Your Notes <Beta> & Co sign-in code');
+    expect(message?.from).toBe('no-reply@doorcode.test');
+    expect(message?.body.text).toContain(`Your sign-in code for Notes <Beta> & Co is:`);
+    expect(message?.body.text).toContain(code);
+    // The application name is escaped in HTML; the code is shown as XXXX-XXXX.
+    expect(message?.body.html).toContain('Notes &lt;Beta&gt; &amp; Co');
+    expect(message?.body.html).toContain(code);
+    expect(message?.body.html).not.toMatch(/href=/i);
   });
 });
