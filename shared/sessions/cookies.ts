@@ -20,12 +20,33 @@ export const clearedSessionCookie = (config: Config, scope: string): string =>
 export const isPlatformOrigin = (config: Config, origin: string | undefined): boolean =>
   origin !== undefined && config.PLATFORM_ORIGINS.includes(origin);
 
-/** A cookie's value from API Gateway's `cookies` array. */
-export function readCookie(cookies: string[] | undefined, name: string): string | undefined {
+/**
+ * Every value of the cookie `name` in API Gateway's `cookies` array. A browser can send the same
+ * name twice (another subdomain or path set it too), so callers try each rather than the first.
+ */
+export function readCookies(cookies: string[] | undefined, name: string): string[] {
+  const values: string[] = [];
   for (const cookie of cookies ?? []) {
     const separator = cookie.indexOf('=');
     if (separator > 0 && cookie.slice(0, separator).trim() === name)
-      return cookie.slice(separator + 1).trim();
+      values.push(cookie.slice(separator + 1).trim());
   }
-  return undefined;
+  return values;
+}
+
+/** Names of every session cookie of this service present in the request (any scope). */
+export function sessionCookieNames(config: Config, cookies: string[] | undefined): string[] {
+  const platform = sessionCookieName(config, PLATFORM);
+  const names = new Set<string>();
+  for (const cookie of cookies ?? []) {
+    const name = cookie.slice(0, Math.max(0, cookie.indexOf('='))).trim();
+    if (name === platform || name.startsWith(`${platform}.`)) names.add(name);
+  }
+  return [...names];
+}
+
+/** The scope a session cookie name belongs to (inverse of `sessionCookieName`). */
+export function scopeOfCookie(config: Config, name: string): string {
+  const platform = sessionCookieName(config, PLATFORM);
+  return name === platform ? PLATFORM : name.slice(platform.length + 1);
 }

@@ -31,11 +31,14 @@ export async function refreshSession(deps: Deps, current: ResolvedSession): Prom
           ':expiresAt': issued.expiresAt,
           ':old': session.jti,
         },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
   } catch (error) {
-    if (isConditionFailure(error)) throw unauthorized('The session token is not valid');
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    // An SDK retry of our own update that had landed (its answer lost) finds our jti: that is success.
+    const current = (error as { Item?: { jti?: { S?: string } } }).Item;
+    if (current?.jti?.S !== issued.jti) throw unauthorized('The session token is not valid');
   }
   const refreshed: SessionRecord = { ...session, jti: issued.jti, expiresAt: issued.expiresAt };
   return { user, token: issued.token, session: publicSession(refreshed), scope: session.scope };

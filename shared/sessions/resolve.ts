@@ -6,7 +6,7 @@ import { keys, PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from '../tenancy/api-keys.ts';
 import { type Application, applicationFromItem, getApplication } from '../tenancy/applications.ts';
 import { type User, userFromItem } from '../users/user.ts';
-import { readCookie, sessionCookieName } from './cookies.ts';
+import { readCookies, sessionCookieName, sessionCookieNames } from './cookies.ts';
 import { type SessionRecord, sessionFromItem } from './session.ts';
 import { verifySessionToken } from './token.ts';
 
@@ -87,13 +87,13 @@ export async function resolveCaller(deps: Deps, event: HttpEvent): Promise<Calle
   // Cookies are per application; with a key we know which one to read, without one only the platform's.
   const key = presentedKey === undefined ? null : await resolveApiKey(deps, presentedKey);
   const scope = key?.applicationId ?? PLATFORM;
-  const cookieToken = readCookie(event.cookies, sessionCookieName(deps.config, scope));
-  if (cookieToken) {
+  const cookieTokens = readCookies(event.cookies, sessionCookieName(deps.config, scope));
+  for (const cookieToken of cookieTokens) {
     const found = await lookup(deps, cookieToken, presentedKey);
     if (found) return accept(found, cookieToken, 'cookie', presentedKey, bearerRejected);
   }
   // A token that was presented and does not resolve is an invalid credential, not anonymity.
-  if (bearerRejected || cookieToken) throw unauthorized('The session token is not valid');
+  if (bearerRejected || cookieTokens.length > 0) throw unauthorized('The session token is not valid');
   return {
     key,
     application: key ? await loadApplication(deps, key.applicationId) : null,
@@ -137,4 +137,25 @@ export async function requireSession(
   const caller = await resolveCaller(deps, event);
   if (!caller.session) throw unauthorized('A session is required');
   return caller as Caller & { session: ResolvedSession };
+}
+
+/**
+ * Every live session the request proves it holds (the Bearer token and every session cookie of any
+ * scope), whatever key comes with it. Sign-out uses this: holding a session's token is enough to end
+ * it, so a revoked or mismatched key must not leave a session running behind `{ signedOut: true }`.
+ */
+export async function presentedSessions(deps: Deps, event: HttpEvent): Promise<ResolvedSession[]> {
+  const bearer = bearerOf(event);
+  const tokens = [
+    ...(bearer ? [{ token: bearer, via: 'bearer' as const }] : []),
+    ...sessionCookieNames(deps.config, event.cookies).flatMap((name) =>
+      readCookies(event.cookies, name).map((token) => ({ token, via: 'cookie' as const })),
+    ),
+  ];
+  const sessions: ResolvedSession[] = [];
+  for (const { token, via } of tokens.slice(0, 8)) {
+    const found = await lookup(deps, token, undefined);
+    if (found) sessions.push({ user: found.user, session: found.session, token, via });
+  }
+  return sessions;
 }

@@ -77,18 +77,23 @@ async function recordPoll(deps: Deps, key: { pk: string; sk: string }, device: D
         Key: key,
         UpdateExpression: 'SET lastPolledAt = :now, #interval = :interval',
         // Two concurrent polls cannot both pass as on time: the second sees a changed lastPolledAt.
+        // attribute_exists(pk): a grant consumed meanwhile must not be recreated (without a TTL).
         ConditionExpression:
-          device.lastPolledAt === undefined ? 'attribute_not_exists(lastPolledAt)' : 'lastPolledAt = :seen',
+          device.lastPolledAt === undefined
+            ? 'attribute_exists(pk) AND attribute_not_exists(lastPolledAt)'
+            : 'attribute_exists(pk) AND lastPolledAt = :seen',
         ExpressionAttributeNames: { '#interval': 'interval' },
         ExpressionAttributeValues: {
           ':now': now,
           ':interval': interval,
           ...(device.lastPolledAt === undefined ? {} : { ':seen': device.lastPolledAt }),
         },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
+    if (!(error as { Item?: unknown }).Item) throw unusable();
     throw slowDown(interval);
   }
   if (early) throw slowDown(interval);

@@ -1,14 +1,15 @@
-import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, rateLimited } from '../errors.ts';
 import { MailUnavailableError } from '../mail/mailer.ts';
 import { newId } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
-import { countHit, windowOf } from '../rate-limit/rate-limit.ts';
-import { failedConditions, isConditionFailure } from '../store/errors.ts';
+import { countHit, type Window, windowOf } from '../rate-limit/rate-limit.ts';
+import { failedConditions } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
 import type { Application } from '../tenancy/applications.ts';
+import { mailboxOf } from '../users/user.ts';
 import { codeHash, generateCode, generateDeviceCode } from './code.ts';
 import { signInEmail } from './email.ts';
 import { CODE_TTL_SECONDS, POLL_INTERVAL_SECONDS, signInItem, ttlOf } from './request.ts';
@@ -40,8 +41,8 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     syntheticDomain !== undefined && input.email.endsWith(`@${syntheticDomain.toLowerCase()}`);
 
   const ipWindow = windowOf(limits.startPerIp, input.sourceIp, now);
-  // Per recipient across every scope: one address cannot be flooded through many applications.
-  const recipientWindow = windowOf(limits.startPerRecipient, sha256Hex(input.email), now);
+  // Per mailbox across every scope: neither many applications nor `+tag` aliases flood one inbox.
+  const recipientWindow = windowOf(limits.startPerRecipient, sha256Hex(mailboxOf(input.email)), now);
   const request = signInItem({
     requestId,
     scope: input.scope,
@@ -94,7 +95,7 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     deps.logger.log('error', 'sign-in email not sent', {
       errorName: (error.cause as Error | undefined)?.name,
     });
-    await withdraw(deps, request, requestId);
+    await withdraw(deps, request, requestId, recipientWindow);
     throw new AppError(
       503,
       'SERVICE_UNAVAILABLE',
@@ -106,19 +107,42 @@ export async function startSignIn(deps: Deps, input: StartInput) {
   return { sent: true as const, deviceCode, expiresIn: CODE_TTL_SECONDS, interval: POLL_INTERVAL_SECONDS };
 }
 
-/** No usable code is left behind when the email did not go out (the device grant dies with it). */
-async function withdraw(deps: Deps, request: { pk: string; sk: string }, requestId: string): Promise<void> {
+/**
+ * No usable code is left behind when the email did not go out (its device grant then points at
+ * nothing), and the recipient's start is given back: an outage must not lock an address out.
+ */
+async function withdraw(
+  deps: Deps,
+  request: { pk: string; sk: string },
+  requestId: string,
+  recipient: Window,
+) {
   try {
     await deps.db.client.send(
-      new DeleteCommand({
-        TableName: deps.db.table,
-        Key: { pk: request.pk, sk: request.sk },
-        ConditionExpression: 'requestId = :requestId',
-        ExpressionAttributeValues: { ':requestId': requestId },
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: deps.db.table,
+              Key: { pk: request.pk, sk: request.sk },
+              ConditionExpression: 'requestId = :requestId',
+              ExpressionAttributeValues: { ':requestId': requestId },
+            },
+          },
+          {
+            Update: {
+              TableName: deps.db.table,
+              Key: recipient.key,
+              UpdateExpression: 'ADD hits :minusOne',
+              ConditionExpression: 'hits > :zero',
+              ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+            },
+          },
+        ],
       }),
     );
   } catch (error) {
     // A newer start replaced it already: nothing of ours is left to withdraw.
-    if (!isConditionFailure(error)) throw error;
+    if (!failedConditions(error)) throw error;
   }
 }

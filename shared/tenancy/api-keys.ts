@@ -17,7 +17,9 @@ const KEY_FORMAT = /^(pu_|sk_|ak_)[A-Za-z0-9_-]{22,128}$/;
 
 /** The key's storage hash, or null when it cannot be one of our keys (no read is spent on it). */
 export function apiKeyHash(presented: string): string | null {
-  return KEY_FORMAT.test(presented) ? sha256Hex(presented) : null;
+  if (!KEY_FORMAT.test(presented)) return null;
+  // `ak_<secret>` is the interface description's spelling of our `sk_<secret>`: the same key.
+  return sha256Hex(presented.startsWith('ak_') ? `sk_${presented.slice(3)}` : presented);
 }
 
 /** Decodes the stored key record, checking the presented prefix agrees with the stored type. */

@@ -25,3 +25,12 @@ export async function applicationOf(deps: Deps, key: ApiKey): Promise<Applicatio
   if (!application) throw unauthorized('The API key is not valid');
   return application;
 }
+
+/** The key's scope when the presented key is valid, else null (for routes that must not fail on it). */
+export async function knownKeyScope(deps: Deps, event: HttpEvent): Promise<string | null> {
+  try {
+    return (await scopeOf(deps, event)).key?.applicationId ?? null;
+  } catch {
+    return null;
+  }
+}

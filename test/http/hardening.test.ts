@@ -1,0 +1,158 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../shared/crypto/hash.ts';
+import { createDeps } from '../../shared/deps.ts';
+import { type Mailer, MailUnavailableError } from '../../shared/mail/mailer.ts';
+import { keys } from '../../shared/store/keys.ts';
+import { mailboxOf } from '../../shared/users/user.ts';
+import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
+import { freshIp } from '../support/http-client.ts';
+import { latestCode } from '../support/inbox.ts';
+import { bearer, createTestApplication, newEmail, signIn } from '../support/sign-in.ts';
+
+let app: TestApp;
+let mailDown = false;
+beforeAll(async () => {
+  app = await startTestApp();
+  const real = createDeps(app.deps.config).mailer;
+  const switchable: Mailer = {
+    send: async (message) => {
+      if (mailDown) throw new MailUnavailableError('down');
+      await real.send(message);
+    },
+  };
+  (app.deps as { mailer: Mailer }).mailer = switchable;
+});
+afterAll(() => app.close());
+
+const cookieOf = (setCookie: string | string[] | undefined) =>
+  (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0] ?? '';
+
+describe('POST /auth/sign-out ends the sessions whose tokens it is given, whatever key comes along', () => {
+  it('with a revoked API key', async () => {
+    const { application, publicKey } = await createTestApplication(app);
+    const { token } = await signIn(app, newEmail(), { 'x-api-key': publicKey });
+    await app.deps.db.client.send(
+      new UpdateCommand({
+        TableName: app.deps.db.table,
+        Key: keys.apiKey(sha256Hex(publicKey)),
+        UpdateExpression: 'SET revokedAt = :now',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      }),
+    );
+    const out = await app.request('POST', '/auth/sign-out', {
+      headers: bearer(token, { 'x-api-key': publicKey }),
+    });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ signedOut: true });
+    expect(out.headers['set-cookie']?.[0]).toMatch(
+      new RegExp(`^doorcode\\.session_token\\.${application.id}=;`),
+    );
+    expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).status).toBe(401);
+  });
+
+  it("with another application's key", async () => {
+    const a = await createTestApplication(app);
+    const b = await createTestApplication(app);
+    const { token } = await signIn(app, newEmail(), { 'x-api-key': a.publicKey });
+    const out = await app.request('POST', '/auth/sign-out', {
+      headers: bearer(token, { 'x-api-key': b.publicKey }),
+    });
+    expect(out.status).toBe(200);
+    expect(
+      (await app.request('GET', '/auth/session', { headers: bearer(token, { 'x-api-key': a.publicKey }) }))
+        .status,
+    ).toBe(401);
+  });
+
+  it('ends a cookie session and clears that cookie', async () => {
+    const { response, token } = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN });
+    const cookie = cookieOf(response.headers['set-cookie']);
+    const out = await app.request('POST', '/auth/sign-out', { headers: { cookie } });
+    expect(out.headers['set-cookie']).toEqual([
+      expect.stringMatching(/^doorcode\.session_token=; Max-Age=0;/),
+    ]);
+    expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).status).toBe(401);
+  });
+});
+
+describe('session cookies sent twice under one name', () => {
+  it('use the value that resolves, whichever comes first', async () => {
+    const { response, token } = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN });
+    const good = cookieOf(response.headers['set-cookie']);
+    const planted = 'doorcode.session_token=eyJhbGciOiJSUzI1NiJ9.e30.c2ln';
+    const info = await app.request('GET', '/auth/session', { headers: { cookie: `${planted}; ${good}` } });
+    expect(info.status).toBe(200);
+    expect(info.body.token).toBe(token);
+  });
+});
+
+describe('secret keys spelled ak_ (SPEC §5.1)', () => {
+  it('are the same key as the sk_ key that was issued', async () => {
+    const { secretKey } = await createTestApplication(app, {
+      'authentication.syntheticEmailDomain': 'synthetic.test',
+    });
+    const email = newEmail('synthetic.test');
+    await app.request('POST', '/auth/code/start', {
+      body: { email },
+      headers: { 'x-api-key': secretKey },
+      ip: freshIp(),
+    });
+    const alias = `ak_${secretKey.slice(3)}`;
+    const peek = await app.request('POST', '/auth/code/peek', {
+      body: { email },
+      headers: { 'x-api-key': alias },
+      ip: freshIp(),
+    });
+    expect(peek.status).toBe(200);
+    expect(peek.body.code).toBe(await latestCode(email));
+  });
+
+  it('do not turn a public key into a secret one', async () => {
+    const { publicKey } = await createTestApplication(app);
+    const forged = `ak_${publicKey.slice(3)}`;
+    const response = await app.request('GET', '/auth/session', { headers: { 'x-api-key': forged } });
+    expect(response.status).toBe(401);
+  });
+});
+
+describe('the per-recipient start limit (SPEC §8) counts mailboxes', () => {
+  it('treats +tag sub-addresses and Gmail dots as the same recipient', () => {
+    expect(mailboxOf('victim+1@example.test')).toBe('victim@example.test');
+    expect(mailboxOf('v.i.c.t.i.m+x@googlemail.com')).toBe('victim@gmail.com');
+    expect(mailboxOf('first.last@example.test')).toBe('first.last@example.test');
+  });
+
+  it('refuses a fourth code to one inbox through +tag aliases', async () => {
+    const local = `victim-${Date.now()}`;
+    const answers = [];
+    for (const tag of ['a', 'b', 'c', 'd']) {
+      answers.push(
+        (
+          await app.request('POST', '/auth/code/start', {
+            body: { email: `${local}+${tag}@example.test` },
+            ip: freshIp(),
+          })
+        ).status,
+      );
+    }
+    expect(answers).toEqual([200, 200, 200, 429]);
+  });
+});
+
+describe('POST /auth/code/start when the email cannot be sent', () => {
+  it('gives the recipient its start back, so an outage does not lock the address out', async () => {
+    const email = newEmail();
+    mailDown = true;
+    try {
+      for (let i = 0; i < 3; i++) {
+        const failed = await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
+        expect(failed.status).toBe(503);
+      }
+    } finally {
+      mailDown = false;
+    }
+    const start = await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
+    expect(start.status).toBe(200);
+  });
+});
