@@ -16,6 +16,7 @@ export async function refreshSession(deps: Deps, current: ResolvedSession): Prom
   const { session, user } = current;
   const issued = await issueSessionToken(deps, {
     userId: user.id,
+    email: user.email,
     sessionId: session.id,
     scope: session.scope,
   });

@@ -5,7 +5,8 @@ import { batchGet } from '../store/batch-get.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from '../tenancy/api-keys.ts';
 import { type Application, applicationFromItem, getApplication } from '../tenancy/applications.ts';
-import { type User, userFromItem } from '../users/user.ts';
+import { profileFrom, profileKeys } from '../users/profile.ts';
+import type { User } from '../users/user.ts';
 import { readCookies, sessionCookieName, sessionCookieNames } from './cookies.ts';
 import { type SessionRecord, sessionFromItem } from './session.ts';
 import { verifySessionToken } from './token.ts';
@@ -42,13 +43,15 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
   const claims = await verifySessionToken(deps, token);
   if (!claims) return null;
   const keyHash = presentedKey === undefined ? null : apiKeyHash(presentedKey);
-  const wanted = [keys.session(claims.sub, claims.sid), keys.user(claims.sub)];
+  const profile = profileKeys(claims.aud, claims.email);
+  const wanted = [keys.session(claims.sub, claims.sid), ...profile];
   if (claims.aud !== PLATFORM) wanted.push(keys.application(claims.aud));
   if (keyHash) wanted.push(keys.apiKey(keyHash));
-  const [sessionItem, userItem, ...rest] = await batchGet(deps, wanted);
+  const [sessionItem, ...rest] = await batchGet(deps, wanted);
+  const user = profileFrom(rest.splice(0, profile.length));
   const appItem = claims.aud !== PLATFORM ? rest.shift() : undefined;
   const keyItem = keyHash ? rest.shift() : undefined;
-  if (!sessionItem || !userItem) return null;
+  if (!sessionItem || !user || user.id !== claims.sub) return null;
   const session = sessionFromItem(sessionItem);
   // The record must still hold this token's jti (refresh rotates it) and be unexpired (TTL is late).
   if (
@@ -61,7 +64,7 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
   if (claims.aud !== PLATFORM && !appItem) return null;
   return {
     session,
-    user: userFromItem(userItem),
+    user,
     application: appItem ? applicationFromItem(appItem) : null,
     key: presentedKey === undefined ? undefined : apiKeyFromItem(presentedKey, keyItem),
   };

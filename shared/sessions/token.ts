@@ -8,6 +8,7 @@ export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 export interface SessionClaims {
   sub: string;
+  email: string;
   sid: string;
   jti: string;
   aud: string;
@@ -21,10 +22,14 @@ export interface IssuedToken {
   expiresAt: number;
 }
 
-/** DESIGN §5: iss, sub (user), sid (session), aud (application id or `platform`), jti, iat, exp. */
+/**
+ * DESIGN §5: iss, sub (user), sid (session), aud (application id or `platform`), jti, iat, exp; plus
+ * `email` (it cannot change, SPEC §2): consumers verifying locally get it, and the server finds the
+ * account and its image parts from the token alone, in one read.
+ */
 export async function issueSessionToken(
   deps: Deps,
-  input: { userId: string; sessionId: string; scope: string },
+  input: { userId: string; email: string; sessionId: string; scope: string },
 ): Promise<IssuedToken> {
   const issuedAt = Math.floor(deps.clock.now() / 1000);
   const expiresAt = issuedAt + SESSION_TTL_SECONDS;
@@ -32,6 +37,7 @@ export async function issueSessionToken(
   const token = await signJwt(deps.signer, {
     iss: deps.config.ISSUER,
     sub: input.userId,
+    email: input.email,
     sid: input.sessionId,
     aud: input.scope,
     jti,
@@ -50,8 +56,8 @@ export async function verifySessionToken(deps: Deps, token: string): Promise<Ses
     clock: deps.clock,
   });
   if (!payload) return null;
-  const { sub, sid, jti, aud, exp } = payload as JWTPayload & { sid?: unknown };
-  if (!isString(sub) || !isString(sid) || !isString(jti) || !isString(aud) || typeof exp !== 'number')
-    return null;
-  return { sub, sid, jti, aud, exp };
+  const { sub, email, sid, jti, aud, exp } = payload as JWTPayload & { sid?: unknown; email?: unknown };
+  if (!isString(sub) || !isString(email) || !isString(sid) || !isString(jti) || !isString(aud)) return null;
+  if (typeof exp !== 'number') return null;
+  return { sub, email, sid, jti, aud, exp };
 }

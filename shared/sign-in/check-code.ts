@@ -7,6 +7,8 @@ import { consume } from '../rate-limit/rate-limit.ts';
 import { batchGet } from '../store/batch-get.ts';
 import { isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
+import { profileFrom, profileKeys } from '../users/profile.ts';
+import type { User } from '../users/user.ts';
 import { codeHash } from './code.ts';
 import { isDestroyed, isExpired, MAX_ATTEMPTS, requestFromItem, type SignInRequest } from './request.ts';
 
@@ -20,8 +22,17 @@ const invalidCode = () => badRequest('The code is not valid; request a new one')
 
 export interface CheckedCode {
   request: SignInRequest;
-  /** The account (email) item of the address in this scope, if the account exists. */
-  account: Record<string, unknown> | undefined;
+  /** The address's user in this scope, or null before its first sign-in. */
+  user: User | null;
+}
+
+/** The request and the whole profile of `<scope, email>` in ONE consistent BatchGetItem. */
+export async function readSignIn(deps: Deps, scope: string, email: string) {
+  const [requestItem, ...profile] = await batchGet(deps, [
+    keys.signIn(scope, email),
+    ...profileKeys(scope, email),
+  ]);
+  return { request: requestItem ? requestFromItem(requestItem) : null, user: profileFrom(profile) };
 }
 
 /**
@@ -34,12 +45,8 @@ export async function checkCode(
   input: { scope: string; email: string; code: string; sourceIp: string },
 ): Promise<CheckedCode> {
   await consume(deps, limits.codeCheckPerIp, input.sourceIp);
-  const [requestItem, account] = await batchGet(deps, [
-    keys.signIn(input.scope, input.email),
-    keys.account(input.scope, input.email),
-  ]);
-  if (!requestItem) throw invalidCode();
-  const request = requestFromItem(requestItem);
+  const { request, user } = await readSignIn(deps, input.scope, input.email);
+  if (!request) throw invalidCode();
   if (isDestroyed(request)) throw tooManyAttempts();
   if (isExpired(request, deps.clock.now())) {
     throw new AppError(410, 'VALIDATION_ERROR', 'The code has expired; request a new one', {
@@ -50,7 +57,7 @@ export async function checkCode(
   if (!sameDigest(codeHash(request.requestId, input.code), request.codeHash)) {
     await countWrongAttempt(deps, request);
   }
-  return { request, account };
+  return { request, user };
 }
 
 async function countWrongAttempt(deps: Deps, request: SignInRequest): Promise<never> {

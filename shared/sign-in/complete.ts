@@ -6,7 +6,7 @@ import { publicSession, type SessionRecord, sessionItem } from '../sessions/sess
 import { issueSessionToken } from '../sessions/token.ts';
 import { failedConditions } from '../store/errors.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
-import { type User, userFromItem } from '../users/user.ts';
+import type { User } from '../users/user.ts';
 import { MAX_ATTEMPTS, type SignInRequest } from './request.ts';
 
 type TransactItem = NonNullable<
@@ -15,7 +15,8 @@ type TransactItem = NonNullable<
 
 export interface CompleteInput {
   request: SignInRequest;
-  account: Record<string, unknown> | undefined;
+  /** The existing user of the address in this scope, or null: this sign-in creates the account. */
+  user: User | null;
   /** The state the request must still be in: `pending` for verify, `approved` for poll. */
   expectStatus: 'pending' | 'approved';
   /** Further writes of the same transaction (poll deletes its device grant). */
@@ -44,18 +45,21 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
   const { request } = input;
   const now = deps.clock.now();
   const createdAt = new Date(now).toISOString();
-  const user: User = input.account
-    ? userFromItem(input.account)
-    : {
-        id: newId(deps.random, 'usr'),
-        email: request.email,
-        name: request.name ?? null,
-        image: null,
-        emailVerified: true,
-        createdAt,
-      };
+  const user: User = input.user ?? {
+    id: newId(deps.random, 'usr'),
+    email: request.email,
+    name: request.name ?? null,
+    image: null,
+    emailVerified: true,
+    createdAt,
+  };
   const sessionId = newId(deps.random, 'ses');
-  const issued = await issueSessionToken(deps, { userId: user.id, sessionId, scope: request.scope });
+  const issued = await issueSessionToken(deps, {
+    userId: user.id,
+    email: user.email,
+    sessionId,
+    scope: request.scope,
+  });
   const session: SessionRecord = {
     id: sessionId,
     userId: user.id,
@@ -87,7 +91,7 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
     { Put: { TableName: table, Item: sessionItem(session) } },
     ...(input.alsoWrite ?? []),
   ];
-  if (!input.account) items.push(...accountItems(deps, user, request.scope, createdAt));
+  if (!input.user) items.push(...accountItems(deps, user, request.scope, createdAt));
 
   try {
     await deps.db.client.send(new TransactWriteCommand({ TransactItems: items }));
@@ -105,7 +109,9 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
 function accountItems(deps: Deps, user: User, scope: string, createdAt: string): TransactItem[] {
   const table = deps.db.table;
   const organizationId = newId(deps.random, 'org');
-  const profile = { ...user, scope };
+  // The image is stored in parts beside the account (shared/users/profile.ts); a new user has none.
+  const { image: _none, ...fields } = user;
+  const profile = { ...fields, imageParts: 0, scope };
   return [
     {
       Put: {

@@ -4,9 +4,9 @@ import type { Deps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume } from '../rate-limit/rate-limit.ts';
-import { batchGet } from '../store/batch-get.ts';
 import { isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
+import { readSignIn } from './check-code.ts';
 import { completeSignIn, type SignInResult } from './complete.ts';
 import {
   type DeviceGrant,
@@ -14,7 +14,6 @@ import {
   isDestroyed,
   isExpired,
   POLL_INTERVAL_SECONDS,
-  requestFromItem,
 } from './request.ts';
 
 // DESIGN §5: unknown, consumed, replaced or destroyed device codes all answer the same.
@@ -41,12 +40,8 @@ export async function pollSignIn(
   if (isExpired(device, now)) throw expired();
   await recordPoll(deps, deviceKey, device, now);
 
-  const [requestItem, account] = await batchGet(deps, [
-    keys.signIn(device.scope, device.email),
-    keys.account(device.scope, device.email),
-  ]);
-  if (!requestItem) throw unusable();
-  const request = requestFromItem(requestItem);
+  const { request, user } = await readSignIn(deps, device.scope, device.email);
+  if (!request) throw unusable();
   if (request.requestId !== device.requestId || isDestroyed(request)) throw unusable();
   if (isExpired(request, now)) throw expired();
   if (request.status === 'pending') {
@@ -57,7 +52,7 @@ export async function pollSignIn(
   }
   return completeSignIn(deps, {
     request,
-    account,
+    user,
     expectStatus: 'approved',
     alsoWrite: [{ Delete: { TableName: deps.db.table, Key: deviceKey } }],
     raced: unusable,

@@ -12,6 +12,11 @@ export const keys = {
   account: (scope: Scope, email: string) => ({ pk: `ACCOUNT#${scope}#${email}`, sk: 'ACCOUNT' }),
   /** The one pending sign-in request of an address in a scope (a new start replaces it). */
   signIn: (scope: Scope, email: string) => ({ pk: `ACCOUNT#${scope}#${email}`, sk: 'SIGNIN' }),
+  /** Part `index` of the profile image (an image may exceed what one item holds). */
+  imagePart: (scope: Scope, email: string, index: number) => ({
+    pk: `ACCOUNT#${scope}#${email}`,
+    sk: `IMAGE#${index}`,
+  }),
   device: (deviceCodeHash: string) => ({ pk: `DEVICE#${deviceCodeHash}`, sk: 'DEVICE' }),
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
   session: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),

@@ -4,6 +4,7 @@ import { unauthorized } from '../errors.ts';
 import type { ResolvedSession } from '../sessions/resolve.ts';
 import { failedConditions } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
+import { imageWrites } from './profile.ts';
 import type { User } from './user.ts';
 
 export interface ProfileChange {
@@ -14,47 +15,42 @@ export interface ProfileChange {
 
 /**
  * POST /auth/update-user. The profile lives on the user item and, as a copy, on the account
- * (email) item that sign-in reads; one transaction keeps them equal.
+ * (email) item that sign-in reads, with the image in parts beside the account; one transaction
+ * writes them all, so they never disagree.
  */
 export async function updateUser(deps: Deps, current: ResolvedSession, change: ProfileChange): Promise<User> {
+  const { user } = current;
+  const scope = current.session.scope;
   const set: string[] = [];
-  const remove: string[] = [];
   const values: Record<string, unknown> = {};
-  const names: Record<string, string> = {};
   if (change.name !== undefined) {
     set.push('#name = :name');
-    names['#name'] = 'name';
     values[':name'] = change.name;
   }
-  if (change.image !== undefined) {
-    names['#image'] = 'image';
-    if (change.image === '') remove.push('#image');
-    else {
-      set.push('#image = :image');
-      values[':image'] = change.image;
-    }
+  const image =
+    change.image === undefined ? null : imageWrites(deps.db.table, scope, user.email, change.image);
+  if (image) {
+    set.push('imageParts = :parts');
+    values[':parts'] = image.parts;
   }
-  const expression = [
-    set.length ? `SET ${set.join(', ')}` : '',
-    remove.length ? `REMOVE ${remove.join(', ')}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
   const update = (key: { pk: string; sk: string }) => ({
     Update: {
       TableName: deps.db.table,
       Key: key,
-      UpdateExpression: expression,
+      UpdateExpression: `SET ${set.join(', ')}`,
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: names,
-      ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+      ...(change.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
+      ExpressionAttributeValues: values,
     },
   });
-  const { user } = current;
   try {
     await deps.db.client.send(
       new TransactWriteCommand({
-        TransactItems: [update(keys.user(user.id)), update(keys.account(current.session.scope, user.email))],
+        TransactItems: [
+          update(keys.user(user.id)),
+          update(keys.account(scope, user.email)),
+          ...(image?.items ?? []),
+        ],
       }),
     );
   } catch (error) {

@@ -8,15 +8,16 @@ export interface User {
   createdAt: string;
 }
 
-/** Profile attributes stored on both the user item and the account (email) item. */
-export const PROFILE_FIELDS = ['id', 'email', 'name', 'image', 'emailVerified', 'createdAt'] as const;
-
+/**
+ * The profile attributes of a user or account item. The image is not among them: it is stored in
+ * parts beside the account item (shared/users/profile.ts), so this reads `image` as null.
+ */
 export function userFromItem(item: Record<string, unknown>): User {
   return {
     id: item.id as string,
     email: item.email as string,
     name: (item.name as string | undefined) ?? null,
-    image: (item.image as string | undefined) ?? null,
+    image: null,
     emailVerified: item.emailVerified === true,
     createdAt: item.createdAt as string,
   };

@@ -246,6 +246,32 @@ describe('POST /auth/update-user', () => {
     expect(response.body.error.code).toBe('VALIDATION_ERROR');
   });
 
+  it('stores the largest image allowed (500 KB, beyond one DynamoDB item) and returns it whole everywhere', async () => {
+    const email = newEmail();
+    const { token } = await signIn(app, email);
+    const png = Buffer.alloc(MAX_IMAGE_BYTES);
+    Buffer.from('89504e470d0a1a0a', 'hex').copy(png);
+    for (let i = 8; i < png.length; i++) png[i] = (i * 7919) % 251;
+    const image = `data:image/png;base64,${png.toString('base64')}`;
+    expect(image.length).toBeLessThanOrEqual(MAX_IMAGE_CHARS);
+    expect(image.length).toBeGreaterThan(400 * 1024);
+
+    const updated = await update(token, { image });
+    expect(updated.status).toBe(200);
+    expect(updated.body.user.image).toBe(image);
+    expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).body.user.image).toBe(
+      image,
+    );
+    expect((await signIn(app, email)).body.user.image).toBe(image);
+
+    const url = `https://cdn.example/${'a'.repeat(MAX_IMAGE_CHARS - 'https://cdn.example/'.length)}`;
+    expect((await update(token, { image: url })).status).toBe(200);
+    expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).body.user.image).toBe(url);
+
+    expect((await update(token, { image: '' })).status).toBe(200);
+    expect((await signIn(app, email)).body.user.image).toBeNull();
+  });
+
   it('accepts a name of exactly 120 characters', async () => {
     const { token } = await signIn(app);
     expect((await update(token, { name: 'x'.repeat(120) })).status).toBe(200);
