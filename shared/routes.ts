@@ -16,7 +16,7 @@ export interface RouteAccess {
   readonly mail?: boolean;
 }
 
-export type HttpMethod = 'GET' | 'POST';
+export type HttpMethod = 'GET' | 'POST' | 'OPTIONS';
 /** `app`: the platform envelope of SPEC §7; `oauth`: RFC 6749 error objects. */
 export type ErrorStyle = 'app' | 'oauth';
 /** Which credentials the route reads (SPEC §5). */
@@ -35,6 +35,15 @@ export interface RouteSpec {
 }
 
 export const routes = {
+  /** CORS preflight for every path (API Gateway prefers a route with the request's own method). */
+  preflight: {
+    method: 'OPTIONS',
+    path: '/{proxy+}',
+    entry: 'functions/http/preflight.ts',
+    errors: 'app',
+    auth: 'none',
+    access: {},
+  },
   root: {
     method: 'GET',
     path: '/',

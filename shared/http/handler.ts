@@ -5,6 +5,7 @@ import { type Deps, getDeps } from '../deps.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { describeError, type Logger } from '../log.ts';
 import type { RouteSpec } from '../routes.ts';
+import { corsHeaders } from './cors.ts';
 import { appErrorResult, toAppError, toResult } from './respond.ts';
 import type { HttpEvent, HttpResult, LambdaContext, Reply } from './types.ts';
 
@@ -53,7 +54,10 @@ export function http<S extends Schema = undefined>(
         route: `${route.method} ${route.path}`,
       });
     },
-    after: (request) => logLine(request.internal, request.response),
+    after: (request) => {
+      withCors(request.internal.deps, request.event, request.response);
+      logLine(request.internal, request.response);
+    },
     onError: (request) => {
       const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
       const known = toAppError(request.error);
@@ -68,6 +72,7 @@ export function http<S extends Schema = undefined>(
         known ?? new AppError(500, 'INTERNAL_ERROR', 'Internal error'),
         requestId,
       );
+      withCors(depsFor(request.context), request.event, request.response);
       logLine(request.internal, request.response);
     },
   });
@@ -118,6 +123,12 @@ export function http<S extends Schema = undefined>(
     });
     return toResult(reply, requestId);
   });
+}
+
+/** Every answer, errors included, carries the CORS headers for the request's origin. */
+function withCors(deps: Deps, event: HttpEvent, response: HttpResult | null | undefined): void {
+  if (!response || typeof response !== 'object') return;
+  response.headers = { ...corsHeaders(deps.config, event.headers?.origin), ...response.headers };
 }
 
 /**

@@ -25,10 +25,11 @@ function compile(path: string): { pattern: RegExp; params: string[] } {
   const source = path
     .split('/')
     .map((segment) => {
-      const match = /^\{(\w+)\}$/.exec(segment);
+      const match = /^\{(\w+)(\+?)\}$/.exec(segment);
       if (!match?.[1]) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       params.push(match[1]);
-      return '([^/]+)';
+      // `{name+}` is API Gateway's greedy parameter: the rest of the path.
+      return match[2] ? '(.+)' : '([^/]+)';
     })
     .join('/');
   return { pattern: new RegExp(`^${source}$`), params };

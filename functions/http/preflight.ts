@@ -1,0 +1,8 @@
+import { preflightHeaders } from '../../shared/http/cors.ts';
+import { http } from '../../shared/http/handler.ts';
+import { routes } from '../../shared/routes.ts';
+
+export const handler = http(routes.preflight, undefined, async ({ deps, headers }) => ({
+  status: 204,
+  headers: preflightHeaders(deps.config, headers.origin),
+}));

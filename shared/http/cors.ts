@@ -1,0 +1,31 @@
+import type { Config } from '../config.ts';
+import { isPlatformOrigin } from '../sessions/cookies.ts';
+
+const EXPOSED = 'set-auth-token, retry-after, x-request-id';
+export const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+/**
+ * CORS for browser callers. Public keys live in browser code on any application's origin (SPEC §5.1),
+ * so any origin may call without credentials; only platform origins may send and receive the session
+ * cookie (`Access-Control-Allow-Credentials`). `set-auth-token` is exposed so browsers can read it.
+ */
+export function corsHeaders(config: Config, origin: string | undefined): Record<string, string> {
+  if (!origin) return {};
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': EXPOSED,
+    vary: 'Origin',
+    ...(isPlatformOrigin(config, origin) ? { 'access-control-allow-credentials': 'true' } : {}),
+  };
+}
+
+/** The answer to a preflight (`OPTIONS`): which methods and request headers are allowed. */
+export function preflightHeaders(config: Config, origin: string | undefined): Record<string, string> {
+  if (!origin) return {};
+  return {
+    ...corsHeaders(config, origin),
+    'access-control-allow-methods': 'GET, POST, OPTIONS',
+    'access-control-allow-headers': 'authorization, content-type, x-api-key',
+    'access-control-max-age': String(PREFLIGHT_MAX_AGE_SECONDS),
+  };
+}
