@@ -61,18 +61,21 @@ export function http<S extends Schema = undefined>(
     onError: (request) => {
       const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
       const known = toAppError(request.error);
-      if (!known) {
-        (request.internal.log ?? depsFor(request.context).logger).log(
-          'error',
-          'unhandled error',
-          describeError(request.error),
-        );
-      }
       request.response = appErrorResult(
         known ?? new AppError(500, 'INTERNAL_ERROR', 'Internal error'),
         requestId,
       );
-      withCors(depsFor(request.context), request.event, request.response);
+      // Without dependencies (a bad configuration) there is no logger and no CORS config: the
+      // error, which names the setting, still reaches the function's log.
+      const deps = request.internal.deps;
+      if (!deps) {
+        process.stderr.write(
+          `${JSON.stringify({ level: 'error', message: 'no dependencies', requestId, ...describeError(request.error) })}\n`,
+        );
+        return;
+      }
+      if (!known) request.internal.log.log('error', 'unhandled error', describeError(request.error));
+      withCors(deps, request.event, request.response);
       logLine(request.internal, request.response);
     },
   });
