@@ -3,7 +3,7 @@ import { sameDigest } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
-import { consume } from '../rate-limit/rate-limit.ts';
+import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { batchGet } from '../store/batch-get.ts';
 import { isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
@@ -27,25 +27,36 @@ export interface CheckedCode {
 }
 
 /** The request and the whole profile of `<scope, email>` in ONE consistent BatchGetItem. */
-export async function readSignIn(deps: Deps, scope: string, email: string) {
-  const [requestItem, ...profile] = await batchGet(deps, [
-    keys.signIn(scope, email),
-    ...profileKeys(scope, email),
-  ]);
-  return { request: requestItem ? requestFromItem(requestItem) : null, user: profileFrom(profile) };
+export async function readSignIn(
+  deps: Deps,
+  scope: string,
+  email: string,
+  also: { pk: string; sk: string }[] = [],
+) {
+  const profile = profileKeys(scope, email);
+  const [requestItem, ...rest] = await batchGet(deps, [keys.signIn(scope, email), ...profile, ...also]);
+  return {
+    request: requestItem ? requestFromItem(requestItem) : null,
+    user: profileFrom(rest.slice(0, profile.length)),
+    /** The items of `also`, in order. */
+    also: rest.slice(profile.length),
+  };
 }
 
 /**
- * The shared part of verify and approve (SPEC §3.1): IP limit, one consistent read of the
- * request and the account, then the state checks. A wrong code is counted by a conditional
+ * The shared part of verify and approve (SPEC §3.1): one consistent read of the request, the
+ * account and the IP limit's log, the IP limit, then the state checks. A wrong code is counted by a conditional
  * ADD, so concurrent guesses can never exceed MAX_ATTEMPTS.
  */
 export async function checkCode(
   deps: Deps,
   input: { scope: string; email: string; code: string; sourceIp: string },
 ): Promise<CheckedCode> {
-  await consume(deps, limits.codeCheckPerIp, input.sourceIp);
-  const { request, user } = await readSignIn(deps, input.scope, input.email);
+  // The limit's log comes with the sign-in read; the hit is counted before any check.
+  const { request, user, also } = await readSignIn(deps, input.scope, input.email, [
+    rateLogKey(limits.codeCheckPerIp, input.sourceIp),
+  ]);
+  await consume(deps, limits.codeCheckPerIp, input.sourceIp, also[0]);
   if (!request) throw invalidCode();
   if (isDestroyed(request)) throw tooManyAttempts();
   if (isExpired(request, deps.clock.now())) {

@@ -1,8 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
-import { consume } from '../rate-limit/rate-limit.ts';
+import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
+import { batchGet } from '../store/batch-get.ts';
 import { keys } from '../store/keys.ts';
 import type { Application } from '../tenancy/applications.ts';
 import { formatCode } from './code.ts';
@@ -17,17 +17,15 @@ export async function peekCode(
   deps: Deps,
   input: { application: Application; email: string; sourceIp: string },
 ): Promise<{ code: string }> {
-  await consume(deps, limits.peekPerIp, input.sourceIp);
+  const [rateLog, Item] = await batchGet(deps, [
+    rateLogKey(limits.peekPerIp, input.sourceIp),
+    keys.signIn(input.application.id, input.email),
+  ]);
+  // Counted first: every answer, refusals included, costs a hit.
+  await consume(deps, limits.peekPerIp, input.sourceIp, rateLog);
   const refused = () => notFound('No code to show');
   const domain = input.application.config['authentication.syntheticEmailDomain']?.toLowerCase();
   if (!domain || !input.email.endsWith(`@${domain}`)) throw refused();
-  const { Item } = await deps.db.client.send(
-    new GetCommand({
-      TableName: deps.db.table,
-      Key: keys.signIn(input.application.id, input.email),
-      ConsistentRead: true,
-    }),
-  );
   if (!Item) throw refused();
   const request = requestFromItem(Item);
   if (

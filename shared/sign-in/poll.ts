@@ -1,9 +1,10 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
-import { consume } from '../rate-limit/rate-limit.ts';
+import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
+import { batchGet } from '../store/batch-get.ts';
 import { isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
 import { readSignIn } from './check-code.ts';
@@ -29,11 +30,10 @@ export async function pollSignIn(
   deps: Deps,
   input: { deviceCode: string; sourceIp: string; userAgent: string },
 ): Promise<SignInResult> {
-  await consume(deps, limits.pollPerIp, input.sourceIp);
   const deviceKey = keys.device(sha256Hex(input.deviceCode));
-  const { Item } = await deps.db.client.send(
-    new GetCommand({ TableName: deps.db.table, Key: deviceKey, ConsistentRead: true }),
-  );
+  const [Item, rateLog] = await batchGet(deps, [deviceKey, rateLogKey(limits.pollPerIp, input.sourceIp)]);
+  // Counted before anything about the device code is told, so unknown codes cannot be probed freely.
+  await consume(deps, limits.pollPerIp, input.sourceIp, rateLog);
   if (!Item) throw unusable();
   const device = deviceFromItem(Item);
   const now = deps.clock.now();

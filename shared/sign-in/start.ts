@@ -1,14 +1,22 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
-import { AppError, rateLimited } from '../errors.ts';
+import { AppError, unauthorized } from '../errors.ts';
 import { MailUnavailableError } from '../mail/mailer.ts';
 import { newId } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
-import { countHit, type Window, windowOf } from '../rate-limit/rate-limit.ts';
+import {
+  MAX_RACES,
+  type RateLog,
+  rateLogFrom,
+  rateLogKey,
+  recordHit,
+  tooBusy,
+} from '../rate-limit/rate-limit.ts';
+import { batchGet } from '../store/batch-get.ts';
 import { failedConditions } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
-import type { Application } from '../tenancy/applications.ts';
+import { applicationFromItem } from '../tenancy/applications.ts';
 import { mailboxOf } from '../users/user.ts';
 import { codeHash, generateCode, generateDeviceCode } from './code.ts';
 import { signInEmail } from './email.ts';
@@ -19,30 +27,40 @@ const MAIL_RETRY_AFTER_SECONDS = 30;
 
 export interface StartInput {
   scope: string;
-  application: Application | null;
+  /** The key's application (null on the platform); read here, with the rate-limit windows. */
+  applicationId: string | null;
   email: string;
   name?: string;
   sourceIp: string;
 }
 
 /**
- * SPEC §3.1 (none) -> pending. One TransactWriteItems counts both rate limits and writes the
- * request (replacing any earlier one for the address) with its device grant; then one email.
- * The answer never depends on whether the address has an account.
+ * SPEC §3.1 (none) -> pending. One BatchGetItem reads the application and both limits' logs; one
+ * TransactWriteItems counts both limits and writes the request (replacing any earlier one for the
+ * address) with its device grant; then one email. The answer never depends on whether the address
+ * has an account.
  */
 export async function startSignIn(deps: Deps, input: StartInput) {
   const now = deps.clock.now();
+  // Per mailbox across every scope: neither many applications nor `+tag` aliases flood one inbox.
+  const mailbox = sha256Hex(mailboxOf(input.email));
+  const [ipItem, recipientItem, appItem] = await batchGet(deps, [
+    rateLogKey(limits.startPerIp, input.sourceIp),
+    rateLogKey(limits.startPerRecipient, mailbox),
+    ...(input.applicationId ? [keys.application(input.applicationId)] : []),
+  ]);
+  let ipLog = rateLogFrom(limits.startPerIp, input.sourceIp, ipItem);
+  let recipientLog = rateLogFrom(limits.startPerRecipient, mailbox, recipientItem);
+  if (input.applicationId && !appItem) throw unauthorized('The API key is not valid');
+  const application = appItem ? applicationFromItem(appItem) : null;
+
   const requestId = newId(deps.random, 'sir');
   const code = generateCode(deps.random);
   const deviceCode = generateDeviceCode(deps.random);
   const validUntil = now + CODE_TTL_SECONDS * 1000;
-  const syntheticDomain = input.application?.config['authentication.syntheticEmailDomain'];
+  const syntheticDomain = application?.config['authentication.syntheticEmailDomain'];
   const isSynthetic =
     syntheticDomain !== undefined && input.email.endsWith(`@${syntheticDomain.toLowerCase()}`);
-
-  const ipWindow = windowOf(limits.startPerIp, input.sourceIp, now);
-  // Per mailbox across every scope: neither many applications nor `+tag` aliases flood one inbox.
-  const recipientWindow = windowOf(limits.startPerRecipient, sha256Hex(mailboxOf(input.email)), now);
   const request = signInItem({
     requestId,
     scope: input.scope,
@@ -55,39 +73,50 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     ...(isSynthetic ? { peekCode: code } : {}),
   });
   const deviceHash = sha256Hex(deviceCode);
-  try {
-    await deps.db.client.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: countHit(deps.db.table, limits.startPerIp, ipWindow) },
-          { Update: countHit(deps.db.table, limits.startPerRecipient, recipientWindow) },
-          { Put: { TableName: deps.db.table, Item: request } },
-          {
-            Put: {
-              TableName: deps.db.table,
-              Item: {
-                ...keys.device(deviceHash),
-                type: 'device',
-                scope: input.scope,
-                email: input.email,
-                requestId,
-                validUntil,
-                interval: POLL_INTERVAL_SECONDS,
-                expiresAt: ttlOf(validUntil),
-              },
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(0)) throw rateLimited(ipWindow.retryAfter);
-    if (failed?.includes(1)) throw rateLimited(recipientWindow.retryAfter);
-    throw error;
+  const writes = [
+    { Put: { TableName: deps.db.table, Item: request } },
+    {
+      Put: {
+        TableName: deps.db.table,
+        Item: {
+          ...keys.device(deviceHash),
+          type: 'device',
+          scope: input.scope,
+          email: input.email,
+          requestId,
+          validUntil,
+          interval: POLL_INTERVAL_SECONDS,
+          expiresAt: ttlOf(validUntil),
+        },
+      },
+    },
+  ];
+  // A lost race on either log returns its current state: decide again and retry (no read).
+  for (let attempt = 0; ; attempt++) {
+    if (attempt >= MAX_RACES) throw tooBusy();
+    try {
+      await deps.db.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Update: recordHit(deps.db.table, ipLog, now) },
+            { Update: recordHit(deps.db.table, recipientLog, now) },
+            ...writes,
+          ],
+        }),
+      );
+      break;
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (!failed) throw error;
+      const reasons = (error as { CancellationReasons?: Array<{ Item?: Record<string, unknown> }> })
+        .CancellationReasons;
+      if (failed.includes(0)) ipLog = rateLogFrom(limits.startPerIp, input.sourceIp, reasons?.[0]?.Item);
+      if (failed.includes(1))
+        recipientLog = rateLogFrom(limits.startPerRecipient, mailbox, reasons?.[1]?.Item);
+    }
   }
 
-  const sender = input.application?.name ?? deps.config.SERVICE_NAME;
+  const sender = application?.name ?? deps.config.SERVICE_NAME;
   try {
     await deps.mailer.send(signInEmail({ to: input.email, code, sender, minutes: CODE_TTL_SECONDS / 60 }));
   } catch (error) {
@@ -95,7 +124,7 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     deps.logger.log('error', 'sign-in email not sent', {
       errorName: (error.cause as Error | undefined)?.name,
     });
-    await withdraw(deps, request, requestId, recipientWindow);
+    await withdraw(deps, request, requestId, recipientLog, now);
     throw new AppError(
       503,
       'SERVICE_UNAVAILABLE',
@@ -109,13 +138,15 @@ export async function startSignIn(deps: Deps, input: StartInput) {
 
 /**
  * No usable code is left behind when the email did not go out (its device grant then points at
- * nothing), and the recipient's start is given back: an outage must not lock an address out.
+ * nothing), and the recipient's hit is taken back: an outage must not lock an address out. Both in
+ * one transaction, conditional on nobody having written since (else the refund is skipped).
  */
 async function withdraw(
   deps: Deps,
   request: { pk: string; sk: string },
   requestId: string,
-  recipient: Window,
+  log: RateLog,
+  now: number,
 ) {
   try {
     await deps.db.client.send(
@@ -132,17 +163,22 @@ async function withdraw(
           {
             Update: {
               TableName: deps.db.table,
-              Key: recipient.key,
-              UpdateExpression: 'ADD hits :minusOne',
-              ConditionExpression: 'hits > :zero',
-              ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+              Key: log.key,
+              UpdateExpression: 'SET hits = :hits, version = :next',
+              ConditionExpression: 'version = :mine',
+              ExpressionAttributeValues: {
+                ':hits': log.hits.filter((time) => time > now - log.limit.windowSeconds * 1000),
+                ':next': log.version + 2,
+                // Our hit made version + 1; the refund restores the hits from before it.
+                ':mine': log.version + 1,
+              },
             },
           },
         ],
       }),
     );
   } catch (error) {
-    // A newer start replaced it already: nothing of ours is left to withdraw.
+    // A newer start replaced it, or the log moved on: nothing of ours is left to withdraw.
     if (!failedConditions(error)) throw error;
   }
 }

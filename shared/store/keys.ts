@@ -28,8 +28,6 @@ export const keys = {
     gsi1pk: `USER#${userId}`,
     gsi1sk: `ORG#${organizationId}`,
   }),
-  rateWindow: (bucket: string, subject: string, windowStart: number) => ({
-    pk: `RATE#${bucket}#${subject}`,
-    sk: `WINDOW#${windowStart}`,
-  }),
+  /** The sliding log of one rate limit for one subject (an IP or a mailbox). */
+  rateLog: (bucket: string, subject: string) => ({ pk: `RATE#${bucket}#${subject}`, sk: 'LOG' }),
 } as const;

@@ -191,3 +191,39 @@ describe('POST /auth/code/poll: 60 per minute per IP (SPEC §8)', () => {
     expect(later.body.error.code).toBe('FORBIDDEN');
   });
 });
+
+describe('limits hold over any window of their length, not per calendar window (SPEC §8)', () => {
+  /** Moves the clock to `secondsBefore` seconds before the next multiple of `windowSeconds`. */
+  const alignBefore = (windowSeconds: number, secondsBefore: number) => {
+    const size = windowSeconds * 1000;
+    const next = Math.ceil((app.clock.now() + 1) / size) * size;
+    app.clock.advance(
+      next -
+        secondsBefore * 1000 -
+        app.clock.now() +
+        (next - secondsBefore * 1000 < app.clock.now() ? size : 0),
+    );
+  };
+
+  it('refuses a sixth start from one IP just after a minute boundary', async () => {
+    alignBefore(60, 2);
+    const ip = freshIp();
+    for (let i = 0; i < 5; i++) expect((await start(newEmail(), ip)).status).toBe(200);
+    app.clock.advance(3000);
+    const retryAfter = expectRateLimited(await start(newEmail(), ip));
+
+    // Retry-After is honest: a second early is still too early, on time is allowed.
+    app.clock.advance((retryAfter - 1) * 1000);
+    expectRateLimited(await start(newEmail(), ip));
+    app.clock.advance(1000);
+    expect((await start(newEmail(), ip)).status).toBe(200);
+  });
+
+  it('refuses a fourth code to one address just after a ten-minute boundary', async () => {
+    alignBefore(600, 5);
+    const email = newEmail();
+    for (let i = 0; i < 3; i++) expect((await start(email, freshIp())).status).toBe(200);
+    app.clock.advance(10_000);
+    expectRateLimited(await start(email, freshIp()));
+  });
+});
