@@ -3,10 +3,12 @@ import { json } from '../../shared/http/types.ts';
 import { routes } from '../../shared/routes.ts';
 import { StartBody } from '../../shared/sign-in/schemas.ts';
 import { startSignIn } from '../../shared/sign-in/start.ts';
-import { applicationOf, scopeOf } from '../../shared/tenancy/scope.ts';
+import { scopeOf } from '../../shared/tenancy/scope.ts';
 
 export const handler = http(routes.codeStart, StartBody, async ({ deps, event, body, sourceIp }) => {
   const { scope, key } = await scopeOf(deps, event);
-  const application = key ? await applicationOf(deps, key) : null;
-  return json(await startSignIn(deps, { scope, application, email: body.email, name: body.name, sourceIp }));
+  const applicationId = key?.applicationId ?? null;
+  return json(
+    await startSignIn(deps, { scope, applicationId, email: body.email, name: body.name, sourceIp }),
+  );
 });
