@@ -8,3 +8,27 @@ export const tableSchema = {
   ttlAttribute: 'expiresAt',
   indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
 } as const;
+
+/**
+ * The key schema in DynamoDB API form (`CreateTable`, and CloudFormation's AWS::DynamoDB::Table uses
+ * the same property names): used to create the local table and to check the synthesized one.
+ */
+export const keySchemaDefinition = {
+  AttributeDefinitions: [
+    tableSchema.partitionKey,
+    tableSchema.sortKey,
+    ...tableSchema.indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+  ].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+  KeySchema: [
+    { AttributeName: tableSchema.partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: tableSchema.sortKey, KeyType: 'RANGE' as const },
+  ],
+  GlobalSecondaryIndexes: tableSchema.indexes.map((index) => ({
+    IndexName: index.name,
+    KeySchema: [
+      { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+    ],
+    Projection: { ProjectionType: 'ALL' as const },
+  })),
+};

@@ -2,7 +2,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config.ts';
 import { routeList, routes } from '../../shared/routes.ts';
-import { tableSchema } from '../../shared/store/table.ts';
+import { keySchemaDefinition, tableSchema } from '../../shared/store/table.ts';
 import { refersTo } from './policies.ts';
 import { dependencyCycle } from './references.ts';
 import { type Resource, synthDoorcode, testInputs, variablesOf } from './synth.ts';
@@ -127,18 +127,8 @@ describe('data and keys', () => {
       UpdateReplacePolicy: 'Retain',
       Properties: {
         BillingMode: 'PAY_PER_REQUEST',
-        KeySchema: [
-          { AttributeName: tableSchema.partitionKey, KeyType: 'HASH' },
-          { AttributeName: tableSchema.sortKey, KeyType: 'RANGE' },
-        ],
-        GlobalSecondaryIndexes: tableSchema.indexes.map((index) => ({
-          IndexName: index.name,
-          KeySchema: [
-            { AttributeName: index.partitionKey, KeyType: 'HASH' },
-            { AttributeName: index.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        })),
+        KeySchema: keySchemaDefinition.KeySchema,
+        GlobalSecondaryIndexes: keySchemaDefinition.GlobalSecondaryIndexes,
         TimeToLiveSpecification: { AttributeName: tableSchema.ttlAttribute, Enabled: true },
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         SSESpecification: { SSEEnabled: true },
