@@ -6,6 +6,8 @@ const baseHeaders = {
   'content-type': 'application/json; charset=utf-8',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
+  // CORS headers depend on Origin, also when there is none: caches must keep the variants apart.
+  vary: 'Origin',
 };
 
 export function toResult(reply: Reply, requestId: string): HttpResult {

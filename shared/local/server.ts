@@ -45,6 +45,15 @@ export async function loadRoutes(): Promise<CompiledRoute[]> {
   );
 }
 
+/** Path parameters, percent-decoded; null for a malformed escape (API Gateway answers 400 too). */
+function decodeParameters(names: string[], match: RegExpExecArray): Record<string, string> | null {
+  try {
+    return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]));
+  } catch {
+    return null;
+  }
+}
+
 function readBody(req: IncomingMessage): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -170,9 +179,8 @@ export async function startServer({
       for (const { route, pattern, params, handler } of compiled) {
         const match = pattern.exec(url.pathname);
         if (!match || route.method !== req.method) continue;
-        const pathParameters = Object.fromEntries(
-          params.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]),
-        );
+        const pathParameters = decodeParameters(params, match);
+        if (!pathParameters) return gatewayError(res, 400, 'Bad Request');
         const event = toEvent(req, url, body, pathParameters);
         return send(res, await handler(event, lambdaContext(event.requestContext.requestId, deps)));
       }

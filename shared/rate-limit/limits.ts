@@ -1,4 +1,4 @@
-/** SPEC §8. Fixed windows, counted in DynamoDB so they hold across Lambda instances. */
+/** SPEC §8. Exact sliding windows (rate-limit.ts), counted in DynamoDB so they hold across Lambda instances. */
 export interface Limit {
   bucket: string;
   max: number;

@@ -84,14 +84,55 @@ export async function consume(
   item: Record<string, unknown> | undefined,
 ) {
   let log = rateLogFrom(limit, subject, item);
+  const now = deps.clock.now();
   for (let attempt = 0; attempt < MAX_RACES; attempt++) {
     try {
-      await deps.db.client.send(new UpdateCommand(recordHit(deps.db.table, log, deps.clock.now())));
+      await deps.db.client.send(new UpdateCommand(recordHit(deps.db.table, log, now)));
       return;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      log = rateLogFrom(limit, subject, (error as { Item?: Record<string, unknown> }).Item);
+      const current = rateLogFrom(limit, subject, (error as { Item?: Record<string, unknown> }).Item);
+      // An SDK retry of our own write that had landed (its answer lost) finds our hit: done.
+      if (current.version === log.version + 1 && current.hits.at(-1) === now) return;
+      log = current;
     }
   }
   throw tooBusy();
+}
+
+/**
+ * Takes back the hit recorded at `nowMs` (a request that did not happen after all), whatever was
+ * written since: version-conditioned, deciding again on a lost race. Best effort: gives up quietly.
+ */
+export async function refundHit(deps: Deps, log: RateLog, nowMs: number): Promise<void> {
+  let current: RateLog = {
+    ...log,
+    hits: [...log.hits, nowMs].slice(-log.limit.max),
+    version: log.version + 1,
+  };
+  for (let attempt = 0; attempt < MAX_RACES; attempt++) {
+    const index = current.hits.lastIndexOf(nowMs);
+    if (index < 0) return;
+    try {
+      await deps.db.client.send(
+        new UpdateCommand({
+          TableName: deps.db.table,
+          Key: current.key,
+          UpdateExpression: 'SET hits = :hits, version = :next',
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: {
+            ':hits': current.hits.filter((_, i) => i !== index),
+            ':next': current.version + 1,
+            ':version': current.version,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      current = rateLogFrom(log.limit, '', (error as { Item?: Record<string, unknown> }).Item);
+      current = { ...current, key: log.key };
+    }
+  }
 }

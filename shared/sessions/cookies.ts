@@ -33,20 +33,3 @@ export function readCookies(cookies: string[] | undefined, name: string): string
   }
   return values;
 }
-
-/** Names of every session cookie of this service present in the request (any scope). */
-export function sessionCookieNames(config: Config, cookies: string[] | undefined): string[] {
-  const platform = sessionCookieName(config, PLATFORM);
-  const names = new Set<string>();
-  for (const cookie of cookies ?? []) {
-    const name = cookie.slice(0, Math.max(0, cookie.indexOf('='))).trim();
-    if (name === platform || name.startsWith(`${platform}.`)) names.add(name);
-  }
-  return [...names];
-}
-
-/** The scope a session cookie name belongs to (inverse of `sessionCookieName`). */
-export function scopeOfCookie(config: Config, name: string): string {
-  const platform = sessionCookieName(config, PLATFORM);
-  return name === platform ? PLATFORM : name.slice(platform.length + 1);
-}

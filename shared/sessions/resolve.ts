@@ -7,7 +7,7 @@ import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from '../tenan
 import { type Application, applicationFromItem, getApplication } from '../tenancy/applications.ts';
 import { profileFrom, profileKeys } from '../users/profile.ts';
 import type { User } from '../users/user.ts';
-import { readCookies, sessionCookieName, sessionCookieNames } from './cookies.ts';
+import { readCookies, sessionCookieName } from './cookies.ts';
 import { type SessionRecord, sessionFromItem } from './session.ts';
 import { verifySessionToken } from './token.ts';
 
@@ -143,20 +143,22 @@ export async function requireSession(
 }
 
 /**
- * Every live session the request proves it holds (the Bearer token and every session cookie of any
- * scope), whatever key comes with it. Sign-out uses this: holding a session's token is enough to end
- * it, so a revoked or mismatched key must not leave a session running behind `{ signedOut: true }`.
+ * What sign-out ends (SPEC §3.2: the user's sessions in this application): the session of an
+ * explicitly sent Bearer token, whatever key comes with it (holding the token proves the right to end
+ * it; a revoked or foreign key must not leave it running), and the session of the target scope's
+ * cookie only. Cookies of other scopes are sent by the browser on its own and are left alone.
  */
-export async function presentedSessions(deps: Deps, event: HttpEvent): Promise<ResolvedSession[]> {
+export async function sessionsToEnd(deps: Deps, event: HttpEvent, scope: string): Promise<ResolvedSession[]> {
   const bearer = bearerOf(event);
   const tokens = [
     ...(bearer ? [{ token: bearer, via: 'bearer' as const }] : []),
-    ...sessionCookieNames(deps.config, event.cookies).flatMap((name) =>
-      readCookies(event.cookies, name).map((token) => ({ token, via: 'cookie' as const })),
-    ),
+    ...readCookies(event.cookies, sessionCookieName(deps.config, scope)).map((token) => ({
+      token,
+      via: 'cookie' as const,
+    })),
   ];
   const sessions: ResolvedSession[] = [];
-  for (const { token, via } of tokens.slice(0, 8)) {
+  for (const { token, via } of tokens.slice(0, 4)) {
     const found = await lookup(deps, token, undefined);
     if (found) sessions.push({ user: found.user, session: found.session, token, via });
   }

@@ -7,8 +7,6 @@ import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { batchGet } from '../store/batch-get.ts';
 import { isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
-import { profileFrom, profileKeys } from '../users/profile.ts';
-import type { User } from '../users/user.ts';
 import { codeHash } from './code.ts';
 import { isDestroyed, isExpired, MAX_ATTEMPTS, requestFromItem, type SignInRequest } from './request.ts';
 
@@ -22,25 +20,26 @@ const invalidCode = () => badRequest('The code is not valid; request a new one')
 
 export interface CheckedCode {
   request: SignInRequest;
-  /** The address's user in this scope, or null before its first sign-in. */
-  user: User | null;
+  /** The address's account item in this scope (profile without its image), or undefined before its first sign-in. */
+  account: Record<string, unknown> | undefined;
 }
 
-/** The request and the whole profile of `<scope, email>` in ONE consistent BatchGetItem. */
+/**
+ * The request and the account item of `<scope, email>` (plus `also`) in ONE consistent BatchGetItem.
+ * Not the image parts: these requests are not authenticated yet (see completeProfile).
+ */
 export async function readSignIn(
   deps: Deps,
   scope: string,
   email: string,
   also: { pk: string; sk: string }[] = [],
 ) {
-  const profile = profileKeys(scope, email);
-  const [requestItem, ...rest] = await batchGet(deps, [keys.signIn(scope, email), ...profile, ...also]);
-  return {
-    request: requestItem ? requestFromItem(requestItem) : null,
-    user: profileFrom(rest.slice(0, profile.length)),
-    /** The items of `also`, in order. */
-    also: rest.slice(profile.length),
-  };
+  const [requestItem, account, ...rest] = await batchGet(deps, [
+    keys.signIn(scope, email),
+    keys.account(scope, email),
+    ...also,
+  ]);
+  return { request: requestItem ? requestFromItem(requestItem) : null, account, also: rest };
 }
 
 /**
@@ -53,7 +52,7 @@ export async function checkCode(
   input: { scope: string; email: string; code: string; sourceIp: string },
 ): Promise<CheckedCode> {
   // The limit's log comes with the sign-in read; the hit is counted before any check.
-  const { request, user, also } = await readSignIn(deps, input.scope, input.email, [
+  const { request, account, also } = await readSignIn(deps, input.scope, input.email, [
     rateLogKey(limits.codeCheckPerIp, input.sourceIp),
   ]);
   await consume(deps, limits.codeCheckPerIp, input.sourceIp, also[0]);
@@ -68,7 +67,7 @@ export async function checkCode(
   if (!sameDigest(codeHash(request.requestId, input.code), request.codeHash)) {
     await countWrongAttempt(deps, request);
   }
-  return { request, user };
+  return { request, account };
 }
 
 async function countWrongAttempt(deps: Deps, request: SignInRequest): Promise<never> {

@@ -6,6 +6,7 @@ import { publicSession, type SessionRecord, sessionItem } from '../sessions/sess
 import { issueSessionToken } from '../sessions/token.ts';
 import { failedConditions } from '../store/errors.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
+import { completeProfile } from '../users/profile.ts';
 import type { User } from '../users/user.ts';
 import { MAX_ATTEMPTS, type SignInRequest } from './request.ts';
 
@@ -15,8 +16,8 @@ type TransactItem = NonNullable<
 
 export interface CompleteInput {
   request: SignInRequest;
-  /** The existing user of the address in this scope, or null: this sign-in creates the account. */
-  user: User | null;
+  /** The account item of the address in this scope, or undefined: this sign-in creates the account. */
+  account: Record<string, unknown> | undefined;
   /** The state the request must still be in: `pending` for verify, `approved` for poll. */
   expectStatus: 'pending' | 'approved';
   /** Further writes of the same transaction (poll deletes its device grant). */
@@ -45,14 +46,16 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
   const { request } = input;
   const now = deps.clock.now();
   const createdAt = new Date(now).toISOString();
-  const user: User = input.user ?? {
-    id: newId(deps.random, 'usr'),
-    email: request.email,
-    name: request.name ?? null,
-    image: null,
-    emailVerified: true,
-    createdAt,
-  };
+  const user: User = input.account
+    ? await completeProfile(deps, request.scope, input.account)
+    : {
+        id: newId(deps.random, 'usr'),
+        email: request.email,
+        name: request.name ?? null,
+        image: null,
+        emailVerified: true,
+        createdAt,
+      };
   const sessionId = newId(deps.random, 'ses');
   const issued = await issueSessionToken(deps, {
     userId: user.id,
@@ -91,7 +94,7 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
     { Put: { TableName: table, Item: sessionItem(session) } },
     ...(input.alsoWrite ?? []),
   ];
-  if (!input.user) items.push(...accountItems(deps, user, request.scope, createdAt));
+  if (!input.account) items.push(...accountItems(deps, user, request.scope, createdAt));
 
   try {
     await deps.db.client.send(new TransactWriteCommand({ TransactItems: items }));

@@ -40,7 +40,7 @@ export async function pollSignIn(
   if (isExpired(device, now)) throw expired();
   await recordPoll(deps, deviceKey, device, now);
 
-  const { request, user } = await readSignIn(deps, device.scope, device.email);
+  const { request, account } = await readSignIn(deps, device.scope, device.email);
   if (!request) throw unusable();
   if (request.requestId !== device.requestId || isDestroyed(request)) throw unusable();
   if (isExpired(request, now)) throw expired();
@@ -52,7 +52,7 @@ export async function pollSignIn(
   }
   return completeSignIn(deps, {
     request,
-    user,
+    account,
     expectStatus: 'approved',
     alsoWrite: [{ Delete: { TableName: deps.db.table, Key: deviceKey } }],
     raced: unusable,

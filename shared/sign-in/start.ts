@@ -1,4 +1,4 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, unauthorized } from '../errors.ts';
@@ -11,10 +11,11 @@ import {
   rateLogFrom,
   rateLogKey,
   recordHit,
+  refundHit,
   tooBusy,
 } from '../rate-limit/rate-limit.ts';
 import { batchGet } from '../store/batch-get.ts';
-import { failedConditions } from '../store/errors.ts';
+import { failedConditions, isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
 import { applicationFromItem } from '../tenancy/applications.ts';
 import { mailboxOf } from '../users/user.ts';
@@ -138,8 +139,8 @@ export async function startSignIn(deps: Deps, input: StartInput) {
 
 /**
  * No usable code is left behind when the email did not go out (its device grant then points at
- * nothing), and the recipient's hit is taken back: an outage must not lock an address out. Both in
- * one transaction, conditional on nobody having written since (else the refund is skipped).
+ * nothing), and the recipient's hit is given back: an outage must not lock an address out. The
+ * delete and the refund are separate writes, so a concurrent start cannot cancel the delete.
  */
 async function withdraw(
   deps: Deps,
@@ -150,35 +151,16 @@ async function withdraw(
 ) {
   try {
     await deps.db.client.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: deps.db.table,
-              Key: { pk: request.pk, sk: request.sk },
-              ConditionExpression: 'requestId = :requestId',
-              ExpressionAttributeValues: { ':requestId': requestId },
-            },
-          },
-          {
-            Update: {
-              TableName: deps.db.table,
-              Key: log.key,
-              UpdateExpression: 'SET hits = :hits, version = :next',
-              ConditionExpression: 'version = :mine',
-              ExpressionAttributeValues: {
-                ':hits': log.hits.filter((time) => time > now - log.limit.windowSeconds * 1000),
-                ':next': log.version + 2,
-                // Our hit made version + 1; the refund restores the hits from before it.
-                ':mine': log.version + 1,
-              },
-            },
-          },
-        ],
+      new DeleteCommand({
+        TableName: deps.db.table,
+        Key: { pk: request.pk, sk: request.sk },
+        ConditionExpression: 'requestId = :requestId',
+        ExpressionAttributeValues: { ':requestId': requestId },
       }),
     );
   } catch (error) {
-    // A newer start replaced it, or the log moved on: nothing of ours is left to withdraw.
-    if (!failedConditions(error)) throw error;
+    // A newer start replaced it already: nothing of ours is left to withdraw.
+    if (!isConditionFailure(error)) throw error;
   }
+  await refundHit(deps, log, now);
 }

@@ -19,10 +19,10 @@ const alreadyUsed = (): AppError => badRequest('The code was already used', { re
 
 /** POST /auth/code/verify: pending -> consumed, with a session (SPEC §3.1). */
 export async function verifySignIn(deps: Deps, input: CodeInput): Promise<SignInResult> {
-  const { request, user } = await checkCode(deps, input);
+  const { request, account } = await checkCode(deps, input);
   return completeSignIn(deps, {
     request,
-    user,
+    account,
     expectStatus: 'pending',
     raced: alreadyUsed,
     userAgent: input.userAgent,

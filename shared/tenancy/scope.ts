@@ -1,8 +1,9 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { unauthorized } from '../errors.ts';
 import type { HttpEvent } from '../http/types.ts';
-import { PLATFORM } from '../store/keys.ts';
-import { type ApiKey, resolveApiKey } from './api-keys.ts';
+import { keys, PLATFORM } from '../store/keys.ts';
+import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from './api-keys.ts';
 import { type Application, getApplication } from './applications.ts';
 
 export interface KeyScope {
@@ -26,11 +27,16 @@ export async function applicationOf(deps: Deps, key: ApiKey): Promise<Applicatio
   return application;
 }
 
-/** The key's scope when the presented key is valid, else null (for routes that must not fail on it). */
-export async function knownKeyScope(deps: Deps, event: HttpEvent): Promise<string | null> {
-  try {
-    return (await scopeOf(deps, event)).key?.applicationId ?? null;
-  } catch {
-    return null;
-  }
+/**
+ * The application a presented key names, even a revoked one (sign-out must still clear that
+ * application's cookie), or null for no key or one that is not ours.
+ */
+export async function keyScopeEvenIfRevoked(deps: Deps, event: HttpEvent): Promise<string | null> {
+  const presented = event.headers?.['x-api-key'];
+  const hash = presented === undefined ? null : apiKeyHash(presented);
+  if (!presented || !hash) return null;
+  const { Item } = await deps.db.client.send(
+    new GetCommand({ TableName: deps.db.table, Key: keys.apiKey(hash) }),
+  );
+  return Item ? (apiKeyFromItem(presented, { ...Item, revokedAt: undefined })?.applicationId ?? null) : null;
 }

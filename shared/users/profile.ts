@@ -1,4 +1,6 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../deps.ts';
+import { batchGet } from '../store/batch-get.ts';
 import { keys } from '../store/keys.ts';
 import { type User, userFromItem } from './user.ts';
 
@@ -26,6 +28,27 @@ export function profileFrom(items: ReadonlyArray<Record<string, unknown> | undef
   const chunks = parts.slice(0, count).map((part) => part?.data);
   const image = count > 0 && chunks.every((chunk) => typeof chunk === 'string') ? chunks.join('') : null;
   return { ...userFromItem(account), image };
+}
+
+/**
+ * The whole User of an account item read on its own (sign-in reads the account without its parts,
+ * so unauthenticated requests never pull an image): one more BatchGetItem, only if it has an image.
+ */
+export async function completeProfile(
+  deps: Deps,
+  scope: string,
+  account: Record<string, unknown>,
+): Promise<User> {
+  const count = Number(account.imageParts ?? 0);
+  const email = account.email as string;
+  const parts =
+    count > 0
+      ? await batchGet(
+          deps,
+          Array.from({ length: count }, (_, index) => keys.imagePart(scope, email, index)),
+        )
+      : [];
+  return profileFrom([account, ...parts]) as User;
 }
 
 /** Transaction entries storing `image` in parts ('' removes it), and how many parts it takes. */

@@ -37,9 +37,23 @@ export const UpdateUserBody = z
     image: z
       .string()
       .max(MAX_IMAGE_CHARS)
-      .superRefine((value, ctx) => {
+      .transform((value, ctx) => {
         const problem = imageProblem(value);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        if (problem) {
+          ctx.addIssue({ code: 'custom', message: problem });
+          return z.NEVER;
+        }
+        // Stored as ASCII: an https URL in its serialised form (non-ASCII percent-encoded, IDN as
+        // punycode), so every stored part is as many bytes as characters (shared/users/profile.ts).
+        const stored = value === '' || value.startsWith('data:') ? value : new URL(value).href;
+        if (stored.length > MAX_IMAGE_CHARS) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `the encoded URL is longer than ${MAX_IMAGE_CHARS} characters`,
+          });
+          return z.NEVER;
+        }
+        return stored;
       })
       .optional(),
   })

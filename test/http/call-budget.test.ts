@@ -71,6 +71,38 @@ describe('AWS calls per request', () => {
     }
   });
 
+  it('verify of a user with a photo reads its parts only once the code is accepted (one more call)', async () => {
+    const email = newEmail();
+    await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
+    const first = await app.request('POST', '/auth/code/verify', {
+      body: { email, code: await latestCode(email) },
+      ip: freshIp(),
+    });
+    await app.request('POST', '/auth/update-user', {
+      body: { image: 'https://cdn.example/me.png' },
+      headers: bearer(first.body.token),
+    });
+    await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
+    const code = await latestCode(email);
+    const wrong = await measure(async () => {
+      const response = await app.request('POST', '/auth/code/verify', {
+        body: { email, code: 'AAAA-AAAA' },
+        ip: freshIp(),
+      });
+      return { status: response.status === 400 ? 200 : response.status };
+    });
+    expect(wrong.commands).toEqual(['BatchGetItemCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
+    const right = await measure(() =>
+      app.request('POST', '/auth/code/verify', { body: { email, code }, ip: freshIp() }),
+    );
+    expect(right.commands).toEqual([
+      'BatchGetItemCommand',
+      'UpdateItemCommand',
+      'BatchGetItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
+  });
+
   it('GET /auth/session with a Bearer token: 1 DynamoDB call and no KMS call', async () => {
     const { publicKey } = await createTestApplication(app);
     const email = newEmail();

@@ -36,10 +36,12 @@ describe('CORS preflight (OPTIONS)', () => {
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
   });
 
-  it('adds nothing without an Origin', async () => {
+  it('adds nothing without an Origin, but still tells caches the answer varies by Origin', async () => {
     const response = await app.request('OPTIONS', '/auth/session');
     expect(response.status).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
+    const jwks = await app.request('GET', '/.well-known/jwks.json');
+    expect(jwks.headers.vary).toBe('Origin');
   });
 });
 

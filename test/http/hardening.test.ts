@@ -76,6 +76,29 @@ describe('POST /auth/sign-out ends the sessions whose tokens it is given, whatev
   });
 });
 
+describe('POST /auth/sign-out leaves other applications alone (SPEC §3.2)', () => {
+  it("ends this application's session and clears only its cookie, not the platform's", async () => {
+    const { application, publicKey } = await createTestApplication(app);
+    const platform = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN });
+    const inApp = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN, 'x-api-key': publicKey });
+    const cookie = `${cookieOf(platform.response.headers['set-cookie'])}; ${cookieOf(inApp.response.headers['set-cookie'])}`;
+
+    const out = await app.request('POST', '/auth/sign-out', { headers: { cookie, 'x-api-key': publicKey } });
+    expect(out.status).toBe(200);
+    expect(out.headers['set-cookie']).toEqual([
+      expect.stringMatching(new RegExp(`^doorcode\\.session_token\\.${application.id}=; Max-Age=0;`)),
+    ]);
+    expect(
+      (
+        await app.request('GET', '/auth/session', {
+          headers: bearer(inApp.token, { 'x-api-key': publicKey }),
+        })
+      ).status,
+    ).toBe(401);
+    expect((await app.request('GET', '/auth/session', { headers: bearer(platform.token) })).status).toBe(200);
+  });
+});
+
 describe('session cookies sent twice under one name', () => {
   it('use the value that resolves, whichever comes first', async () => {
     const { response, token } = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN });

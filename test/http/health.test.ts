@@ -57,6 +57,13 @@ describe('GET /.well-known/jwks.json', () => {
   });
 });
 
+describe('malformed paths', () => {
+  it('answer 400, never 500', async () => {
+    const response = await app.request('OPTIONS', '/%E0%A4%A');
+    expect(response.status).toBe(400);
+  });
+});
+
 describe('unknown routes', () => {
   it('answer 404 as API Gateway does', async () => {
     const response = await app.request('GET', '/nope');

@@ -272,6 +272,21 @@ describe('POST /auth/update-user', () => {
     expect((await signIn(app, email)).body.user.image).toBeNull();
   });
 
+  it('stores an https URL in its ASCII form, and refuses one whose encoded form is too long', async () => {
+    const { token } = await signIn(app);
+    const url = `https://cdn.example/${'中'.repeat(50_000)}`;
+    const stored = await update(token, { image: url });
+    expect(stored.status).toBe(200);
+    expect(stored.body.user.image).toBe(new URL(url).href);
+    expect(stored.body.user.image).toMatch(/^[\x20-\x7e]+$/);
+    expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).body.user.image).toBe(
+      new URL(url).href,
+    );
+    const tooLong = await update(token, { image: `https://cdn.example/${'中'.repeat(150_000)}` });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.code).toBe('VALIDATION_ERROR');
+  });
+
   it('accepts a name of exactly 120 characters', async () => {
     const { token } = await signIn(app);
     expect((await update(token, { name: 'x'.repeat(120) })).status).toBe(200);
