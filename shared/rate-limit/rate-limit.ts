@@ -1,8 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Deps } from '../deps.ts';
 import { rateLimited } from '../errors.ts';
-import { isConditionFailure } from '../store/errors.ts';
+import { conditionFailureItem, isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
 import type { Limit } from './limits.ts';
 
@@ -25,18 +24,21 @@ export interface RateLog {
 
 export const rateLogKey = (limit: Limit, subject: string) => keys.rateLog(limit.bucket, subject);
 
-/** The log from its stored item (plain, or marshalled as a failed condition returns it). */
+/** The log of `subject` from its stored item (undefined: none yet). */
 export function rateLogFrom(
   limit: Limit,
   subject: string,
   item: Record<string, unknown> | undefined,
 ): RateLog {
-  const plain = item && typeof item.version === 'object' ? unmarshall(item as never) : item;
+  return withState({ limit, key: rateLogKey(limit, subject), hits: [], version: 0 }, item);
+}
+
+/** The same log as it is now, e.g. as a write that lost a race returned it. */
+export function withState(log: RateLog, item: Record<string, unknown> | undefined): RateLog {
   return {
-    limit,
-    key: rateLogKey(limit, subject),
-    hits: Array.isArray(plain?.hits) ? (plain.hits as unknown[]).map(Number) : [],
-    version: Number(plain?.version ?? 0),
+    ...log,
+    hits: Array.isArray(item?.hits) ? (item.hits as unknown[]).map(Number) : [],
+    version: Number(item?.version ?? 0),
   };
 }
 
@@ -91,7 +93,7 @@ export async function consume(
       return;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      const current = rateLogFrom(limit, subject, (error as { Item?: Record<string, unknown> }).Item);
+      const current = withState(log, conditionFailureItem(error));
       // An SDK retry of our own write that had landed (its answer lost) finds our hit: done.
       if (current.version === log.version + 1 && current.hits.at(-1) === now) return;
       log = current;
@@ -131,8 +133,7 @@ export async function refundHit(deps: Deps, log: RateLog, nowMs: number): Promis
       return;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      current = rateLogFrom(log.limit, '', (error as { Item?: Record<string, unknown> }).Item);
-      current = { ...current, key: log.key };
+      current = withState(log, conditionFailureItem(error));
     }
   }
 }

@@ -2,7 +2,7 @@ import { BatchWriteCommand, DeleteCommand, QueryCommand, UpdateCommand } from '@
 import type { Deps } from '../deps.ts';
 import { unauthorized } from '../errors.ts';
 import type { SignInResult } from '../sign-in/complete.ts';
-import { isConditionFailure } from '../store/errors.ts';
+import { conditionFailureItem, isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
 import type { ResolvedSession } from './resolve.ts';
 import { publicSession, type SessionRecord, sessionFromItem } from './session.ts';
@@ -38,8 +38,7 @@ export async function refreshSession(deps: Deps, current: ResolvedSession): Prom
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     // An SDK retry of our own update that had landed (its answer lost) finds our jti: that is success.
-    const current = (error as { Item?: { jti?: { S?: string } } }).Item;
-    if (current?.jti?.S !== issued.jti) throw unauthorized('The session token is not valid');
+    if (conditionFailureItem(error)?.jti !== issued.jti) throw unauthorized('The session token is not valid');
   }
   const refreshed: SessionRecord = { ...session, jti: issued.jti, expiresAt: issued.expiresAt };
   return { user, token: issued.token, session: publicSession(refreshed), scope: session.scope };

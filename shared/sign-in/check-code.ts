@@ -5,7 +5,7 @@ import { AppError, badRequest } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { batchGet } from '../store/batch-get.ts';
-import { isConditionFailure } from '../store/errors.ts';
+import { conditionFailureItem, isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
 import { codeHash } from './code.ts';
 import { isDestroyed, isExpired, MAX_ATTEMPTS, requestFromItem, type SignInRequest } from './request.ts';
@@ -89,9 +89,7 @@ async function countWrongAttempt(deps: Deps, request: SignInRequest): Promise<ne
     throw badRequest('The code is not valid', { attemptsLeft: MAX_ATTEMPTS - attempts });
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    // The item comes back marshalled: lib-dynamodb does not translate error payloads.
-    const current = (error as { Item?: { requestId?: { S?: string } } }).Item;
-    if (current?.requestId?.S === request.requestId) throw tooManyAttempts();
+    if (conditionFailureItem(error)?.requestId === request.requestId) throw tooManyAttempts();
     throw invalidCode();
   }
 }

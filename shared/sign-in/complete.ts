@@ -4,15 +4,11 @@ import { AppError } from '../errors.ts';
 import { newId } from '../random.ts';
 import { publicSession, type SessionRecord, sessionItem } from '../sessions/session.ts';
 import { issueSessionToken } from '../sessions/token.ts';
-import { failedConditions } from '../store/errors.ts';
+import { failedConditions, type TransactItem } from '../store/errors.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
 import { completeProfile } from '../users/profile.ts';
 import type { User } from '../users/user.ts';
 import { MAX_ATTEMPTS, type SignInRequest } from './request.ts';
-
-type TransactItem = NonNullable<
-  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
->[number];
 
 export interface CompleteInput {
   request: SignInRequest;

@@ -5,7 +5,7 @@ import { AppError } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { batchGet } from '../store/batch-get.ts';
-import { isConditionFailure } from '../store/errors.ts';
+import { conditionFailureItem, isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
 import { readSignIn } from './check-code.ts';
 import { completeSignIn, type SignInResult } from './complete.ts';
@@ -88,7 +88,7 @@ async function recordPoll(deps: Deps, key: { pk: string; sk: string }, device: D
     );
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    if (!(error as { Item?: unknown }).Item) throw unusable();
+    if (!conditionFailureItem(error)) throw unusable();
     throw slowDown(interval);
   }
   if (early) throw slowDown(interval);

@@ -13,9 +13,10 @@ import {
   recordHit,
   refundHit,
   tooBusy,
+  withState,
 } from '../rate-limit/rate-limit.ts';
 import { batchGet } from '../store/batch-get.ts';
-import { failedConditions, isConditionFailure } from '../store/errors.ts';
+import { cancellationItems, failedConditions, isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
 import { applicationFromItem } from '../tenancy/applications.ts';
 import { mailboxOf } from '../users/user.ts';
@@ -109,11 +110,9 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     } catch (error) {
       const failed = failedConditions(error);
       if (!failed) throw error;
-      const reasons = (error as { CancellationReasons?: Array<{ Item?: Record<string, unknown> }> })
-        .CancellationReasons;
-      if (failed.includes(0)) ipLog = rateLogFrom(limits.startPerIp, input.sourceIp, reasons?.[0]?.Item);
-      if (failed.includes(1))
-        recipientLog = rateLogFrom(limits.startPerRecipient, mailbox, reasons?.[1]?.Item);
+      const current = cancellationItems(error);
+      if (failed.includes(0)) ipLog = withState(ipLog, current[0]);
+      if (failed.includes(1)) recipientLog = withState(recipientLog, current[1]);
     }
   }
 

@@ -1,4 +1,11 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+
+/** One entry of a TransactWriteItems request (document-client form). */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+type Marshalled = Record<string, AttributeValue> | undefined;
 
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
@@ -19,4 +26,20 @@ export function failedConditions(error: unknown): number[] | null {
     reason.Code === 'ConditionalCheckFailed' ? [index] : [],
   );
   return failed.length > 0 ? failed : null;
+}
+
+/**
+ * The item as it was when a write with `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'` failed its
+ * condition, or undefined (no such item). lib-dynamodb does not translate error payloads, so it
+ * arrives marshalled; this is the one place that reads it.
+ */
+export function conditionFailureItem(error: unknown): Record<string, unknown> | undefined {
+  const item = (error as { Item?: Marshalled }).Item;
+  return item ? unmarshall(item) : undefined;
+}
+
+/** The same for each entry of a cancelled TransactWriteItems, by index. */
+export function cancellationItems(error: unknown): Array<Record<string, unknown> | undefined> {
+  const reasons = (error as { CancellationReasons?: Array<{ Item?: Marshalled }> }).CancellationReasons ?? [];
+  return reasons.map((reason) => (reason.Item ? unmarshall(reason.Item) : undefined));
 }

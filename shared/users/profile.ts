@@ -1,10 +1,8 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { batchGet } from '../store/batch-get.ts';
+import type { TransactItem } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
 import { type User, userFromItem } from './user.ts';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
  * A DynamoDB item holds at most 400 KB, and an image may be 716800 characters (SPEC §8). So the image

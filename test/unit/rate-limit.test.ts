@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors.ts';
 import type { Limit } from '../../shared/rate-limit/limits.ts';
-import { rateLogFrom, recordHit } from '../../shared/rate-limit/rate-limit.ts';
+import { rateLogFrom, recordHit, withState } from '../../shared/rate-limit/rate-limit.ts';
+import { cancellationItems, conditionFailureItem } from '../../shared/store/errors.ts';
 
 const limit: Limit = { bucket: 'test', max: 3, windowSeconds: 600 };
 const log = (hits: number[], version = 1) => ({ ...rateLogFrom(limit, 's', undefined), hits, version });
@@ -40,6 +41,28 @@ describe('sliding-log rate limits', () => {
 
   it('read the log from a marshalled item, as a failed condition returns it', () => {
     const marshalled = { version: { N: '4' }, hits: { L: [{ N: '10' }, { N: '20' }] } };
-    expect(rateLogFrom(limit, 's', marshalled)).toMatchObject({ version: 4, hits: [10, 20] });
+    const failure = Object.assign(new Error('lost'), {
+      name: 'ConditionalCheckFailedException',
+      Item: marshalled,
+    });
+    expect(rateLogFrom(limit, 's', conditionFailureItem(failure))).toMatchObject({
+      version: 4,
+      hits: [10, 20],
+    });
+    expect(withState(log([1], 1), conditionFailureItem(failure))).toMatchObject({
+      version: 4,
+      hits: [10, 20],
+    });
+  });
+
+  it('read a cancelled transaction item by item, undefined where nothing came back', () => {
+    const cancelled = {
+      name: 'TransactionCanceledException',
+      CancellationReasons: [
+        { Code: 'None' },
+        { Code: 'ConditionalCheckFailed', Item: { version: { N: '2' } } },
+      ],
+    };
+    expect(cancellationItems(cancelled)).toEqual([undefined, { version: 2 }]);
   });
 });
