@@ -1,6 +1,6 @@
 import { createLocalJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import type { Clock } from '../clock.ts';
-import type { Signer } from './signer.ts';
+import type { PublicJwk, Signer } from './signer.ts';
 
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -18,6 +18,17 @@ export interface VerifyOptions {
   clock: Clock;
 }
 
+// Signers return the same cached array until their keys change: build its key set once.
+const keySets = new WeakMap<PublicJwk[], ReturnType<typeof createLocalJWKSet>>();
+function keySetOf(keys: PublicJwk[]) {
+  let set = keySets.get(keys);
+  if (!set) {
+    set = createLocalJWKSet({ keys });
+    keySets.set(keys, set);
+  }
+  return set;
+}
+
 /**
  * Verifies an RS256 JWT against the signer's public keys (no network call once they are cached).
  * Only RS256 is accepted, so `none` and HS256-with-the-public-key tokens fail (RFC 8725 §3.1).
@@ -32,7 +43,7 @@ export async function verifyJwt(
   const keys = await signer.publicKeys();
   if (keys.length === 0) return null;
   try {
-    const { payload } = await jwtVerify(token, createLocalJWKSet({ keys }), {
+    const { payload } = await jwtVerify(token, keySetOf(keys), {
       algorithms: ['RS256'],
       issuer: options.issuer,
       ...(options.audience === undefined ? {} : { audience: options.audience }),

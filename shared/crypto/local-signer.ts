@@ -28,8 +28,11 @@ export class LocalSigner implements Signer {
     return this.#publicKey;
   }
 
-  async publicKeys(): Promise<PublicJwk[]> {
-    return [await this.activeKey()];
+  #keys?: Promise<PublicJwk[]>;
+
+  publicKeys(): Promise<PublicJwk[]> {
+    this.#keys ??= this.activeKey().then((key) => [key]);
+    return this.#keys;
   }
 
   async sign(signingInput: Uint8Array): Promise<Uint8Array> {

@@ -39,10 +39,11 @@ const bearerOf = (event: HttpEvent): string | null | undefined => {
  * Reads the token's session, user, application and the presented key in ONE BatchGetItem,
  * after the JWT was verified locally (DESIGN §3; issue 3: one DynamoDB call, no KMS call).
  */
-async function lookup(deps: Deps, token: string, presentedKey: string | undefined) {
+async function lookup(deps: Deps, token: string, presentedKey: string | undefined, knownKey?: ApiKey) {
   const claims = await verifySessionToken(deps, token);
   if (!claims) return null;
-  const keyHash = presentedKey === undefined ? null : apiKeyHash(presentedKey);
+  // A key the caller already resolved (cookie path) is not read again.
+  const keyHash = presentedKey === undefined || knownKey ? null : apiKeyHash(presentedKey);
   const profile = profileKeys(claims.aud, claims.email);
   const wanted = [keys.session(claims.sub, claims.sid), ...profile];
   if (claims.aud !== PLATFORM) wanted.push(keys.application(claims.aud));
@@ -66,7 +67,7 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
     session,
     user,
     application: appItem ? applicationFromItem(appItem) : null,
-    key: presentedKey === undefined ? undefined : apiKeyFromItem(presentedKey, keyItem),
+    key: knownKey ?? (presentedKey === undefined ? undefined : apiKeyFromItem(presentedKey, keyItem)),
   };
 }
 
@@ -92,7 +93,7 @@ export async function resolveCaller(deps: Deps, event: HttpEvent): Promise<Calle
   const scope = key?.applicationId ?? PLATFORM;
   const cookieTokens = readCookies(event.cookies, sessionCookieName(deps.config, scope));
   for (const cookieToken of cookieTokens) {
-    const found = await lookup(deps, cookieToken, presentedKey);
+    const found = await lookup(deps, cookieToken, presentedKey, key ?? undefined);
     if (found) return accept(found, cookieToken, 'cookie', presentedKey, bearerRejected);
   }
   // A token that was presented and does not resolve is an invalid credential, not anonymity.

@@ -1,10 +1,10 @@
 import type { Deps } from '../deps.ts';
-import { notFound } from '../errors.ts';
+import { notFound, unauthorized } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { batchGet } from '../store/batch-get.ts';
 import { keys } from '../store/keys.ts';
-import type { Application } from '../tenancy/applications.ts';
+import { applicationFromItem } from '../tenancy/applications.ts';
 import { formatCode } from './code.ts';
 import { isDestroyed, isExpired, requestFromItem } from './request.ts';
 
@@ -15,16 +15,19 @@ import { isDestroyed, isExpired, requestFromItem } from './request.ts';
  */
 export async function peekCode(
   deps: Deps,
-  input: { application: Application; email: string; sourceIp: string },
+  input: { applicationId: string; email: string; sourceIp: string },
 ): Promise<{ code: string }> {
-  const [rateLog, Item] = await batchGet(deps, [
+  // One read for the limit, the application and the request.
+  const [rateLog, appItem, Item] = await batchGet(deps, [
     rateLogKey(limits.peekPerIp, input.sourceIp),
-    keys.signIn(input.application.id, input.email),
+    keys.application(input.applicationId),
+    keys.signIn(input.applicationId, input.email),
   ]);
   // Counted first: every answer, refusals included, costs a hit.
   await consume(deps, limits.peekPerIp, input.sourceIp, rateLog);
+  if (!appItem) throw unauthorized('The API key is not valid');
   const refused = () => notFound('No code to show');
-  const domain = input.application.config['authentication.syntheticEmailDomain']?.toLowerCase();
+  const domain = applicationFromItem(appItem).config['authentication.syntheticEmailDomain']?.toLowerCase();
   if (!domain || !input.email.endsWith(`@${domain}`)) throw refused();
   if (!Item) throw refused();
   const request = requestFromItem(Item);

@@ -1,10 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
-import { unauthorized } from '../errors.ts';
 import type { HttpEvent } from '../http/types.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from './api-keys.ts';
-import { type Application, getApplication } from './applications.ts';
 
 export interface KeyScope {
   /** `platform` without a key, else the key's application id (SPEC §1.3). */
@@ -18,13 +16,6 @@ export async function scopeOf(deps: Deps, event: HttpEvent): Promise<KeyScope> {
   if (presented === undefined) return { scope: PLATFORM, key: null };
   const key = await resolveApiKey(deps, presented);
   return { scope: key.applicationId, key };
-}
-
-/** The key's application, or 401 when the key outlived it. */
-export async function applicationOf(deps: Deps, key: ApiKey): Promise<Application> {
-  const application = await getApplication(deps, key.applicationId);
-  if (!application) throw unauthorized('The API key is not valid');
-  return application;
 }
 
 /**

@@ -103,6 +103,26 @@ describe('AWS calls per request', () => {
     ]);
   });
 
+  it('peek: 3 DynamoDB calls (key, then limit + application + request in one read, then the limit)', async () => {
+    const { secretKey } = await createTestApplication(app, {
+      'authentication.syntheticEmailDomain': 'synthetic.test',
+    });
+    const email = newEmail('synthetic.test');
+    await app.request('POST', '/auth/code/start', {
+      body: { email },
+      headers: { 'x-api-key': secretKey },
+      ip: freshIp(),
+    });
+    const calls = await measure(() =>
+      app.request('POST', '/auth/code/peek', {
+        body: { email },
+        headers: { 'x-api-key': secretKey },
+        ip: freshIp(),
+      }),
+    );
+    expect(calls.commands).toEqual(['GetItemCommand', 'BatchGetItemCommand', 'UpdateItemCommand']);
+  });
+
   it('GET /auth/session with a Bearer token: 1 DynamoDB call and no KMS call', async () => {
     const { publicKey } = await createTestApplication(app);
     const email = newEmail();
