@@ -22,9 +22,16 @@ export function apiKeyHash(presented: string): string | null {
   return sha256Hex(presented.startsWith('ak_') ? `sk_${presented.slice(3)}` : presented);
 }
 
-/** Decodes the stored key record, checking the presented prefix agrees with the stored type. */
-export function apiKeyFromItem(presented: string, item: Record<string, unknown> | undefined): ApiKey | null {
-  if (!item || item.revokedAt) return null;
+/**
+ * Decodes the stored key record, checking the presented prefix agrees with the stored type.
+ * A revoked key is null unless `includeRevoked` (sign-out still clears a revoked key's cookie).
+ */
+export function apiKeyFromItem(
+  presented: string,
+  item: Record<string, unknown> | undefined,
+  { includeRevoked = false } = {},
+): ApiKey | null {
+  if (!item || (item.revokedAt && !includeRevoked)) return null;
   const type = item.keyType as ApiKeyType;
   if (prefixType[presented.slice(0, 3)] !== type) return null;
   return { applicationId: item.applicationId as string, type };

@@ -29,5 +29,5 @@ export async function keyScopeEvenIfRevoked(deps: Deps, event: HttpEvent): Promi
   const { Item } = await deps.db.client.send(
     new GetCommand({ TableName: deps.db.table, Key: keys.apiKey(hash) }),
   );
-  return Item ? (apiKeyFromItem(presented, { ...Item, revokedAt: undefined })?.applicationId ?? null) : null;
+  return apiKeyFromItem(presented, Item, { includeRevoked: true })?.applicationId ?? null;
 }
