@@ -179,3 +179,26 @@ describe('POST /auth/code/start when the email cannot be sent', () => {
     expect(start.status).toBe(200);
   });
 });
+
+describe('a revoked API key', () => {
+  it('is refused with 401 on start and GET /auth/session', async () => {
+    const { publicKey } = await createTestApplication(app);
+    await app.deps.db.client.send(
+      new UpdateCommand({
+        TableName: app.deps.db.table,
+        Key: keys.apiKey(sha256Hex(publicKey)),
+        UpdateExpression: 'SET revokedAt = :now',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      }),
+    );
+    const headers = { 'x-api-key': publicKey };
+    const start = await app.request('POST', '/auth/code/start', {
+      body: { email: newEmail() },
+      headers,
+      ip: freshIp(),
+    });
+    expect(start.status).toBe(401);
+    expect(start.body.error.code).toBe('UNAUTHORIZED');
+    expect((await app.request('GET', '/auth/session', { headers })).status).toBe(401);
+  });
+});

@@ -227,3 +227,29 @@ describe('limits hold over any window of their length, not per calendar window (
     expectRateLimited(await start(email, freshIp()));
   });
 });
+
+describe('POST /auth/code/peek: 60 per minute per IP', () => {
+  it('refuses the sixty-first peek from one IP, refusals included', async () => {
+    const { secretKey } = await createTestApplication(app, {
+      'authentication.syntheticEmailDomain': 'synthetic.test',
+    });
+    const ip = freshIp();
+    const peek = () =>
+      app.request('POST', '/auth/code/peek', {
+        body: { email: newEmail('synthetic.test') },
+        headers: { 'x-api-key': secretKey },
+        ip,
+      });
+    for (let i = 0; i < 60; i++) expect((await peek()).status).toBe(404);
+    expectRateLimited(await peek());
+    expect(
+      (
+        await app.request('POST', '/auth/code/peek', {
+          body: { email: newEmail('synthetic.test') },
+          headers: { 'x-api-key': secretKey },
+          ip: freshIp(),
+        })
+      ).status,
+    ).toBe(404);
+  });
+});

@@ -234,3 +234,20 @@ describe('sessions of one application presented with another application key', (
     expectUnauthorized(await session(token, { 'x-api-key': b.publicKey }));
   });
 });
+
+describe('the email claim (DESIGN §5 as extended: it names the account the session reads)', () => {
+  it('refuses a validly signed token without an email', async () => {
+    const { claims } = await freshSession();
+    const { email: _email, ...withoutEmail } = claims;
+    expectUnauthorized(await session(await signJwt(app.deps.signer, withoutEmail)));
+  });
+
+  it("refuses a validly signed token naming another user's email", async () => {
+    const { claims } = await freshSession();
+    const other = await freshSession();
+    const forged = await signJwt(app.deps.signer, { ...claims, email: other.claims.email });
+    expectUnauthorized(await session(forged));
+    // The same claims with the right email still resolve: the refusal is the email's doing.
+    expect((await session(await signJwt(app.deps.signer, claims))).status).toBe(200);
+  });
+});
