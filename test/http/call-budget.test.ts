@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { CallCounter } from '../support/counters.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
-import { bearer, createTestApplication, newEmail } from '../support/sign-in.ts';
+import { bearer, createTestApplication, newEmail, startSynthetic } from '../support/sign-in.ts';
 
 // Issue 3 budgets (docs/data-model.md keeps the same numbers): a BatchGetItem or
 // TransactWriteItems counts as one call.
@@ -101,15 +101,7 @@ describe('AWS calls per request', () => {
   });
 
   it('peek: 3 DynamoDB calls (key, then limit + application + request in one read, then the limit)', async () => {
-    const { secretKey } = await createTestApplication(app, {
-      'authentication.syntheticEmailDomain': 'synthetic.test',
-    });
-    const email = newEmail('synthetic.test');
-    await app.request('POST', '/auth/code/start', {
-      body: { email },
-      headers: { 'x-api-key': secretKey },
-      ip: freshIp(),
-    });
+    const { secretKey, email } = await startSynthetic(app);
     const calls = await measure(() =>
       app.request('POST', '/auth/code/peek', {
         body: { email },

@@ -1,14 +1,18 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../shared/crypto/hash.ts';
 import { createDeps } from '../../shared/deps.ts';
 import { type Mailer, MailUnavailableError } from '../../shared/mail/mailer.ts';
-import { keys } from '../../shared/store/keys.ts';
 import { mailboxOf } from '../../shared/users/user.ts';
 import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
-import { bearer, createTestApplication, newEmail, signIn } from '../support/sign-in.ts';
+import {
+  bearer,
+  createTestApplication,
+  newEmail,
+  revokeApiKey,
+  signIn,
+  startSynthetic,
+} from '../support/sign-in.ts';
 
 let app: TestApp;
 let mailDown = false;
@@ -32,14 +36,7 @@ describe('POST /auth/sign-out ends the sessions whose tokens it is given, whatev
   it('with a revoked API key', async () => {
     const { application, publicKey } = await createTestApplication(app);
     const { token } = await signIn(app, newEmail(), { 'x-api-key': publicKey });
-    await app.deps.db.client.send(
-      new UpdateCommand({
-        TableName: app.deps.db.table,
-        Key: keys.apiKey(sha256Hex(publicKey)),
-        UpdateExpression: 'SET revokedAt = :now',
-        ExpressionAttributeValues: { ':now': new Date().toISOString() },
-      }),
-    );
+    await revokeApiKey(app, publicKey);
     const out = await app.request('POST', '/auth/sign-out', {
       headers: bearer(token, { 'x-api-key': publicKey }),
     });
@@ -112,15 +109,7 @@ describe('session cookies sent twice under one name', () => {
 
 describe('secret keys spelled ak_ (SPEC §5.1)', () => {
   it('are the same key as the sk_ key that was issued', async () => {
-    const { secretKey } = await createTestApplication(app, {
-      'authentication.syntheticEmailDomain': 'synthetic.test',
-    });
-    const email = newEmail('synthetic.test');
-    await app.request('POST', '/auth/code/start', {
-      body: { email },
-      headers: { 'x-api-key': secretKey },
-      ip: freshIp(),
-    });
+    const { secretKey, email } = await startSynthetic(app);
     const alias = `ak_${secretKey.slice(3)}`;
     const peek = await app.request('POST', '/auth/code/peek', {
       body: { email },
@@ -183,14 +172,7 @@ describe('POST /auth/code/start when the email cannot be sent', () => {
 describe('a revoked API key', () => {
   it('is refused with 401 on start and GET /auth/session', async () => {
     const { publicKey } = await createTestApplication(app);
-    await app.deps.db.client.send(
-      new UpdateCommand({
-        TableName: app.deps.db.table,
-        Key: keys.apiKey(sha256Hex(publicKey)),
-        UpdateExpression: 'SET revokedAt = :now',
-        ExpressionAttributeValues: { ':now': new Date().toISOString() },
-      }),
-    );
+    await revokeApiKey(app, publicKey);
     const headers = { 'x-api-key': publicKey };
     const start = await app.request('POST', '/auth/code/start', {
       body: { email: newEmail() },

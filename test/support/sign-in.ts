@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sha256Hex } from '../../shared/crypto/hash.ts';
+import { keys } from '../../shared/store/keys.ts';
 import { createApiKey } from '../../shared/tenancy/api-keys.ts';
 import { type ApplicationConfig, createApplication } from '../../shared/tenancy/applications.ts';
 import type { TestApp } from './app.ts';
@@ -38,3 +41,28 @@ export const bearer = (token: string, extra: Record<string, string> = {}) => ({
   authorization: `Bearer ${token}`,
   ...extra,
 });
+
+/** Marks an API key revoked, as the management API will. */
+export async function revokeApiKey(app: TestApp, key: string): Promise<void> {
+  await app.deps.db.client.send(
+    new UpdateCommand({
+      TableName: app.deps.db.table,
+      Key: keys.apiKey(sha256Hex(key)),
+      UpdateExpression: 'SET revokedAt = :now',
+      ExpressionAttributeValues: { ':now': new Date(app.clock.now()).toISOString() },
+    }),
+  );
+}
+
+/** An application with a synthetic test domain and a pending code for one of its addresses. */
+export async function startSynthetic(app: TestApp, domain = 'synthetic.test') {
+  const { secretKey } = await createTestApplication(app, { 'authentication.syntheticEmailDomain': domain });
+  const email = newEmail(domain);
+  const start = await app.request('POST', '/auth/code/start', {
+    body: { email },
+    headers: { 'x-api-key': secretKey },
+    ip: freshIp(),
+  });
+  if (start.status !== 200) throw new Error(`start answered ${start.status}: ${start.text}`);
+  return { secretKey, email };
+}
