@@ -5,5 +5,3 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
-
-export const epochSeconds = (clock: Clock): number => Math.floor(clock.now() / 1000);

@@ -1,53 +1,90 @@
-/** Stable error codes of the platform envelope (SPEC §7, DESIGN §5). Tests assert these. */
-export type ErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'EXPIRED'
-  | 'FORBIDDEN'
-  | 'UNAUTHORIZED'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'UNPROCESSABLE'
-  | 'RATE_LIMITED'
-  | 'TOO_MANY_ATTEMPTS'
-  | 'INTERNAL_ERROR'
-  | 'SERVICE_UNAVAILABLE';
+/**
+ * The error catalogue: every error the service answers, named for its case, with its status and
+ * stable code in this one place (SPEC §7; DESIGN §5 for the choices SPEC leaves open). Call sites
+ * pick a name, never a status and a code separately; tests assert codes; route contracts list the
+ * names they may answer (shared/routes.ts), from which the API description is generated.
+ */
+export const catalogue = {
+  /** Invalid body, query or path; malformed JSON; a missing body. */
+  invalidRequest: { status: 400, code: 'VALIDATION_ERROR' },
+  /** SPEC §3.1: a wrong sign-in code, `details.attemptsLeft`; or a code already used. */
+  wrongCode: { status: 400, code: 'VALIDATION_ERROR' },
+  /** SPEC §3.1: poll on an expired request. */
+  pollExpired: { status: 400, code: 'EXPIRED' },
+  /** SPEC §7: poll with an unknown, consumed, replaced or destroyed device code. */
+  deviceCodeUnusable: { status: 400, code: 'FORBIDDEN' },
+  unauthorized: { status: 401, code: 'UNAUTHORIZED' },
+  notFound: { status: 404, code: 'NOT_FOUND' },
+  /** A first sign-in raced another path that created the same account. */
+  accountChanged: { status: 409, code: 'VALIDATION_ERROR' },
+  /** SPEC §3.1: verify or approve after the 10 minutes. */
+  codeExpired: { status: 410, code: 'VALIDATION_ERROR' },
+  payloadTooLarge: { status: 413, code: 'PAYLOAD_TOO_LARGE' },
+  unsupportedMediaType: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+  /** RFC 8628 `authorization_pending`: poll before approval. */
+  authorizationPending: { status: 428, code: 'UNPROCESSABLE' },
+  /** A rate limit, RFC 8628 `slow_down`, or too many lost write races; always with Retry-After. */
+  rateLimited: { status: 429, code: 'RATE_LIMITED' },
+  /** DESIGN §5: the fifth wrong code destroys the request. */
+  tooManyAttempts: { status: 429, code: 'TOO_MANY_ATTEMPTS' },
+  /** Anything unexpected: logged with its cause, answered with a generic message. */
+  internal: { status: 500, code: 'INTERNAL_ERROR' },
+  /** SPEC §4.3: the sign-in email could not be sent; with Retry-After. */
+  mailUnavailable: { status: 503, code: 'SERVICE_UNAVAILABLE' },
+} as const satisfies Record<string, { status: number; code: string }>;
 
-/** An error the client may see: status, stable code, message, optional details and headers. */
+export type ErrorName = keyof typeof catalogue;
+export type ErrorCode = (typeof catalogue)[ErrorName]['code'];
+
+export interface ErrorOptions {
+  details?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** An error the client may see; its status and code come from the catalogue entry it names. */
 export class AppError extends Error {
   override readonly name = 'AppError';
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
   constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
+    readonly kind: ErrorName,
     message: string,
-    readonly details?: Record<string, unknown>,
-    readonly headers?: Record<string, string>,
+    options: ErrorOptions = {},
   ) {
     super(message);
+    this.status = catalogue[kind].status;
+    this.code = catalogue[kind].code;
+    this.details = options.details;
+    this.headers = options.headers;
   }
 }
 
-export const badRequest = (message: string, details?: Record<string, unknown>) =>
-  new AppError(400, 'VALIDATION_ERROR', message, details);
-export const unauthorized = (message = 'Missing or invalid credentials') =>
-  new AppError(401, 'UNAUTHORIZED', message);
-export const forbidden = (message = 'Not allowed') => new AppError(403, 'FORBIDDEN', message);
-export const notFound = (message = 'Not found') => new AppError(404, 'NOT_FOUND', message);
+/** The named error with a message and, optionally, details. */
+export const fail = (kind: ErrorName, message: string, details?: Record<string, unknown>): AppError =>
+  new AppError(kind, message, details === undefined ? {} : { details });
 
-/** 429 with `Retry-After` in whole seconds (at least 1). */
-export function rateLimited(retryAfterSeconds: number, details?: Record<string, unknown>): AppError {
+/** An error whose client should come back later: `Retry-After` and `details.retryAfter` in whole seconds (at least 1). */
+export function retryLater(
+  kind: 'rateLimited' | 'mailUnavailable',
+  message: (seconds: number) => string,
+  retryAfterSeconds: number,
+  details?: Record<string, unknown>,
+): AppError {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-  return new AppError(
-    429,
-    'RATE_LIMITED',
-    `Too many requests; retry in ${seconds} s`,
-    { retryAfter: seconds, ...details },
-    { 'retry-after': String(seconds) },
-  );
+  return new AppError(kind, message(seconds), {
+    details: { retryAfter: seconds, ...details },
+    headers: { 'retry-after': String(seconds) },
+  });
 }
 
-/** The body of the platform error envelope. */
+/** 429 RATE_LIMITED with the exact wait. */
+export const rateLimited = (retryAfterSeconds: number, details?: Record<string, unknown>): AppError =>
+  retryLater('rateLimited', (s) => `Too many requests; retry in ${s} s`, retryAfterSeconds, details);
+
+/** The body of the platform error envelope (SPEC §7). */
 export function errorBody(error: AppError): { error: { code: string; message: string; details?: object } } {
   return {
     error: {

@@ -1,4 +1,4 @@
-import { unauthorized } from '../../shared/errors.ts';
+import { fail } from '../../shared/errors.ts';
 import { http } from '../../shared/http/handler.ts';
 import { json } from '../../shared/http/types.ts';
 import { routes } from '../../shared/routes.ts';
@@ -8,6 +8,6 @@ import { scopeOf } from '../../shared/tenancy/scope.ts';
 
 export const handler = http(routes.codePeek, PeekBody, async ({ deps, event, body, sourceIp }) => {
   const { key } = await scopeOf(deps, event);
-  if (key?.type !== 'secret') throw unauthorized('A secret API key is required');
+  if (key?.type !== 'secret') throw fail('unauthorized', 'A secret API key is required');
   return json(await peekCode(deps, { applicationId: key.applicationId, email: body.email, sourceIp }));
 });

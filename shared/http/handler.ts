@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { z } from 'zod';
 import { type Deps, getDeps } from '../deps.ts';
-import { AppError, badRequest } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { describeError, type Logger } from '../log.ts';
 import type { RouteSpec } from '../routes.ts';
 import { corsHeaders } from './cors.ts';
@@ -61,10 +61,7 @@ export function http<S extends Schema = undefined>(
     onError: (request) => {
       const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
       const known = toAppError(request.error);
-      request.response = appErrorResult(
-        known ?? new AppError(500, 'INTERNAL_ERROR', 'Internal error'),
-        requestId,
-      );
+      request.response = appErrorResult(known ?? fail('internal', 'Internal error'), requestId);
       // Without dependencies (a bad configuration) there is no logger and no CORS config: the
       // error, which names the setting, still reaches the function's log.
       const deps = request.internal.deps;
@@ -91,9 +88,9 @@ export function http<S extends Schema = undefined>(
               ? Math.floor((body.length * 3) / 4)
               : Buffer.byteLength(body);
         if (bytes > MAX_BODY_BYTES) {
-          throw new AppError(413, 'PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_BODY_BYTES} bytes`);
+          throw fail('payloadTooLarge', `The body exceeds ${MAX_BODY_BYTES} bytes`);
         }
-        if (body === undefined || body === '') throw badRequest('A JSON body is required');
+        if (body === undefined || body === '') throw fail('invalidRequest', 'A JSON body is required');
       },
     });
     core.use(httpJsonBodyParser());
@@ -106,7 +103,7 @@ export function http<S extends Schema = undefined>(
     if (schema) {
       const parsed = schema.safeParse(event.body);
       if (!parsed.success) {
-        throw badRequest('The request body is not valid', {
+        throw fail('invalidRequest', 'The request body is not valid', {
           issues: parsed.error.issues.map((issue) => ({
             path: issue.path.join('.'),
             message: issue.message,

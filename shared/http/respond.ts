@@ -1,4 +1,4 @@
-import { AppError, errorBody } from '../errors.ts';
+import { AppError, errorBody, fail } from '../errors.ts';
 import type { HttpResult, Reply } from './types.ts';
 
 /** Headers every answer carries. Credentials pass through these routes, so nothing is cached by default. */
@@ -40,12 +40,12 @@ export function toAppError(error: unknown): AppError | null {
   if (isHttpLikeError(error) && error.statusCode < 500) {
     // @middy/http-json-body-parser uses 415 both for a wrong content type and for bad JSON.
     if (/malformed JSON/i.test(error.message)) {
-      return new AppError(400, 'VALIDATION_ERROR', 'The request body is not valid JSON');
+      return fail('invalidRequest', 'The request body is not valid JSON');
     }
     if (error.statusCode === 415) {
-      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
+      return fail('unsupportedMediaType', 'Send the body as application/json');
     }
-    return new AppError(400, 'VALIDATION_ERROR', 'The request is not valid');
+    return fail('invalidRequest', 'The request is not valid');
   }
   return null;
 }

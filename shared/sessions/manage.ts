@@ -1,6 +1,6 @@
 import { BatchWriteCommand, DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
-import { unauthorized } from '../errors.ts';
+import { fail } from '../errors.ts';
 import type { SignInResult } from '../sign-in/complete.ts';
 import { conditionFailureItem, isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
@@ -38,7 +38,8 @@ export async function refreshSession(deps: Deps, current: ResolvedSession): Prom
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     // An SDK retry of our own update that had landed (its answer lost) finds our jti: that is success.
-    if (conditionFailureItem(error)?.jti !== issued.jti) throw unauthorized('The session token is not valid');
+    if (conditionFailureItem(error)?.jti !== issued.jti)
+      throw fail('unauthorized', 'The session token is not valid');
   }
   const refreshed: SessionRecord = { ...session, jti: issued.jti, expiresAt: issued.expiresAt };
   return { user, token: issued.token, session: publicSession(refreshed), scope: session.scope };

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { unauthorized } from '../errors.ts';
+import { fail } from '../errors.ts';
 import type { HttpEvent } from '../http/types.ts';
 import { batchGet } from '../store/batch-get.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
@@ -77,9 +77,10 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
  */
 export async function resolveCaller(deps: Deps, event: HttpEvent): Promise<Caller> {
   const presentedKey = event.headers?.['x-api-key'];
-  if (presentedKey !== undefined && !apiKeyHash(presentedKey)) throw unauthorized('The API key is not valid');
+  if (presentedKey !== undefined && !apiKeyHash(presentedKey))
+    throw fail('unauthorized', 'The API key is not valid');
   const bearer = bearerOf(event);
-  if (bearer === null) throw unauthorized('The Authorization header must be `Bearer <token>`');
+  if (bearer === null) throw fail('unauthorized', 'The Authorization header must be `Bearer <token>`');
 
   let bearerRejected = false;
   if (bearer !== undefined) {
@@ -97,7 +98,7 @@ export async function resolveCaller(deps: Deps, event: HttpEvent): Promise<Calle
     if (found) return accept(found, cookieToken, 'cookie', presentedKey, bearerRejected);
   }
   // A token that was presented and does not resolve is an invalid credential, not anonymity.
-  if (bearerRejected || cookieTokens.length > 0) throw unauthorized('The session token is not valid');
+  if (bearerRejected || cookieTokens.length > 0) throw fail('unauthorized', 'The session token is not valid');
   return {
     key,
     application: key ? await loadApplication(deps, key.applicationId) : null,
@@ -114,9 +115,9 @@ function accept(
   bearerRejected: boolean,
 ): Caller {
   if (presentedKey !== undefined) {
-    if (!found.key) throw unauthorized('The API key is not valid');
+    if (!found.key) throw fail('unauthorized', 'The API key is not valid');
     if (found.key.applicationId !== found.session.scope) {
-      throw unauthorized('The session does not belong to this application');
+      throw fail('unauthorized', 'The session does not belong to this application');
     }
   }
   return {
@@ -129,7 +130,7 @@ function accept(
 
 async function loadApplication(deps: Deps, applicationId: string): Promise<Application> {
   const app = await getApplication(deps, applicationId);
-  if (!app) throw unauthorized('The API key is not valid');
+  if (!app) throw fail('unauthorized', 'The API key is not valid');
   return app;
 }
 
@@ -139,7 +140,7 @@ export async function requireSession(
   event: HttpEvent,
 ): Promise<Caller & { session: ResolvedSession }> {
   const caller = await resolveCaller(deps, event);
-  if (!caller.session) throw unauthorized('A session is required');
+  if (!caller.session) throw fail('unauthorized', 'A session is required');
   return caller as Caller & { session: ResolvedSession };
 }
 

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sameDigest } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
-import { AppError, badRequest } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { batchGet } from '../store/batch-get.ts';
@@ -11,12 +11,10 @@ import { codeHash } from './code.ts';
 import { isDestroyed, isExpired, MAX_ATTEMPTS, requestFromItem, type SignInRequest } from './request.ts';
 
 export const tooManyAttempts = () =>
-  new AppError(
-    429,
-    'TOO_MANY_ATTEMPTS',
-    'Too many wrong codes: this code no longer works; request a new one',
-  );
-const invalidCode = () => badRequest('The code is not valid; request a new one');
+  fail('tooManyAttempts', 'Too many wrong codes: this code no longer works; request a new one');
+/** SPEC §3.1: a code works once. */
+export const alreadyUsed = () => fail('wrongCode', 'The code was already used', { reason: 'already_used' });
+const invalidCode = () => fail('wrongCode', 'The code is not valid; request a new one');
 
 export interface CheckedCode {
   request: SignInRequest;
@@ -59,11 +57,11 @@ export async function checkCode(
   if (!request) throw invalidCode();
   if (isDestroyed(request)) throw tooManyAttempts();
   if (isExpired(request, deps.clock.now())) {
-    throw new AppError(410, 'VALIDATION_ERROR', 'The code has expired; request a new one', {
+    throw fail('codeExpired', 'The code has expired; request a new one', {
       reason: 'expired',
     });
   }
-  if (request.status !== 'pending') throw badRequest('The code was already used', { reason: 'already_used' });
+  if (request.status !== 'pending') throw alreadyUsed();
   if (!sameDigest(codeHash(request.requestId, input.code), request.codeHash)) {
     await countWrongAttempt(deps, request);
   }
@@ -86,7 +84,7 @@ async function countWrongAttempt(deps: Deps, request: SignInRequest): Promise<ne
     const attempts = Number(Attributes?.attempts ?? MAX_ATTEMPTS);
     // SPEC §3.1: the fifth wrong attempt destroys the request (it stays, marked, until TTL).
     if (attempts >= MAX_ATTEMPTS) throw tooManyAttempts();
-    throw badRequest('The code is not valid', { attemptsLeft: MAX_ATTEMPTS - attempts });
+    throw fail('wrongCode', 'The code is not valid', { attemptsLeft: MAX_ATTEMPTS - attempts });
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     if (conditionFailureItem(error)?.requestId === request.requestId) throw tooManyAttempts();

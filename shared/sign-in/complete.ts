@@ -1,6 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
-import { AppError } from '../errors.ts';
+import { type AppError, fail } from '../errors.ts';
 import { newId } from '../random.ts';
 import { publicSession, type SessionRecord, sessionItem } from '../sessions/session.ts';
 import { issueSessionToken } from '../sessions/token.ts';
@@ -98,7 +98,7 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
     const failed = failedConditions(error);
     if (failed?.includes(0)) throw input.raced();
     // The account appeared since we read it: only another path creating accounts can do that.
-    if (failed) throw new AppError(409, 'VALIDATION_ERROR', 'The account changed during sign-in; try again');
+    if (failed) throw fail('accountChanged', 'The account changed during sign-in; try again');
     throw error;
   }
   return { user, token: issued.token, session: publicSession(session), scope: request.scope };

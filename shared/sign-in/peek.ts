@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { notFound, unauthorized } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { batchGet } from '../store/batch-get.ts';
@@ -25,8 +25,8 @@ export async function peekCode(
   ]);
   // Counted first: every answer, refusals included, costs a hit.
   await consume(deps, limits.peekPerIp, input.sourceIp, rateLog);
-  if (!appItem) throw unauthorized('The API key is not valid');
-  const refused = () => notFound('No code to show');
+  if (!appItem) throw fail('unauthorized', 'The API key is not valid');
+  const refused = () => fail('notFound', 'No code to show');
   const domain = applicationFromItem(appItem).config['authentication.syntheticEmailDomain']?.toLowerCase();
   if (!domain || !input.email.endsWith(`@${domain}`)) throw refused();
   if (!Item) throw refused();

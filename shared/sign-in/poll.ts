@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
-import { AppError } from '../errors.ts';
+import { AppError, fail } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { batchGet } from '../store/batch-get.ts';
@@ -18,8 +18,8 @@ import {
 } from './request.ts';
 
 // DESIGN §5: unknown, consumed, replaced or destroyed device codes all answer the same.
-const unusable = () => new AppError(400, 'FORBIDDEN', 'This device code cannot be used; start again');
-const expired = () => new AppError(400, 'EXPIRED', 'The sign-in request has expired; start again');
+const unusable = () => fail('deviceCodeUnusable', 'This device code cannot be used; start again');
+const expired = () => fail('pollExpired', 'The sign-in request has expired; start again');
 
 /**
  * POST /auth/code/poll (RFC 8628 §3.4-3.5 style): 428 while pending, 429 slow_down (interval
@@ -45,7 +45,7 @@ export async function pollSignIn(
   if (request.requestId !== device.requestId || isDestroyed(request)) throw unusable();
   if (isExpired(request, now)) throw expired();
   if (request.status === 'pending') {
-    throw new AppError(428, 'UNPROCESSABLE', 'Waiting for the code to be approved', {
+    throw fail('authorizationPending', 'Waiting for the code to be approved', {
       reason: 'authorization_pending',
       interval: device.interval,
     });
@@ -95,11 +95,8 @@ async function recordPoll(deps: Deps, key: { pk: string; sk: string }, device: D
 }
 
 function slowDown(interval: number): AppError {
-  return new AppError(
-    429,
-    'RATE_LIMITED',
-    `Polling too fast; wait ${interval} s between polls`,
-    { reason: 'slow_down', interval },
-    { 'retry-after': String(interval) },
-  );
+  return new AppError('rateLimited', `Polling too fast; wait ${interval} s between polls`, {
+    details: { reason: 'slow_down', interval },
+    headers: { 'retry-after': String(interval) },
+  });
 }

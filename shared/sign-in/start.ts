@@ -1,7 +1,7 @@
 import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
-import { AppError, unauthorized } from '../errors.ts';
+import { fail, retryLater } from '../errors.ts';
 import { MailUnavailableError } from '../mail/mailer.ts';
 import { newId } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
@@ -53,7 +53,7 @@ export async function startSignIn(deps: Deps, input: StartInput) {
   ]);
   let ipLog = rateLogFrom(limits.startPerIp, input.sourceIp, ipItem);
   let recipientLog = rateLogFrom(limits.startPerRecipient, mailbox, recipientItem);
-  if (input.applicationId && !appItem) throw unauthorized('The API key is not valid');
+  if (input.applicationId && !appItem) throw fail('unauthorized', 'The API key is not valid');
   const application = appItem ? applicationFromItem(appItem) : null;
 
   const requestId = newId(deps.random, 'sir');
@@ -125,12 +125,10 @@ export async function startSignIn(deps: Deps, input: StartInput) {
       errorName: (error.cause as Error | undefined)?.name,
     });
     await withdraw(deps, request, requestId, recipientLog, now);
-    throw new AppError(
-      503,
-      'SERVICE_UNAVAILABLE',
-      'The sign-in email could not be sent; try again shortly',
-      { retryAfter: MAIL_RETRY_AFTER_SECONDS },
-      { 'retry-after': String(MAIL_RETRY_AFTER_SECONDS) },
+    throw retryLater(
+      'mailUnavailable',
+      () => 'The sign-in email could not be sent; try again shortly',
+      MAIL_RETRY_AFTER_SECONDS,
     );
   }
   return { sent: true as const, deviceCode, expiresIn: CODE_TTL_SECONDS, interval: POLL_INTERVAL_SECONDS };

@@ -1,9 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
-import { type AppError, badRequest } from '../errors.ts';
 import { isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
-import { checkCode } from './check-code.ts';
+import { alreadyUsed, checkCode } from './check-code.ts';
 import { completeSignIn, type SignInResult } from './complete.ts';
 import { MAX_ATTEMPTS } from './request.ts';
 
@@ -14,8 +13,6 @@ export interface CodeInput {
   sourceIp: string;
   userAgent: string;
 }
-
-const alreadyUsed = (): AppError => badRequest('The code was already used', { reason: 'already_used' });
 
 /** POST /auth/code/verify: pending -> consumed, with a session (SPEC §3.1). */
 export async function verifySignIn(deps: Deps, input: CodeInput): Promise<SignInResult> {

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
-import { unauthorized } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { keys } from '../store/keys.ts';
 
 export type ApiKeyType = 'public' | 'secret';
@@ -40,12 +40,12 @@ export function apiKeyFromItem(
 /** Resolves an `X-API-Key` value, or throws 401 for an unknown, malformed or revoked key. */
 export async function resolveApiKey(deps: Deps, presented: string): Promise<ApiKey> {
   const hash = apiKeyHash(presented);
-  if (!hash) throw unauthorized('The API key is not valid');
+  if (!hash) throw fail('unauthorized', 'The API key is not valid');
   const { Item } = await deps.db.client.send(
     new GetCommand({ TableName: deps.db.table, Key: keys.apiKey(hash) }),
   );
   const key = apiKeyFromItem(presented, Item);
-  if (!key) throw unauthorized('The API key is not valid');
+  if (!key) throw fail('unauthorized', 'The API key is not valid');
   return key;
 }
 

@@ -1,6 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
-import { unauthorized } from '../errors.ts';
+import { fail } from '../errors.ts';
 import type { ResolvedSession } from '../sessions/resolve.ts';
 import { failedConditions } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
@@ -54,7 +54,7 @@ export async function updateUser(deps: Deps, current: ResolvedSession, change: P
       }),
     );
   } catch (error) {
-    if (failedConditions(error)) throw unauthorized('The account no longer exists');
+    if (failedConditions(error)) throw fail('unauthorized', 'The account no longer exists');
     throw error;
   }
   return {
