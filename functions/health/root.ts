@@ -1,12 +1,11 @@
 import { http } from '../../shared/http/handler.ts';
-import { json } from '../../shared/http/types.ts';
 import { routes } from '../../shared/routes.ts';
 
 // SPEC §4.1: always 200 while the function is up; touches no dependency.
-export const handler = http(routes.root, undefined, async ({ deps }) =>
-  json({
+export const handler = http(routes.root, async ({ deps }) => ({
+  body: {
     status: 'ok',
     service: deps.config.SERVICE_NAME,
     timestamp: new Date(deps.clock.now()).toISOString(),
-  }),
-);
+  },
+}));

@@ -1,7 +1,6 @@
 import { http } from '../../shared/http/handler.ts';
-import { json } from '../../shared/http/types.ts';
 import { routes } from '../../shared/routes.ts';
 import { statusReport } from '../../shared/status/checks.ts';
 
 // A failing dependency is a `down` item in a 200 report, never a 500 (SPEC §4.1).
-export const handler = http(routes.status, undefined, async ({ deps }) => json(await statusReport(deps)));
+export const handler = http(routes.status, async ({ deps }) => ({ body: await statusReport(deps) }));

@@ -2,7 +2,7 @@ import { preflightHeaders } from '../../shared/http/cors.ts';
 import { http } from '../../shared/http/handler.ts';
 import { routes } from '../../shared/routes.ts';
 
-export const handler = http(routes.preflight, undefined, async ({ deps, headers }) => ({
+export const handler = http(routes.preflight, async ({ deps, client }) => ({
   status: 204,
-  headers: preflightHeaders(deps.config, headers.origin),
+  headers: preflightHeaders(deps.config, client.origin),
 }));

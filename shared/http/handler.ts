@@ -1,67 +1,102 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { type Deps, getDeps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { describeError, type Logger } from '../log.ts';
 import type { RouteSpec } from '../routes.ts';
+import { type CallerByMode, callerFor } from '../sessions/caller.ts';
+import { bodyText, parseForm } from './body.ts';
 import { corsHeaders } from './cors.ts';
-import { appErrorResult, toAppError, toResult } from './respond.ts';
-import type { HttpEvent, HttpResult, LambdaContext, Reply } from './types.ts';
+import { credentialsOf } from './credentials.ts';
+import { contractBody, errorSerializers, toAppError, toResult } from './respond.ts';
+import type { HttpEvent, HttpResult, LambdaContext } from './types.ts';
 
-/** Largest accepted JSON body: a 716800-char image (SPEC §8) plus room for the envelope. */
-export const MAX_BODY_BYTES = 768 * 1024;
+type Contract<R extends RouteSpec> = R['contract'];
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+type BodyOf<R extends RouteSpec> = Contract<R>['body'] extends { json: infer S }
+  ? Parsed<S>
+  : Contract<R>['body'] extends { form: infer S }
+    ? Parsed<S>
+    : undefined;
+type Responses<R extends RouteSpec> = Contract<R>['responses'];
 
-/** What a route handler receives. */
-export interface HttpRequest<Body> {
-  readonly event: HttpEvent;
-  readonly body: Body;
+/** One declared answer: its status (200 may be left out), a body of the declared schema, headers, cookies. */
+type ReplyWith<S extends number, B> = (S extends 200 ? { status?: S } : { status: S }) &
+  (undefined extends B ? { body?: B } : { body: B }) & {
+    headers?: Record<string, string>;
+    cookies?: string[];
+  };
+
+/** What a route's handler returns: one of the answers its contract declares. */
+export type ReplyOf<R extends RouteSpec> = {
+  [S in keyof Responses<R> & number]: ReplyWith<S, z.input<Responses<R>[S]>>;
+}[keyof Responses<R> & number];
+
+/** What a route's handler receives: the typed caller and the validated request. No raw event. */
+export interface HttpRequest<R extends RouteSpec> {
+  readonly caller: CallerByMode[R['auth']];
+  readonly params: Parsed<Contract<R>['params']>;
+  readonly query: Parsed<Contract<R>['query']>;
+  readonly body: BodyOf<R>;
+  /** This request's dependencies; `deps.logger` carries the request id and route. */
   readonly deps: Deps;
   readonly log: Logger;
   readonly requestId: string;
-  /** API Gateway's source IP: the TCP peer, never a forwarded header (DESIGN §3). */
-  readonly sourceIp: string;
-  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The client as API Gateway saw it: the TCP peer (never a forwarded header, DESIGN §3). */
+  readonly client: { readonly ip: string; readonly userAgent: string; readonly origin: string | undefined };
 }
 
 interface Internal extends Record<string, unknown> {
   deps: Deps;
   log: Logger;
   started: number;
+  requestId: string;
 }
 
-type Schema = z.ZodType | undefined;
-type BodyOf<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
+/** Middy hands the route only `(event, context)`: the request's own state rides on the context. */
+interface ChainContext extends LambdaContext {
+  doorcodeRequest: Internal;
+}
+
+const requestIdOf = (event: HttpEvent, context: LambdaContext): string =>
+  event.requestContext?.requestId ?? context.awsRequestId;
 
 /**
- * Wraps a route's logic in the shared middy chain: request id and structured log line,
- * body size check, JSON parsing, zod validation into 400 VALIDATION_ERROR, and the error
- * serializer (client errors exposed, anything else logged and answered as 500 INTERNAL_ERROR).
+ * Wraps a route's logic in the shared middy chain, driven by the route's table entry:
+ * request id and structured log line; body size, presence, media type and parsing; validation of
+ * path, query and body against the contract into 400 VALIDATION_ERROR; the caller resolved from
+ * the auth mode (401 for what the mode refuses); the answer built from the declared response
+ * schema; CORS on every answer; errors serialized in the route's style, anything unexpected
+ * logged and answered as 500 INTERNAL_ERROR.
  */
-export function http<S extends Schema = undefined>(
-  route: RouteSpec,
-  schema: S,
-  run: (request: HttpRequest<BodyOf<S>>) => Promise<Reply>,
-) {
-  const core = middy<HttpEvent, HttpResult, Error, LambdaContext, Internal>().use({
+/** A route's logic. `NoInfer`: the route alone fixes the types, so literal answers stay literal. */
+export type RouteHandler<R extends RouteSpec> = (request: HttpRequest<R>) => Promise<ReplyOf<R>>;
+
+export function http<R extends RouteSpec>(route: R, run: NoInfer<RouteHandler<R>>) {
+  const routeName = `${route.method} ${route.path}`;
+  const chain = middy<HttpEvent, HttpResult, Error, LambdaContext, Internal>().use({
     before: (request) => {
       const deps = depsFor(request.context);
-      const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
-      request.internal.deps = deps;
+      const requestId = requestIdOf(request.event, request.context);
+      const log = deps.logger.child({ requestId, route: routeName });
+      request.internal.requestId = requestId;
+      request.internal.deps = { ...deps, logger: log };
+      request.internal.log = log;
       request.internal.started = performance.now();
-      request.internal.log = deps.logger.child({
-        requestId,
-        route: `${route.method} ${route.path}`,
-      });
+      Object.assign(request.context, { doorcodeRequest: request.internal });
     },
     after: (request) => {
       withCors(request.internal.deps, request.event, request.response);
       logLine(request.internal, request.response);
     },
     onError: (request) => {
-      const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
+      const requestId = requestIdOf(request.event, request.context);
       const known = toAppError(request.error);
-      request.response = appErrorResult(known ?? fail('internal', 'Internal error'), requestId);
+      request.response = errorSerializers[route.errorStyle](
+        known ?? fail('internal', 'Internal error'),
+        requestId,
+      );
       // Without dependencies (a bad configuration) there is no logger and no CORS config: the
       // error, which names the setting, still reaches the function's log.
       const deps = request.internal.deps;
@@ -77,51 +112,71 @@ export function http<S extends Schema = undefined>(
     },
   });
 
-  if (route.body === 'json') {
-    core.use({
+  const bodySpec = route.contract.body;
+  if (bodySpec) {
+    chain.use({
       before: (request) => {
-        const { body, isBase64Encoded } = request.event;
-        const bytes =
-          body === undefined
-            ? 0
-            : isBase64Encoded
-              ? Math.floor((body.length * 3) / 4)
-              : Buffer.byteLength(body);
-        if (bytes > MAX_BODY_BYTES) {
-          throw fail('payloadTooLarge', `The body exceeds ${MAX_BODY_BYTES} bytes`);
-        }
-        if (body === undefined || body === '') throw fail('invalidRequest', 'A JSON body is required');
+        const text = bodyText(request.event, bodySpec);
+        // Parsed into `event.body`, as @middy/http-json-body-parser does for JSON.
+        const body = 'form' in bodySpec ? parseForm(text) : text;
+        Object.assign(request.event, { body, isBase64Encoded: false });
       },
     });
-    core.use(httpJsonBodyParser());
+    if ('json' in bodySpec) chain.use(httpJsonBodyParser());
   }
 
-  return core.handler(async (event, context) => {
-    const requestId = event.requestContext?.requestId ?? context.awsRequestId;
-    const deps = depsFor(context);
-    let body: unknown;
-    if (schema) {
-      const parsed = schema.safeParse(event.body);
-      if (!parsed.success) {
-        throw fail('invalidRequest', 'The request body is not valid', {
-          issues: parsed.error.issues.map((issue) => ({
-            path: issue.path.join('.'),
-            message: issue.message,
-          })),
-        });
-      }
-      body = parsed.data;
-    }
-    const reply = await run({
-      event,
-      body: body as BodyOf<S>,
-      deps,
-      log: deps.logger.child({ requestId }),
-      requestId,
-      sourceIp: event.requestContext?.http?.sourceIp ?? '0.0.0.0',
-      headers: event.headers ?? {},
-    });
-    return toResult(reply, requestId);
+  return chain.handler((event, context) =>
+    respond(route, run, event, (context as ChainContext).doorcodeRequest),
+  );
+}
+
+/** Validates the request, resolves the caller, runs the route and builds its declared answer. */
+async function respond<R extends RouteSpec>(
+  route: R,
+  run: RouteHandler<R>,
+  event: HttpEvent,
+  internal: Internal,
+): Promise<HttpResult> {
+  const { contract } = route;
+  const params = validate('path', contract.params, event.pathParameters ?? {});
+  const query = validate('query', contract.query, event.queryStringParameters ?? {});
+  const bodySchema = contract.body && ('json' in contract.body ? contract.body.json : contract.body.form);
+  const body = validate('body', bodySchema, event.body);
+  const { deps, log, requestId } = internal;
+  const caller = await callerFor(deps, route.auth, credentialsOf(event));
+  const reply = (await run({
+    caller: caller as CallerByMode[R['auth']],
+    params: params as HttpRequest<R>['params'],
+    query: query as HttpRequest<R>['query'],
+    body: body as BodyOf<R>,
+    deps,
+    log,
+    requestId,
+    client: {
+      ip: event.requestContext?.http?.sourceIp ?? '0.0.0.0',
+      userAgent: event.headers?.['user-agent'] ?? '',
+      origin: event.headers?.origin,
+    },
+  })) as { status?: number; body?: unknown; headers?: Record<string, string>; cookies?: string[] };
+  const status = reply.status ?? 200;
+  return toResult(
+    {
+      status,
+      body: contractBody(contract.responses, status, reply.body),
+      headers: reply.headers,
+      cookies: reply.cookies,
+    },
+    requestId,
+  );
+}
+
+/** Parses one part of the request with its contract schema, or answers 400 naming every problem. */
+function validate(part: 'path' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown): unknown {
+  if (!schema) return undefined;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw fail('invalidRequest', `The request ${part === 'body' ? 'body' : part} is not valid`, {
+    issues: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
   });
 }
 

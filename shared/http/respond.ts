@@ -1,5 +1,7 @@
+import type * as z from 'zod';
 import { AppError, errorBody, fail } from '../errors.ts';
-import type { HttpResult, Reply } from './types.ts';
+import type { ErrorStyle } from '../routes.ts';
+import type { HttpResult } from './types.ts';
 
 /** Headers every answer carries. Credentials pass through these routes, so nothing is cached by default. */
 const baseHeaders = {
@@ -10,42 +12,96 @@ const baseHeaders = {
   vary: 'Origin',
 };
 
-export function toResult(reply: Reply, requestId: string): HttpResult {
+/** An answer before serialization: its status, a JSON body, headers and cookies. */
+export interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string> | undefined;
+  cookies?: string[] | undefined;
+}
+
+export function toResult(answer: Answer, requestId: string): HttpResult {
   return {
-    statusCode: reply.status ?? 200,
-    headers: { ...baseHeaders, 'x-request-id': requestId, ...reply.headers },
-    body: reply.body === undefined ? '' : JSON.stringify(reply.body),
-    ...(reply.cookies && reply.cookies.length > 0 ? { cookies: reply.cookies } : {}),
+    statusCode: answer.status,
+    headers: { ...baseHeaders, 'x-request-id': requestId, ...answer.headers },
+    body: answer.body === undefined ? '' : JSON.stringify(answer.body),
+    ...(answer.cookies && answer.cookies.length > 0 ? { cookies: answer.cookies } : {}),
   };
 }
 
-/** The platform error envelope (SPEC §7). */
-export function appErrorResult(error: AppError, requestId: string): HttpResult {
-  return toResult({ status: error.status, body: errorBody(error), headers: error.headers }, requestId);
+/**
+ * The answer's body as the route's contract declares it for that status: unknown fields are
+ * stripped, so nothing the contract does not name leaves the service. A mismatch is our bug (500).
+ */
+export function contractBody(
+  responses: Readonly<Record<number, z.ZodType>>,
+  status: number,
+  body: unknown,
+): unknown {
+  const schema = responses[status];
+  if (!schema) throw new Error(`The route's contract declares no ${status} answer`);
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const where = parsed.error.issues.map((issue) => issue.path.join('.') || '(body)').join(', ');
+    throw new Error(`The ${status} answer does not match the route's contract at ${where}`);
+  }
+  return parsed.data;
 }
 
-/** Errors raised by middy middlewares (`createError`) carry `statusCode` and `expose`. */
-interface HttpLikeError {
-  statusCode: number;
-  message: string;
-  expose?: boolean;
-}
+/** RFC 6749 §5.2 error values for the catalogue's statuses; `oauth` routes name theirs in the catalogue. */
+const oauthErrorOf = (error: AppError): string =>
+  error.status >= 500
+    ? error.status === 503
+      ? 'temporarily_unavailable'
+      : 'server_error'
+    : 'invalid_request';
 
-const isHttpLikeError = (error: unknown): error is HttpLikeError =>
-  typeof error === 'object' && error !== null && typeof (error as HttpLikeError).statusCode === 'number';
+/** JSON-RPC 2.0 §5.1: invalid request, or internal error. */
+const jsonRpcCodeOf = (error: AppError): number => (error.status >= 500 ? -32603 : -32600);
 
-/** Maps any thrown value to an AppError, or null when it is unexpected (answered as 500). */
+/** Serializes a client-visible error in the route's error style (DESIGN §2). */
+export const errorSerializers: Record<ErrorStyle, (error: AppError, requestId: string) => HttpResult> = {
+  app: (error, requestId) =>
+    toResult({ status: error.status, body: errorBody(error), headers: error.headers }, requestId),
+  oauth: (error, requestId) =>
+    toResult(
+      {
+        status: error.status,
+        body: { error: oauthErrorOf(error), error_description: error.message },
+        headers: error.headers,
+      },
+      requestId,
+    ),
+  mcp: (error, requestId) =>
+    toResult(
+      {
+        status: error.status,
+        body: {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: jsonRpcCodeOf(error), message: error.message, data: errorBody(error).error },
+        },
+        headers: error.headers,
+      },
+      requestId,
+    ),
+};
+
+/** Errors raised by middy middlewares (`createError`) carry `statusCode`. */
+const isHttpLikeError = (error: unknown): error is { statusCode: number } =>
+  typeof error === 'object' &&
+  error !== null &&
+  typeof (error as { statusCode?: unknown }).statusCode === 'number';
+
+/**
+ * Maps a thrown value to a client-visible error, or null when it is unexpected (answered as 500).
+ * The chain checks presence and media type of a body before @middy/http-json-body-parser runs, so
+ * the parser's only client error left is malformed JSON: decided by where it came from, not by its text.
+ */
 export function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   if (isHttpLikeError(error) && error.statusCode < 500) {
-    // @middy/http-json-body-parser uses 415 both for a wrong content type and for bad JSON.
-    if (/malformed JSON/i.test(error.message)) {
-      return fail('invalidRequest', 'The request body is not valid JSON');
-    }
-    if (error.statusCode === 415) {
-      return fail('unsupportedMediaType', 'Send the body as application/json');
-    }
-    return fail('invalidRequest', 'The request is not valid');
+    return fail('invalidRequest', 'The request body is not valid JSON');
   }
   return null;
 }

@@ -24,7 +24,7 @@ export const isPlatformOrigin = (config: Config, origin: string | undefined): bo
  * Every value of the cookie `name` in API Gateway's `cookies` array. A browser can send the same
  * name twice (another subdomain or path set it too), so callers try each rather than the first.
  */
-export function readCookies(cookies: string[] | undefined, name: string): string[] {
+export function readCookies(cookies: readonly string[] | undefined, name: string): string[] {
   const values: string[] = [];
   for (const cookie of cookies ?? []) {
     const separator = cookie.indexOf('=');

@@ -5,7 +5,7 @@ import type { SignInResult } from '../sign-in/complete.ts';
 import { conditionFailureItem, isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
 import type { ResolvedSession } from './resolve.ts';
-import { publicSession, type SessionRecord, sessionFromItem } from './session.ts';
+import { publicSession, type SessionRecord, sessionFromItem, sessionSummary } from './session.ts';
 import { issueSessionToken } from './token.ts';
 
 /**
@@ -110,4 +110,16 @@ export async function revokeOtherSessions(deps: Deps, current: ResolvedSession):
     others.map((session) => session.id),
   );
   return others.length;
+}
+
+/** GET /auth/list-sessions: newest first, not paginated, so `total` and `hasMore` are null (SPEC §2 Page). */
+export async function listSessions(deps: Deps, current: ResolvedSession) {
+  const items = (await sessionsOf(deps, current.user.id)).map((s) => sessionSummary(s, current.session.id));
+  return { items, page: { limit: items.length, offset: 0, total: null, hasMore: null } };
+}
+
+/** POST /auth/sign-out: ends every session of each presented user in the target application (SPEC §3.2). */
+export async function signOut(deps: Deps, presented: readonly ResolvedSession[]): Promise<void> {
+  const users = new Map(presented.map((current) => [current.user.id, current]));
+  for (const current of users.values()) await signOutEverywhere(deps, current);
 }

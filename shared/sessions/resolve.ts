@@ -1,6 +1,5 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import type { HttpEvent } from '../http/types.ts';
 import { batchGet } from '../store/batch-get.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from '../tenancy/api-keys.ts';
@@ -28,12 +27,15 @@ export interface Caller {
   bearerRejected: boolean;
 }
 
-const bearerOf = (event: HttpEvent): string | null | undefined => {
-  const header = event.headers?.authorization;
-  if (header === undefined) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? null;
-};
+/** The credentials a request presents, as the HTTP layer read them (shared/http/credentials.ts). */
+export interface Credentials {
+  /** The `Authorization: Bearer` token; undefined without the header, null for a header of another form. */
+  readonly bearer: string | null | undefined;
+  /** Every `name=value` of the request's cookies. */
+  readonly cookies: readonly string[];
+  /** The `X-API-Key` header. */
+  readonly apiKey: string | undefined;
+}
 
 /**
  * Reads the token's session, user, application and the presented key in ONE BatchGetItem,
@@ -75,11 +77,11 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
  * SPEC §4.4 resolution order: (impersonation cookie, once impersonation exists), Bearer, then the
  * session cookie. With a key, the session must belong to the key's application, else 401.
  */
-export async function resolveCaller(deps: Deps, event: HttpEvent): Promise<Caller> {
-  const presentedKey = event.headers?.['x-api-key'];
+export async function resolveCaller(deps: Deps, credentials: Credentials): Promise<Caller> {
+  const presentedKey = credentials.apiKey;
   if (presentedKey !== undefined && !apiKeyHash(presentedKey))
     throw fail('unauthorized', 'The API key is not valid');
-  const bearer = bearerOf(event);
+  const bearer = credentials.bearer;
   if (bearer === null) throw fail('unauthorized', 'The Authorization header must be `Bearer <token>`');
 
   let bearerRejected = false;
@@ -92,7 +94,7 @@ export async function resolveCaller(deps: Deps, event: HttpEvent): Promise<Calle
   // Cookies are per application; with a key we know which one to read, without one only the platform's.
   const key = presentedKey === undefined ? null : await resolveApiKey(deps, presentedKey);
   const scope = key?.applicationId ?? PLATFORM;
-  const cookieTokens = readCookies(event.cookies, sessionCookieName(deps.config, scope));
+  const cookieTokens = readCookies(credentials.cookies, sessionCookieName(deps.config, scope));
   for (const cookieToken of cookieTokens) {
     const found = await lookup(deps, cookieToken, presentedKey, key ?? undefined);
     if (found) return accept(found, cookieToken, 'cookie', presentedKey, bearerRejected);
@@ -134,27 +136,21 @@ async function loadApplication(deps: Deps, applicationId: string): Promise<Appli
   return app;
 }
 
-/** For routes that need a session: the resolved session or 401. */
-export async function requireSession(
-  deps: Deps,
-  event: HttpEvent,
-): Promise<Caller & { session: ResolvedSession }> {
-  const caller = await resolveCaller(deps, event);
-  if (!caller.session) throw fail('unauthorized', 'A session is required');
-  return caller as Caller & { session: ResolvedSession };
-}
-
 /**
  * What sign-out ends (SPEC §3.2: the user's sessions in this application): the session of an
  * explicitly sent Bearer token, whatever key comes with it (holding the token proves the right to end
  * it; a revoked or foreign key must not leave it running), and the session of the target scope's
  * cookie only. Cookies of other scopes are sent by the browser on its own and are left alone.
  */
-export async function sessionsToEnd(deps: Deps, event: HttpEvent, scope: string): Promise<ResolvedSession[]> {
-  const bearer = bearerOf(event);
+export async function sessionsToEnd(
+  deps: Deps,
+  credentials: Credentials,
+  scope: string,
+): Promise<ResolvedSession[]> {
+  const bearer = credentials.bearer;
   const tokens = [
     ...(bearer ? [{ token: bearer, via: 'bearer' as const }] : []),
-    ...readCookies(event.cookies, sessionCookieName(deps.config, scope)).map((token) => ({
+    ...readCookies(credentials.cookies, sessionCookieName(deps.config, scope)).map((token) => ({
       token,
       via: 'cookie' as const,
     })),

@@ -1,6 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
-import type { HttpEvent } from '../http/types.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from './api-keys.ts';
 
@@ -11,8 +10,7 @@ export interface KeyScope {
 }
 
 /** The scope a sign-in request works in, from the optional `X-API-Key`. */
-export async function scopeOf(deps: Deps, event: HttpEvent): Promise<KeyScope> {
-  const presented = event.headers?.['x-api-key'];
+export async function scopeOf(deps: Deps, presented: string | undefined): Promise<KeyScope> {
   if (presented === undefined) return { scope: PLATFORM, key: null };
   const key = await resolveApiKey(deps, presented);
   return { scope: key.applicationId, key };
@@ -22,8 +20,10 @@ export async function scopeOf(deps: Deps, event: HttpEvent): Promise<KeyScope> {
  * The application a presented key names, even a revoked one (sign-out must still clear that
  * application's cookie), or null for no key or one that is not ours.
  */
-export async function keyScopeEvenIfRevoked(deps: Deps, event: HttpEvent): Promise<string | null> {
-  const presented = event.headers?.['x-api-key'];
+export async function keyScopeEvenIfRevoked(
+  deps: Deps,
+  presented: string | undefined,
+): Promise<string | null> {
   const hash = presented === undefined ? null : apiKeyHash(presented);
   if (!presented || !hash) return null;
   const { Item } = await deps.db.client.send(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES } from '../../shared/http/handler.ts';
+import { MAX_BODY_BYTES } from '../../shared/http/body.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp, type RequestOptions, type TestResponse } from '../support/http-client.ts';
 import { createTestApplication, newEmail } from '../support/sign-in.ts';

@@ -1,0 +1,35 @@
+import * as z from 'zod';
+
+/** SPEC §4.1 `GET /`. */
+export const Root = z.object({ status: z.literal('ok'), service: z.string(), timestamp: z.string() });
+
+const CheckStatus = z.enum(['ok', 'degraded', 'down']);
+
+/** SPEC §2 StatusReport: the overall status is the worst of the checks. */
+export const StatusReport = z.object({
+  status: CheckStatus,
+  service: z.string(),
+  timestamp: z.string(),
+  checks: z.array(
+    z.object({
+      name: z.string(),
+      status: CheckStatus,
+      latencyMs: z.number(),
+      message: z.string().optional(),
+    }),
+  ),
+});
+
+/** RFC 7517 key set of RSA verification keys. */
+export const Jwks = z.object({
+  keys: z.array(
+    z.object({
+      kty: z.literal('RSA'),
+      kid: z.string(),
+      alg: z.literal('RS256'),
+      use: z.literal('sig'),
+      n: z.string(),
+      e: z.string(),
+    }),
+  ),
+});

@@ -1,0 +1,127 @@
+import type { Deps } from '../deps.ts';
+import { fail } from '../errors.ts';
+import type { AuthMode } from '../routes.ts';
+import { PLATFORM } from '../store/keys.ts';
+import type { ApiKey } from '../tenancy/api-keys.ts';
+import type { Application } from '../tenancy/applications.ts';
+import { keyScopeEvenIfRevoked, scopeOf } from '../tenancy/scope.ts';
+import { type Credentials, type ResolvedSession, resolveCaller, sessionsToEnd } from './resolve.ts';
+
+/** No credential was read, or none was presented. */
+export interface Anonymous {
+  readonly kind: 'anonymous';
+}
+
+/** A valid application key (SPEC §5.1): the caller works in that application. */
+export interface KeyHolder {
+  readonly kind: 'apiKey';
+  readonly key: ApiKey;
+}
+
+/** A key and its application, as `GET /auth/session` answers it. */
+export interface KeyHolderWithApplication extends KeyHolder {
+  readonly application: Application;
+}
+
+interface SessionHolder {
+  readonly session: ResolvedSession;
+  /** SPEC §4.4: false when the client cannot hold the token (it came by cookie, or the Bearer failed). */
+  readonly tokenHeld: boolean;
+}
+
+/** A session issued without a key (SPEC §5.3): the only kind that manages the platform. */
+export interface PlatformSession extends SessionHolder {
+  readonly kind: 'platformSession';
+  readonly key: null;
+  readonly application: null;
+}
+
+/** An end user's session of an application, with that application's key if one came. */
+export interface ApplicationSession extends SessionHolder {
+  readonly kind: 'applicationSession';
+  readonly key: ApiKey | null;
+  readonly application: Application;
+}
+
+/** Sign-out's caller: every presented session of the target application, none required (SPEC §4.4). */
+export interface SigningOut {
+  readonly kind: 'signingOut';
+  /** The application the key names (even a revoked key), or the platform. */
+  readonly scope: string;
+  readonly sessions: readonly ResolvedSession[];
+}
+
+export type SessionCaller = PlatformSession | ApplicationSession;
+
+/** The caller each auth mode lets through (shared/routes.ts `AuthMode`). */
+export interface CallerByMode {
+  none: Anonymous;
+  'key-optional': Anonymous | KeyHolder;
+  'secret-key': KeyHolder;
+  session: SessionCaller;
+  'session-optional': Anonymous | KeyHolderWithApplication | SessionCaller;
+  'sign-out': SigningOut;
+}
+export type Caller = CallerByMode[AuthMode];
+
+const anonymous: Anonymous = { kind: 'anonymous' };
+
+/** The scope a sign-in works in (SPEC §1.3): the key's application, else the platform. */
+export const scopeOfCaller = (caller: Anonymous | KeyHolder): string =>
+  caller.kind === 'apiKey' ? caller.key.applicationId : PLATFORM;
+
+/**
+ * Resolves the caller the route's auth mode asks for, refusing (401) what the mode forbids. The
+ * only place credentials are read: handlers and domain functions receive the typed caller.
+ */
+export async function callerFor<M extends AuthMode>(
+  deps: Deps,
+  mode: M,
+  credentials: Credentials,
+): Promise<CallerByMode[M]> {
+  return (await resolvers[mode](deps, credentials)) as CallerByMode[M];
+}
+
+const resolvers: { [M in AuthMode]: (deps: Deps, credentials: Credentials) => Promise<CallerByMode[M]> } = {
+  none: async () => anonymous,
+  'key-optional': async (deps, { apiKey }) => {
+    const { key } = await scopeOf(deps, apiKey);
+    return key ? { kind: 'apiKey', key } : anonymous;
+  },
+  'secret-key': async (deps, { apiKey }) => {
+    const { key } = await scopeOf(deps, apiKey);
+    if (key?.type !== 'secret') throw fail('unauthorized', 'A secret API key is required');
+    return { kind: 'apiKey', key };
+  },
+  session: async (deps, credentials) => {
+    const caller = await resolvers['session-optional'](deps, credentials);
+    if (caller.kind === 'anonymous' || caller.kind === 'apiKey') {
+      throw fail('unauthorized', 'A session is required');
+    }
+    return caller;
+  },
+  'session-optional': async (deps, credentials) => {
+    const resolved = await resolveCaller(deps, credentials);
+    if (resolved.session) {
+      const tokenHeld = resolved.session.via === 'bearer' && !resolved.bearerRejected;
+      if (resolved.application) {
+        return {
+          kind: 'applicationSession',
+          session: resolved.session,
+          key: resolved.key,
+          application: resolved.application,
+          tokenHeld,
+        };
+      }
+      return { kind: 'platformSession', session: resolved.session, key: null, application: null, tokenHeld };
+    }
+    if (resolved.key && resolved.application) {
+      return { kind: 'apiKey', key: resolved.key, application: resolved.application };
+    }
+    return anonymous;
+  },
+  'sign-out': async (deps, credentials) => {
+    const scope = (await keyScopeEvenIfRevoked(deps, credentials.apiKey)) ?? PLATFORM;
+    return { kind: 'signingOut', scope, sessions: await sessionsToEnd(deps, credentials, scope) };
+  },
+};

@@ -1,0 +1,19 @@
+import { publicApplication } from '../tenancy/applications.ts';
+import type { CallerByMode } from './caller.ts';
+import { publicSession } from './session.ts';
+
+/**
+ * GET /auth/session (SPEC §2 SessionInfo): `{}` anonymous, `{ application }` for a key alone, else
+ * the user, session and application, with the token only when the client cannot hold it (SPEC §4.4).
+ */
+export function sessionInfo(caller: CallerByMode['session-optional']) {
+  if (caller.kind === 'anonymous') return {};
+  if (caller.kind === 'apiKey') return { application: publicApplication(caller.application) };
+  const { user, session, token } = caller.session;
+  return {
+    user,
+    session: publicSession(session),
+    application: caller.application ? publicApplication(caller.application) : null,
+    ...(caller.tokenHeld ? {} : { token }),
+  };
+}
