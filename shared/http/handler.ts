@@ -175,7 +175,7 @@ function validate(part: 'path' | 'query' | 'body', schema: z.ZodType | undefined
   if (!schema) return undefined;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw fail('invalidRequest', `The request ${part === 'body' ? 'body' : part} is not valid`, {
+  throw fail('invalidRequest', `The request ${part} is not valid`, {
     issues: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
   });
 }

@@ -69,39 +69,31 @@ describe('the route chain', () => {
   });
   const handler = http(thing, echo);
   const form = 'application/x-www-form-urlencoded';
+  /** A valid request to `thing`, with some parts replaced. */
+  const thingEvent = (parts: Parameters<typeof event>[0] = {}) =>
+    event({
+      path: { id: 'thg_1' },
+      body: 'grant_type=authorization_code&code=a',
+      contentType: form,
+      ...parts,
+    });
 
   it('validates path, query and a form body from the contract', async () => {
     const ok = await call(
       handler,
-      event({
-        path: { id: 'thg_1' },
-        query: { limit: '5' },
-        body: 'grant_type=authorization_code&code=abc',
-        contentType: form,
-      }),
+      thingEvent({ query: { limit: '5' }, body: 'grant_type=authorization_code&code=abc' }),
     );
     expect(ok).toMatchObject({ status: 200, body: { id: 'thg_1', limit: 5, code: 'abc' } });
   });
 
   it('answers 400 VALIDATION_ERROR naming the bad path parameter and query', async () => {
-    const badPath = await call(
-      handler,
-      event({ path: { id: 'x' }, body: 'grant_type=authorization_code&code=a', contentType: form }),
-    );
+    const badPath = await call(handler, thingEvent({ path: { id: 'x' } }));
     expect(badPath.status).toBe(400);
     expect(badPath.body.error).toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { issues: [{ path: 'id' }] },
     });
-    const badQuery = await call(
-      handler,
-      event({
-        path: { id: 'thg_1' },
-        query: { limit: '1000' },
-        body: 'grant_type=authorization_code&code=a',
-        contentType: form,
-      }),
-    );
+    const badQuery = await call(handler, thingEvent({ query: { limit: '1000' } }));
     expect(badQuery.body.error.details.issues[0].path).toBe('limit');
   });
 
@@ -123,19 +115,13 @@ describe('the route chain', () => {
     const leaky = http(thing, async ({ params }) => ({
       body: { id: params.id, limit: 1, code: 'c', secret: 'never sent' } as never,
     }));
-    const answer = await call(
-      leaky,
-      event({ path: { id: 'thg_1' }, body: 'grant_type=authorization_code&code=a', contentType: form }),
-    );
+    const answer = await call(leaky, thingEvent());
     expect(answer.body).toEqual({ id: 'thg_1', limit: 1, code: 'c' });
   });
 
   it('answers 500 when the handler breaks its own contract, and logs where', async () => {
     const broken = http(thing, async () => ({ body: { id: 1 } as never }));
-    const answer = await call(
-      broken,
-      event({ path: { id: 'thg_1' }, body: 'grant_type=authorization_code&code=a', contentType: form }),
-    );
+    const answer = await call(broken, thingEvent());
     expect(answer.status).toBe(500);
     expect(answer.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal error' } });
     expect(logs.some((line) => line.includes("does not match the route's contract at id"))).toBe(true);
