@@ -1,8 +1,10 @@
-import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type RouteId, routeList, routes } from '../shared/routes.ts';
+import { AccessRoles } from './access-roles.ts';
 import { CustomDomain } from './custom-domain.ts';
-import { accessStatements, type GrantTargets } from './grants.ts';
+import type { GrantTargets } from './grants.ts';
 import { RouteApi } from './http-api.ts';
 import type { DoorcodeInputs } from './inputs.ts';
 import { RouteFunction } from './route-function.ts';
@@ -12,6 +14,11 @@ import { SingleTable } from './table.ts';
 
 export interface DoorcodeStackProps extends StackProps {
   readonly inputs: DoorcodeInputs;
+  /**
+   * The entries of the route table to deploy: all of them unless a test measures what a route
+   * costs by deploying part of the table (test/infra/resource-budget.test.ts).
+   */
+  readonly routes?: typeof routeList;
 }
 
 /** `jwks` -> `RouteJwks`: stable construct ids, so logical ids follow the route table. */
@@ -20,6 +27,7 @@ export const routeConstructId = (id: RouteId): string => `Route${id.charAt(0).to
 /** The whole service: one function per entry of the route table, behind one HTTP API. */
 export class DoorcodeStack extends Stack {
   readonly routeFunctions: ReadonlyMap<RouteId, RouteFunction>;
+  readonly accessRoles: AccessRoles;
 
   constructor(scope: Construct, id: string, props: DoorcodeStackProps) {
     super(scope, id, props);
@@ -62,22 +70,30 @@ export class DoorcodeStack extends Stack {
       senderAddress: sender.address,
     };
 
+    // One log group for the whole service, not one per access profile: in a shared group Lambda
+    // names each stream after its function, and each request's line (shared/http/handler.ts)
+    // carries its route and request id, so nothing is lost; one query reads a whole sign-in flow,
+    // and the group costs one resource per stack instead of one per profile. The price: any of
+    // the service's functions may write any stream of it (a role cannot name its functions'
+    // streams: the functions depend on the role).
+    const functionLogs = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH });
+    const roles = new AccessRoles(this, 'Roles', {
+      serviceName: inputs.serviceName,
+      targets,
+      logGroup: functionLogs,
+    });
+    this.accessRoles = roles;
+
     const functions = new Map<RouteId, RouteFunction>();
-    for (const route of routeList) {
+    for (const route of props.routes ?? routeList) {
       const constructId = routeConstructId(route.id);
       const fn = new RouteFunction(this, constructId, {
         route,
         serviceName: inputs.serviceName,
         environment,
-        statements: accessStatements(route.access, targets),
+        role: roles.roleFor(route.access),
+        logGroup: functionLogs,
       });
-      if (route.access.mail) {
-        Validations.of(fn.role).acknowledge({
-          id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
-          reason:
-            'In the SES sandbox, SendEmail is authorized against each verified recipient identity as well as the sender; recipients are arbitrary addresses, so the resource is identity/* and the ses:FromAddress condition pins the sender.',
-        });
-      }
       http.addRoute(constructId, route, fn.function);
       functions.set(route.id, fn);
     }

@@ -1,11 +1,11 @@
 import { Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteSpec } from '../shared/routes.ts';
+import { RouteIntegration } from './route-integration.ts';
 
 export interface RouteApiProps {
   readonly serviceName: string;
@@ -62,7 +62,7 @@ export class RouteApi extends Construct {
     this.api.addRoutes({
       path: route.path,
       methods: [HttpMethod[route.method]],
-      integration: new HttpLambdaIntegration(`${id}Integration`, fn),
+      integration: new RouteIntegration(`${id}Integration`, fn, route),
     });
   }
 }

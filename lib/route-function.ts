@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration } from 'aws-cdk-lib';
-import { type PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteId, RouteSpec } from '../shared/routes.ts';
 import { bundling } from './bundling.ts';
@@ -26,27 +26,23 @@ export interface RouteFunctionProps {
   readonly route: RouteSpec & { readonly id: RouteId };
   readonly serviceName: string;
   readonly environment: Readonly<Record<string, string>>;
-  /** Everything the function may do in AWS besides writing its own logs. */
-  readonly statements: readonly PolicyStatement[];
+  /** The role of the route's access profile (lib/access-roles.ts), shared with the routes that declare the same access. */
+  readonly role: IRole;
+  /** The log group the service's functions share; the role must be allowed to write to it. */
+  readonly logGroup: ILogGroup;
 }
 
-/** One route's Lambda function, with its own role and log group. */
+/** One route's Lambda function. Its role and log group are shared (DESIGN §1), so a route costs no IAM or log resource. */
 export class RouteFunction extends Construct {
   readonly function: NodejsFunction;
-  readonly role: Role;
-  readonly logGroup: LogGroup;
+  readonly role: IRole;
+  readonly logGroup: ILogGroup;
 
   constructor(scope: Construct, id: string, props: RouteFunctionProps) {
     super(scope, id);
     const { route } = props;
-    this.logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
-    // Our own role instead of AWSLambdaBasicExecutionRole: logs only to this function's group.
-    this.role = new Role(this, 'Role', {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `${props.serviceName} ${route.method} ${route.path}`,
-    });
-    this.logGroup.grant(this.role, 'logs:CreateLogStream', 'logs:PutLogEvents');
-    for (const statement of props.statements) this.role.addToPrincipalPolicy(statement);
+    this.role = props.role;
+    this.logGroup = props.logGroup;
 
     this.function = new NodejsFunction(this, 'Function', {
       description: `${props.serviceName} ${route.method} ${route.path}`,
@@ -59,7 +55,13 @@ export class RouteFunction extends Construct {
       memorySize: 256,
       timeout: Duration.seconds(10),
       role: this.role,
+      // A shared log group keeps the functions apart: Lambda names each stream
+      // `YYYY/MM/DD/<function name>[<version>]<environment id>` in a custom log group.
       logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      // shared/log.ts writes JSON lines with a `level` that Lambda's JSON filter reads; DEBUG lets
+      // through every level it writes, so LOG_LEVEL stays the one switch.
+      applicationLogLevelV2: ApplicationLogLevel.DEBUG,
       bundling: functionBundling,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
     });

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RouteFunction } from '../../lib/route-function.ts';
 import { routes } from '../../shared/routes.ts';
@@ -19,7 +21,8 @@ function bundleRoute(): string {
     route: { id: 'jwks', ...routes.jwks },
     serviceName: 'doorcode',
     environment: {},
-    statements: [],
+    role: new Role(stack, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') }),
+    logGroup: new LogGroup(stack, 'Logs'),
   });
   const assembly = app.synth();
   const assets = readdirSync(assembly.directory).filter((name) => name.startsWith('asset.'));

@@ -1,9 +1,11 @@
+import type { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
+import { accessStatements } from '../../lib/grants.ts';
 import { type RouteAccess, routeList } from '../../shared/routes.ts';
-import { allIdentityStatements, refersTo, roleStatements } from './policies.ts';
-import { synthDoorcode } from './synth.ts';
+import { allIdentityStatements, refersTo, roleStatements, type Statement } from './policies.ts';
+import { routesByProfile, synthDoorcode } from './synth.ts';
 
-const { template, resources, logicalId, routeFunction, onlyResourceOf } = synthDoorcode();
+const { stack, template, resources, logicalId, routeFunction, onlyResourceOf } = synthDoorcode();
 const tableId = onlyResourceOf('AWS::DynamoDB::Table');
 const keyId = onlyResourceOf('AWS::KMS::Key');
 const identityId = onlyResourceOf('AWS::SES::EmailIdentity');
@@ -23,6 +25,68 @@ function expectedActions(access: RouteAccess): string[] {
     ...(access.mail ? ['ses:SendEmail'] : []),
   ].sort();
 }
+
+/** One line per (action, resource, condition) an allow statement grants: comparable whatever the merging. */
+const grantsOf = (statements: ReadonlyArray<Pick<Statement, 'actions' | 'resources' | 'condition'>>) =>
+  statements
+    .flatMap((s) =>
+      s.actions.flatMap((action) =>
+        s.resources.map((resource) => `${action} ${JSON.stringify(resource)} ${JSON.stringify(s.condition)}`),
+      ),
+    )
+    .sort();
+
+/** A PolicyStatement as the template renders it. */
+function rendered(statement: PolicyStatement): Pick<Statement, 'actions' | 'resources' | 'condition'> {
+  const json = stack.resolve(statement.toStatementJson()) as {
+    Action: string | string[];
+    Resource: unknown;
+    Condition?: Statement['condition'];
+  };
+  return {
+    actions: [json.Action].flat(),
+    resources: [json.Resource].flat(),
+    condition: json.Condition,
+  };
+}
+
+const roleIdOf = (routeId: (typeof routeList)[number]['id']) => {
+  const role = resources[logicalId(routeFunction(routeId).function)]!.Properties.Role as {
+    'Fn::GetAtt': [string, string];
+  };
+  return role['Fn::GetAtt'][0];
+};
+
+describe('IAM: one role per access profile (DESIGN §1)', () => {
+  const profiles = routesByProfile(routeList);
+
+  it('runs every function of a profile with the same role, and no two profiles with one role', () => {
+    const roleOfProfile = new Map(
+      [...profiles].map(([key, members]) => {
+        const roleIds = new Set(members.map((route) => roleIdOf(route.id)));
+        expect(roleIds.size, `profile "${key}"`).toBe(1);
+        return [key, [...roleIds][0]!];
+      }),
+    );
+    expect(new Set(roleOfProfile.values()).size).toBe(profiles.size);
+    template.resourceCountIs('AWS::IAM::Role', profiles.size);
+  });
+
+  it.each([...profiles.keys()])(
+    'grants profile "%s" its logs and exactly what accessStatements derives',
+    (key) => {
+      const [route] = profiles.get(key)!;
+      const roleId = roleIdOf(route!.id);
+      const logs = {
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [{ 'Fn::GetAtt': [logicalId(stack.accessRoles.logGroup), 'Arn'] }],
+      };
+      const expected = [logs, ...accessStatements(route!.access, stack.accessRoles.targets).map(rendered)];
+      expect(grantsOf(roleStatements(template, roleId))).toEqual(grantsOf(expected));
+      expect(resources[roleId]!.Properties.Description).toContain(key === '' ? 'none' : key);
+    },
+  );
+});
 
 describe('IAM: each function may do exactly what its route declares', () => {
   it.each(routeList)('$id: actions match access $access', (route) => {

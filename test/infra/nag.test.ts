@@ -1,7 +1,7 @@
 import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { routeConstructId } from '../../lib/doorcode-stack.ts';
+import { accessProfileConstructId, accessProfileKey } from '../../lib/access-profile.ts';
 import { routeList } from '../../shared/routes.ts';
 import { synthDoorcode } from './synth.ts';
 
@@ -27,7 +27,7 @@ describe('cdk-nag AwsSolutions', () => {
     ).toEqual([]);
   });
 
-  it('acknowledges only APIG4 on the API and the SES identity wildcard of mail routes, with written reasons', () => {
+  it('acknowledges only APIG4 on the API and the SES identity wildcard of mail profiles, with written reasons', () => {
     const { stack } = synthDoorcode();
     const acknowledged = stack.node.findAll().flatMap((construct) =>
       construct.node.metadata
@@ -42,9 +42,13 @@ describe('cdk-nag AwsSolutions', () => {
     );
     const sesWildcard =
       'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]';
-    const mailRoles = routeList
-      .filter((route) => route.access.mail)
-      .map((route) => ({ path: `DoorcodeStack/${routeConstructId(route.id)}/Role`, id: sesWildcard }));
+    const mailProfiles = new Set(
+      routeList.filter((route) => route.access.mail).map((route) => accessProfileKey(route.access)),
+    );
+    const mailRoles = [...mailProfiles].map((key) => ({
+      path: `DoorcodeStack/Roles/${accessProfileConstructId(key)}`,
+      id: sesWildcard,
+    }));
     expect(acknowledged.map(({ path, id }) => ({ path, id }))).toEqual(
       expect.arrayContaining([{ path: 'DoorcodeStack/Http/Api', id: 'AwsSolutions-APIG4' }, ...mailRoles]),
     );

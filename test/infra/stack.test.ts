@@ -34,13 +34,18 @@ describe('Lambda functions', () => {
     });
   });
 
-  it.each(routeList)('logs $id to its own log group kept for a month', (route) => {
+  it.each(routeList)('logs $id as JSON to the log group all functions share, kept for a month', (route) => {
     const fn = routeFunction(route.id);
     const logGroupId = logicalId(fn.logGroup);
+    expect(logGroupId).toBe(logicalId(stack.accessRoles.logGroup));
     expect(resources[logicalId(fn.function)]!.Properties).toMatchObject({
-      LoggingConfig: { LogGroup: { Ref: logGroupId } },
+      LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: 'DEBUG', LogGroup: { Ref: logGroupId } },
     });
     expect(resources[logGroupId]!.Properties).toMatchObject({ RetentionInDays: 30 });
+  });
+
+  it("creates two log groups: the functions' one and the API access logs", () => {
+    template.resourceCountIs('AWS::Logs::LogGroup', 2);
   });
 
   it.each(routeList)('gives $id a configuration that passes loadConfig', (route) => {
@@ -87,6 +92,23 @@ describe('HTTP API', () => {
       PayloadFormatVersion: '2.0',
       IntegrationUri: { 'Fn::GetAtt': [logicalId(routeFunction(route.id).function), 'Arn'] },
     });
+  });
+
+  it.each(routeList)('lets API Gateway invoke the $id function for $method $path only', (route) => {
+    const functionId = logicalId(routeFunction(route.id).function);
+    const permissions = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::Lambda::Permission' && refersTo(r.Properties.FunctionName, functionId),
+    );
+    expect(permissions).toHaveLength(1);
+    expect(permissions[0]!.Properties).toMatchObject({
+      Action: 'lambda:InvokeFunction',
+      Principal: 'apigateway.amazonaws.com',
+    });
+    const sourceArn = permissions[0]!.Properties.SourceArn as { 'Fn::Join': [string, unknown[]] };
+    const parts = sourceArn['Fn::Join'][1];
+    expect(parts.at(-2)).toEqual({ Ref: apiId });
+    // Any stage (only `$default` exists), the route's own method and path.
+    expect(parts.at(-1)).toBe(`/*/${route.method}${route.path}`);
   });
 
   it('has no route outside the route table', () => {

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
+import { accessProfileKey } from '../../lib/access-profile.ts';
 import { DoorcodeStack } from '../../lib/doorcode-stack.ts';
 import type { DoorcodeInputs } from '../../lib/inputs.ts';
-import type { RouteId } from '../../shared/routes.ts';
+import type { RouteId, routeList } from '../../shared/routes.ts';
 
 /** The feature flags `cdk synth` applies, so tests see the template that is deployed. */
 export const cdkJsonContext: Record<string, unknown> = JSON.parse(
@@ -23,10 +24,16 @@ export interface Resource {
   Properties: Record<string, unknown>;
 }
 
-/** Synthesizes the stack without bundling (fast; bundling has its own test), with lookup helpers. */
-export function synthDoorcode(inputs: Partial<DoorcodeInputs> = {}) {
+/**
+ * Synthesizes the stack without bundling (fast; bundling has its own test), with lookup helpers.
+ * `routes` deploys part of the route table instead of all of it.
+ */
+export function synthDoorcode(inputs: Partial<DoorcodeInputs> = {}, routes?: typeof routeList) {
   const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new DoorcodeStack(app, 'DoorcodeStack', { inputs: { ...testInputs, ...inputs } });
+  const stack = new DoorcodeStack(app, 'DoorcodeStack', {
+    inputs: { ...testInputs, ...inputs },
+    ...(routes ? { routes } : {}),
+  });
   const template = Template.fromStack(stack);
   const resources = template.toJSON().Resources as Record<string, Resource>;
   return {
@@ -51,3 +58,13 @@ export function synthDoorcode(inputs: Partial<DoorcodeInputs> = {}) {
 
 export const variablesOf = (fn: Resource) =>
   (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+
+/** The routes of each access profile (lib/access-profile.ts), in table order. */
+export function routesByProfile(routes: typeof routeList): Map<string, Array<(typeof routeList)[number]>> {
+  const byProfile = new Map<string, Array<(typeof routeList)[number]>>();
+  for (const route of routes) {
+    const key = accessProfileKey(route.access);
+    byProfile.set(key, [...(byProfile.get(key) ?? []), route]);
+  }
+  return byProfile;
+}

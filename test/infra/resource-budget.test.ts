@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { DoorcodeInputs } from '../../lib/inputs.ts';
+import { routeList } from '../../shared/routes.ts';
+import { routesByProfile, synthDoorcode } from './synth.ts';
+
+/** CloudFormation's hard limit of resources in one stack. */
+const STACK_RESOURCE_LIMIT = 500;
+/** DESIGN §1: about 80 routes once management, OAuth, MCP, social sign-in and the dashboard exist. */
+const SPEC_ROUTES = 80;
+/** Distinct access profiles among them: 7 for today's 16 routes; 12 leaves room for new kinds of access (DESIGN §7's encrypt and decrypt). */
+const SPEC_PROFILES = 12;
+/** Headroom kept below the limit for fixed resources still to come (a secrets key, alarms, a WAF ...). */
+const MARGIN = 100;
+/** `cdk synth` adds AWS::CDK::Metadata (version reporting), which assertion templates leave out. */
+const CLI_METADATA = 1;
+/** What one more route costs: its function, its Lambda permission, its integration and its API route. */
+const PINNED_PER_ROUTE = 4;
+/** What one more access profile costs: its role, whose policy is inline. */
+const PINNED_PER_PROFILE = 1;
+
+const customDomain: Partial<DoorcodeInputs> = {
+  domain: 'auth.example.com',
+  certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab',
+};
+
+type Routes = typeof routeList;
+const resourceCount = (routes: Routes, inputs: Partial<DoorcodeInputs> = {}) =>
+  Object.keys(synthDoorcode(inputs, routes).resources).length;
+
+// Measured, not assumed: the stack with no route, one route, and two routes of one profile.
+const [first, second] = [...routesByProfile(routeList).values()].find((members) => members.length > 1)!;
+const fixed = resourceCount([]);
+const fixedWithDomain = resourceCount([], customDomain);
+const oneRoute = resourceCount([first!]);
+const perRoute = resourceCount([first!, second!]) - oneRoute;
+const perProfile = oneRoute - fixed - perRoute;
+
+/** What the formula says a stack of `routes` holds. */
+const projected = (routes: Routes, base = fixed) =>
+  base + perRoute * routes.length + perProfile * routesByProfile(routes).size;
+
+describe('resource budget (DESIGN §1: the whole SPEC fits one stack)', () => {
+  it(`adds ${PINNED_PER_ROUTE} resources per route and ${PINNED_PER_PROFILE} per access profile`, () => {
+    expect(perRoute).toBe(PINNED_PER_ROUTE);
+    expect(perProfile).toBe(PINNED_PER_PROFILE);
+  });
+
+  it('counts the real route table as fixed + perRoute * routes + perProfile * profiles', () => {
+    expect(resourceCount(routeList)).toBe(projected(routeList));
+    expect(resourceCount(routeList, customDomain)).toBe(projected(routeList, fixedWithDomain));
+    const everyOther = routeList.filter((_, index) => index % 2 === 0);
+    expect(resourceCount(everyOther)).toBe(projected(everyOther));
+  });
+
+  it(`projects ${SPEC_ROUTES} routes in ${SPEC_PROFILES} profiles under ${STACK_RESOURCE_LIMIT} with ${MARGIN} to spare`, () => {
+    const total =
+      Math.max(fixed, fixedWithDomain) + CLI_METADATA + perRoute * SPEC_ROUTES + perProfile * SPEC_PROFILES;
+    expect(total).toBeLessThanOrEqual(STACK_RESOURCE_LIMIT - MARGIN);
+  });
+});
