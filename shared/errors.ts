@@ -14,6 +14,8 @@ export const catalogue = {
   /** SPEC §7: poll with an unknown, consumed, replaced or destroyed device code. */
   deviceCodeUnusable: { status: 400, code: 'FORBIDDEN' },
   unauthorized: { status: 401, code: 'UNAUTHORIZED' },
+  /** SPEC §7: a known caller that may not do this, e.g. a cookie sent from a foreign origin. */
+  forbidden: { status: 403, code: 'FORBIDDEN' },
   notFound: { status: 404, code: 'NOT_FOUND' },
   /** A first sign-in raced another path that created the same account. */
   accountChanged: { status: 409, code: 'VALIDATION_ERROR' },

@@ -216,7 +216,7 @@ export const routes = {
     errorStyle: 'app',
     auth: 'session',
     access: { table: 'readwrite', sign: true },
-    contract: { responses: { 200: SignInResult }, errors: [...credentialErrors] },
+    contract: { responses: { 200: SignInResult }, errors: [...credentialErrors, 'forbidden'] },
   },
   signOut: {
     method: 'POST',
@@ -246,7 +246,7 @@ export const routes = {
     contract: {
       body: { json: RevokeSessionBody },
       responses: { 200: Revoked },
-      errors: [...bodyErrors, ...credentialErrors],
+      errors: [...bodyErrors, ...credentialErrors, 'forbidden'],
     },
   },
   revokeOtherSessions: {
@@ -256,7 +256,7 @@ export const routes = {
     errorStyle: 'app',
     auth: 'session',
     access: { table: 'readwrite', publicKeys: true },
-    contract: { responses: { 200: Revoked }, errors: [...credentialErrors] },
+    contract: { responses: { 200: Revoked }, errors: [...credentialErrors, 'forbidden'] },
   },
   updateUser: {
     method: 'POST',
@@ -268,7 +268,7 @@ export const routes = {
     contract: {
       body: { json: UpdateUserBody },
       responses: { 200: UserResult },
-      errors: [...bodyErrors, ...credentialErrors],
+      errors: [...bodyErrors, ...credentialErrors, 'forbidden'],
     },
   },
 } as const satisfies Record<string, RouteSpec>;

@@ -11,5 +11,7 @@ export function credentialsOf(event: HttpEvent): Credentials {
     bearer: authorization === undefined ? undefined : (BEARER.exec(authorization)?.[1] ?? null),
     cookies: event.cookies ?? [],
     apiKey: event.headers?.['x-api-key'],
+    origin: event.headers?.origin,
+    fetchSite: event.headers?.['sec-fetch-site'],
   };
 }

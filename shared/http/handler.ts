@@ -143,7 +143,9 @@ async function respond<R extends RouteSpec>(
   const bodySchema = contract.body && ('json' in contract.body ? contract.body.json : contract.body.form);
   const body = validate('body', bodySchema, event.body);
   const { deps, log, requestId } = internal;
-  const caller = await callerFor(deps, route.auth, credentialsOf(event));
+  const caller = await callerFor(deps, route.auth, credentialsOf(event), {
+    changesState: route.method !== 'GET',
+  });
   const reply = (await run({
     caller: caller as CallerByMode[R['auth']],
     params: params as HttpRequest<R>['params'],

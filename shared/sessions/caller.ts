@@ -5,6 +5,7 @@ import { PLATFORM } from '../store/keys.ts';
 import type { ApiKey } from '../tenancy/api-keys.ts';
 import type { Application } from '../tenancy/applications.ts';
 import { keyScopeEvenIfRevoked, scopeOf } from '../tenancy/scope.ts';
+import { mayChangeStateByCookie } from './cookies.ts';
 import { type Credentials, type ResolvedSession, resolveCaller, sessionsToEnd } from './resolve.ts';
 
 /** No credential was read, or none was presented. */
@@ -70,19 +71,33 @@ const anonymous: Anonymous = { kind: 'anonymous' };
 export const scopeOfCaller = (caller: Anonymous | KeyHolder): string =>
   caller.kind === 'apiKey' ? caller.key.applicationId : PLATFORM;
 
+/** What the chain knows of the request besides its credentials. */
+export interface RequestKind {
+  /** A request that changes state (any method but GET): a cookie alone may not authorize it cross-site. */
+  readonly changesState: boolean;
+}
+
 /**
- * Resolves the caller the route's auth mode asks for, refusing (401) what the mode forbids. The
- * only place credentials are read: handlers and domain functions receive the typed caller.
+ * Resolves the caller the route's auth mode asks for, refusing what the mode forbids (401; 403 for
+ * a cookie that may not change state from where the request came). The only place credentials are
+ * read: handlers and domain functions receive the typed caller.
  */
 export async function callerFor<M extends AuthMode>(
   deps: Deps,
   mode: M,
   credentials: Credentials,
+  kind: RequestKind,
 ): Promise<CallerByMode[M]> {
-  return (await resolvers[mode](deps, credentials)) as CallerByMode[M];
+  return (await resolvers[mode](deps, credentials, kind)) as CallerByMode[M];
 }
 
-const resolvers: { [M in AuthMode]: (deps: Deps, credentials: Credentials) => Promise<CallerByMode[M]> } = {
+type Resolver<M extends AuthMode> = (
+  deps: Deps,
+  credentials: Credentials,
+  kind: RequestKind,
+) => Promise<CallerByMode[M]>;
+
+const resolvers: { [M in AuthMode]: Resolver<M> } = {
   none: async () => anonymous,
   'key-optional': async (deps, { apiKey }) => {
     const { key } = await scopeOf(deps, apiKey);
@@ -93,15 +108,22 @@ const resolvers: { [M in AuthMode]: (deps: Deps, credentials: Credentials) => Pr
     if (key?.type !== 'secret') throw fail('unauthorized', 'A secret API key is required');
     return { kind: 'apiKey', key };
   },
-  session: async (deps, credentials) => {
-    const caller = await resolvers['session-optional'](deps, credentials);
+  session: async (deps, credentials, kind) => {
+    const caller = await resolvers['session-optional'](deps, credentials, kind);
     if (caller.kind === 'anonymous' || caller.kind === 'apiKey') {
       throw fail('unauthorized', 'A session is required');
     }
     return caller;
   },
-  'session-optional': async (deps, credentials) => {
+  'session-optional': async (deps, credentials, kind) => {
     const resolved = await resolveCaller(deps, credentials);
+    if (
+      resolved.session?.via === 'cookie' &&
+      kind.changesState &&
+      !mayChangeStateByCookie(deps.config, credentials)
+    ) {
+      throw fail('forbidden', 'A session cookie may change state only from a platform origin');
+    }
     if (resolved.session) {
       const tokenHeld = resolved.session.via === 'bearer' && !resolved.bearerRejected;
       if (resolved.application) {
@@ -120,8 +142,11 @@ const resolvers: { [M in AuthMode]: (deps: Deps, credentials: Credentials) => Pr
     }
     return anonymous;
   },
-  'sign-out': async (deps, credentials) => {
+  'sign-out': async (deps, credentials, kind) => {
     const scope = (await keyScopeEvenIfRevoked(deps, credentials.apiKey)) ?? PLATFORM;
-    return { kind: 'signingOut', scope, sessions: await sessionsToEnd(deps, credentials, scope) };
+    // SPEC §4.4 answers sign-out 200 always: cookies sent from elsewhere end nothing, but are not refused.
+    const byCookie = !kind.changesState || mayChangeStateByCookie(deps.config, credentials);
+    const presented = byCookie ? credentials : { ...credentials, cookies: [] };
+    return { kind: 'signingOut', scope, sessions: await sessionsToEnd(deps, presented, scope) };
   },
 };

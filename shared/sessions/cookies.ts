@@ -20,6 +20,23 @@ export const clearedSessionCookie = (config: Config, scope: string): string =>
 export const isPlatformOrigin = (config: Config, origin: string | undefined): boolean =>
   origin !== undefined && config.PLATFORM_ORIGINS.includes(origin);
 
+/** Fetch Metadata values of a request no other site made: the service's own page, or the user's own action. */
+const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
+
+/**
+ * Whether a cookie may authenticate a request that changes state (DESIGN §5). A browser attaches
+ * the cookie on its own, also to simple cross-site POSTs that need no preflight, and a sibling
+ * subdomain is "same-site" for `SameSite=Lax`: so only a platform origin, or a request with no
+ * `Origin` whose `Sec-Fetch-Site` says no other site made it, may change state by cookie.
+ */
+export const mayChangeStateByCookie = (
+  config: Config,
+  request: { origin: string | undefined; fetchSite: string | undefined },
+): boolean =>
+  request.origin === undefined
+    ? request.fetchSite !== undefined && OWN_FETCH_SITES.has(request.fetchSite)
+    : isPlatformOrigin(config, request.origin);
+
 /**
  * Every value of the cookie `name` in API Gateway's `cookies` array. A browser can send the same
  * name twice (another subdomain or path set it too), so callers try each rather than the first.

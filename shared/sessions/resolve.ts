@@ -35,6 +35,10 @@ export interface Credentials {
   readonly cookies: readonly string[];
   /** The `X-API-Key` header. */
   readonly apiKey: string | undefined;
+  /** The `Origin` header: which page sent the request, when a browser sent it. */
+  readonly origin: string | undefined;
+  /** The `Sec-Fetch-Site` header (Fetch Metadata): how the page relates to this service. */
+  readonly fetchSite: string | undefined;
 }
 
 /**

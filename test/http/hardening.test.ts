@@ -65,7 +65,7 @@ describe('POST /auth/sign-out ends the sessions whose tokens it is given, whatev
   it('ends a cookie session and clears that cookie', async () => {
     const { response, token } = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN });
     const cookie = cookieOf(response.headers['set-cookie']);
-    const out = await app.request('POST', '/auth/sign-out', { headers: { cookie } });
+    const out = await app.request('POST', '/auth/sign-out', { headers: { cookie, origin: PLATFORM_ORIGIN } });
     expect(out.headers['set-cookie']).toEqual([
       expect.stringMatching(/^doorcode\.session_token=; Max-Age=0;/),
     ]);
@@ -80,7 +80,9 @@ describe('POST /auth/sign-out leaves other applications alone (SPEC §3.2)', () 
     const inApp = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN, 'x-api-key': publicKey });
     const cookie = `${cookieOf(platform.response.headers['set-cookie'])}; ${cookieOf(inApp.response.headers['set-cookie'])}`;
 
-    const out = await app.request('POST', '/auth/sign-out', { headers: { cookie, 'x-api-key': publicKey } });
+    const out = await app.request('POST', '/auth/sign-out', {
+      headers: { cookie, 'x-api-key': publicKey, origin: PLATFORM_ORIGIN },
+    });
     expect(out.status).toBe(200);
     expect(out.headers['set-cookie']).toEqual([
       expect.stringMatching(new RegExp(`^doorcode\\.session_token\\.${application.id}=; Max-Age=0;`)),
