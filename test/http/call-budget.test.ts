@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CallCounter } from '../../bench/call-counter.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { CallCounter } from '../support/counters.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import { bearer, createTestApplication, newEmail, startSynthetic } from '../support/sign-in.ts';
@@ -11,9 +11,12 @@ const counter = new CallCounter();
 let app: TestApp;
 
 beforeAll(async () => {
-  // The real SES mailer (pointed at the emulator), wrapped so sends are counted.
+  // The app's real signer and SES mailer (pointed at the emulator), wrapped so calls are counted.
   app = await startTestApp({
-    overrides: (defaults) => ({ signer: counter.signer(), mailer: counter.mailer(defaults.mailer) }),
+    overrides: (defaults) => ({
+      signer: counter.signer(defaults.signer),
+      mailer: counter.mailer(defaults.mailer),
+    }),
   });
   counter.watch(app.deps);
 });

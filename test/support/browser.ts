@@ -8,13 +8,13 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
  * DESIGN.md §4: `CHROMIUM_PATH` if set, else Debian's chromium (which `scripts/ensure-chromium.mjs`
  * installs when it can). Never `playwright install`.
  */
-export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
  * The flags of DESIGN.md §4. The host resolver rule makes every name but 127.0.0.1 unresolvable,
  * so nothing the browser does can leave the machine.
  */
-export const CHROMIUM_FLAGS = [
+const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
