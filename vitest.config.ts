@@ -1,6 +1,10 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/** One core stays with DynamoDB Local's JVM; the others run test files (at least one). */
+const maxWorkers = Math.max(1, availableParallelism() - 1);
 
 export default defineConfig({
   test: {
@@ -10,8 +14,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // Two cores: one for DynamoDB Local's JVM, the rest for test files.
-    maxWorkers: 2,
+    maxWorkers,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   },
 });

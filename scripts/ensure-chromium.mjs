@@ -1,52 +1,67 @@
 #!/usr/bin/env node
-// Makes sure Debian's Chromium is present for the browser tests (DESIGN.md §4): when
-// /usr/bin/chromium is missing, installs it with apt-get. Prints nothing when it is already there.
+// Makes sure the browser tests have a Chromium (DESIGN.md §4): `CHROMIUM_PATH` if set, else Debian's
+// /usr/bin/chromium. Only when it runs as root on Debian does it install Debian's chromium with
+// apt-get (as CI does); it never calls sudo. Elsewhere it prints how to get a browser and fails.
+// Prints nothing when the browser is already there.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 
-const CHROMIUM = '/usr/bin/chromium';
+const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
-if (existsSync(CHROMIUM)) process.exit(0);
-
-const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-const hasSudo = ['/usr/bin/sudo', '/bin/sudo'].some((path) => {
+function executable(path) {
   try {
     accessSync(path, constants.X_OK);
     return true;
   } catch {
     return false;
   }
-});
-if (!isRoot && !hasSudo) {
-  console.error(
-    `ensure-chromium: ${CHROMIUM} is missing and this user can neither run apt-get as root nor use sudo.\n` +
-      'Install it yourself: apt-get update && apt-get install -y --no-install-recommends chromium',
-  );
+}
+
+function fail(lines) {
+  for (const line of lines) console.error(`ensure-chromium: ${line}`);
   process.exit(1);
 }
 
-/** Runs apt-get (through sudo when not root), streaming its output; exits with a message on failure. */
+const HOW_TO = [
+  'the browser tests need a Chromium. Either:',
+  '  - point CHROMIUM_PATH at a Chromium or Chrome executable (CHROMIUM_PATH=/path/to/chromium npm test), or',
+  `  - on Debian, as root: apt-get update && apt-get install -y --no-install-recommends chromium (${DEBIAN_CHROMIUM}).`,
+  "This script installs Debian's chromium itself only when it runs as root on Debian; it never uses sudo.",
+];
+
+const configured = process.env.CHROMIUM_PATH;
+if (configured) {
+  if (executable(configured)) process.exit(0);
+  fail([`CHROMIUM_PATH is set to ${configured}, which is not an executable file.`, ...HOW_TO]);
+}
+if (executable(DEBIAN_CHROMIUM)) process.exit(0);
+
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+const isDebian = existsSync('/etc/debian_version');
+if (!isRoot || !isDebian) {
+  fail([
+    `CHROMIUM_PATH is not set and ${DEBIAN_CHROMIUM} is missing` +
+      (isDebian ? ' (not root: nothing installed).' : ' (not Debian: nothing installed).'),
+    ...HOW_TO,
+  ]);
+}
+
+/** Runs apt-get as this (root) user, streaming its output; exits with a message on failure. */
 function aptGet(args) {
-  const [command, argv] = isRoot ? ['apt-get', args] : ['sudo', ['apt-get', ...args]];
-  console.error(`ensure-chromium: ${[command, ...argv].join(' ')}`);
-  const result = spawnSync(command, argv, {
+  console.error(`ensure-chromium: apt-get ${args.join(' ')}`);
+  const result = spawnSync('apt-get', args, {
     stdio: 'inherit',
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
   if (result.error || result.status !== 0) {
     const reason = result.error ? result.error.message : `exit status ${result.status ?? result.signal}`;
-    console.error(`ensure-chromium: '${[command, ...argv].join(' ')}' failed (${reason}).`);
-    console.error(`ensure-chromium: the browser tests need Debian's chromium at ${CHROMIUM}.`);
-    process.exit(1);
+    fail([`'apt-get ${args.join(' ')}' failed (${reason}).`, ...HOW_TO]);
   }
 }
 
 const started = Date.now();
-console.error(`ensure-chromium: ${CHROMIUM} not found; installing Debian's chromium.`);
+console.error(`ensure-chromium: ${DEBIAN_CHROMIUM} not found; installing Debian's chromium.`);
 aptGet(['update']);
 aptGet(['install', '-y', '--no-install-recommends', 'chromium']);
-if (!existsSync(CHROMIUM)) {
-  console.error(`ensure-chromium: apt-get succeeded but ${CHROMIUM} is still missing.`);
-  process.exit(1);
-}
+if (!executable(DEBIAN_CHROMIUM)) fail([`apt-get succeeded but ${DEBIAN_CHROMIUM} is still missing.`]);
 console.error(`ensure-chromium: installed in ${((Date.now() - started) / 1000).toFixed(1)} s.`);

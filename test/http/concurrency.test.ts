@@ -1,24 +1,16 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CODE_ALPHABET, normaliseCode } from '../../shared/sign-in/code.ts';
 import { keys, PLATFORM } from '../../shared/store/keys.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { latestCode, mailTo } from '../support/inbox.ts';
-import { bearer, newEmail, signIn } from '../support/sign-in.ts';
+import { bearer, newEmail, signIn, wrongCode } from '../support/sign-in.ts';
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(() => app.close());
-
-/** A well-formed code that differs from `code` in its first character. */
-function wrongCode(code: string): string {
-  const normal = normaliseCode(code);
-  const first = CODE_ALPHABET[(CODE_ALPHABET.indexOf(normal[0]!) + 1) % CODE_ALPHABET.length]!;
-  return `${first}${normal.slice(1)}`;
-}
 
 async function start(email: string, ip = freshIp()) {
   const response = await app.request('POST', '/auth/code/start', { body: { email }, ip });

@@ -1,6 +1,6 @@
-import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import fc from '../support/fast-check.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { bearer, createTestApplication, signIn } from '../support/sign-in.ts';
 

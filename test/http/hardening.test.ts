@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeps } from '../../shared/deps.ts';
 import { type Mailer, MailUnavailableError } from '../../shared/mail/mailer.ts';
 import { mailboxOf } from '../../shared/users/user.ts';
 import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
@@ -17,15 +16,14 @@ import {
 let app: TestApp;
 let mailDown = false;
 beforeAll(async () => {
-  app = await startTestApp();
-  const real = createDeps(app.deps.config).mailer;
-  const switchable: Mailer = {
+  // The real SES mailer (pointed at the emulator), unless a test takes the mail down.
+  const switchable = (real: Mailer): Mailer => ({
     send: async (message) => {
       if (mailDown) throw new MailUnavailableError('down');
       await real.send(message);
     },
-  };
-  (app.deps as { mailer: Mailer }).mailer = switchable;
+  });
+  app = await startTestApp({ overrides: (defaults) => ({ mailer: switchable(defaults.mailer) }) });
 });
 afterAll(() => app.close());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { freshIp, type TestResponse } from '../support/http-client.ts';
+import { expectError } from '../support/expect-error.ts';
+import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import { bearer, createTestApplication, newEmail } from '../support/sign-in.ts';
 
@@ -11,10 +12,6 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const SECOND = 1000;
-
-function expectError(response: TestResponse, status: number, code: string) {
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-}
 
 describe('the headless path (SPEC §1.5, §4.3 POST /auth/code/poll)', () => {
   it('start, poll while pending, slow down, approve by a human, poll for the session once', async () => {

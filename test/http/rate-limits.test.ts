@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CODE_ALPHABET, normaliseCode } from '../../shared/sign-in/code.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
-import { createTestApplication, newEmail } from '../support/sign-in.ts';
+import { createTestApplication, newEmail, wrongCode } from '../support/sign-in.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -13,13 +12,6 @@ afterAll(() => app.close());
 
 const start = (email: string, ip: string, headers: Record<string, string> = {}) =>
   app.request('POST', '/auth/code/start', { body: { email }, ip, headers });
-
-/** A well-formed code that differs from `code` in its first character. */
-function wrongCode(code: string): string {
-  const normal = normaliseCode(code);
-  const first = CODE_ALPHABET[(CODE_ALPHABET.indexOf(normal[0]!) + 1) % CODE_ALPHABET.length]!;
-  return `${first}${normal.slice(1)}`;
-}
 
 /** SPEC §7: 429 RATE_LIMITED with `Retry-After` and `details.retryAfter`, both in whole seconds. */
 function expectRateLimited(response: TestResponse): number {

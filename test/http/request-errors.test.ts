@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../shared/http/body.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { expectError } from '../support/expect-error.ts';
 import { freshIp, type RequestOptions, type TestResponse } from '../support/http-client.ts';
 import { createTestApplication, newEmail } from '../support/sign-in.ts';
 
@@ -79,19 +80,6 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 function send(route: RouteCase, options: RequestOptions): Promise<TestResponse> {
   const headers = { ...(route.keyed ? { 'x-api-key': secretKey } : {}), ...options.headers };
   return app.request('POST', route.path, { ...options, headers, ip: freshIp() });
-}
-
-/** SPEC §7: `{ error: { code, message, details? } }`, served as JSON. */
-function expectError(response: TestResponse, status: number, code: string) {
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-  expect(response.headers['content-type']).toMatch(/^application\/json\b/);
-  expect(Object.keys(response.body)).toEqual(['error']);
-  expect(response.body.error).toEqual({
-    code,
-    message: expect.any(String),
-    ...('details' in response.body.error ? { details: expect.any(Object) } : {}),
-  });
-  expect(response.body.error.message.length).toBeGreaterThan(0);
 }
 
 describe.each(routes)('POST $path: request errors', (route) => {

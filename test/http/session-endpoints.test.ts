@@ -45,6 +45,8 @@ describe('GET /auth/session', () => {
     expect(cookie).toBe(`doorcode.session_token=${token}`);
 
     const byBearer = await app.request('GET', '/auth/session', { headers: bearer(token) });
+    expect(byBearer.status).toBe(200);
+    expect(byBearer.body.user).toMatchObject({ email: expect.any(String) });
     expect(byBearer.body).not.toHaveProperty('token');
 
     const byCookie = await app.request('GET', '/auth/session', { headers: { cookie } });

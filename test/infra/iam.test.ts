@@ -140,7 +140,10 @@ describe('IAM: each function may do exactly what its route declares', () => {
   });
 
   it('conditions every kms:Sign on RSASSA_PKCS1_V1_5_SHA_256 over a DIGEST', () => {
-    for (const statement of allIdentityStatements(template).filter((s) => s.actions.includes('kms:Sign'))) {
+    const signs = allIdentityStatements(template).filter((s) => s.actions.includes('kms:Sign'));
+    // Not vacuous: the routes that sign have such statements.
+    expect(signs.length).toBeGreaterThan(0);
+    for (const statement of signs) {
       expect(statement.condition).toEqual({
         StringEquals: { 'kms:SigningAlgorithm': 'RSASSA_PKCS1_V1_5_SHA_256', 'kms:MessageType': 'DIGEST' },
       });

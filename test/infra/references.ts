@@ -1,9 +1,5 @@
 /** Logical ids a CloudFormation value refers to through Ref, Fn::GetAtt or Fn::Sub. */
-export function referencedIds(
-  value: unknown,
-  ids: ReadonlySet<string>,
-  found = new Set<string>(),
-): Set<string> {
+function referencedIds(value: unknown, ids: ReadonlySet<string>, found = new Set<string>()): Set<string> {
   if (Array.isArray(value)) {
     for (const item of value) referencedIds(item, ids, found);
   } else if (value && typeof value === 'object') {

@@ -8,7 +8,7 @@ import type { DoorcodeInputs } from '../../lib/inputs.ts';
 import type { RouteId, routeList } from '../../shared/routes.ts';
 
 /** The feature flags `cdk synth` applies, so tests see the template that is deployed. */
-export const cdkJsonContext: Record<string, unknown> = JSON.parse(
+const cdkJsonContext: Record<string, unknown> = JSON.parse(
   readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
 ).context;
 

@@ -24,9 +24,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Adapters to use instead of the defaults; `config` stays the one built from `env`. */
+type DepsOverrides = Partial<Omit<Deps, 'config'>>;
+
 export interface TestAppOptions {
   env?: Record<string, string>;
-  overrides?: Partial<Omit<Deps, 'config'>>;
+  /**
+   * Replacement adapters, or a function of the app's default dependencies that returns them (to
+   * wrap the real mailer, say). The server is started with the result; `deps` is never changed later.
+   */
+  overrides?: DepsOverrides | ((defaults: Deps) => DepsOverrides);
   clock?: Clock;
 }
 
@@ -50,12 +57,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const clock = (options.clock as TestClock | undefined) ?? new TestClock(Date.now());
   const logs: string[] = [];
-  const deps = createDeps(config, {
+  const defaults = createDeps(config, {
     signer: new LocalSigner(testKeyPair().pem),
     clock,
     logger: createLogger('debug', (line) => logs.push(line)),
-    ...options.overrides,
   });
+  const overrides =
+    typeof options.overrides === 'function' ? options.overrides(defaults) : (options.overrides ?? {});
+  const deps: Deps = { ...defaults, ...overrides };
   const server = await startServer({ port: 0, deps });
   return {
     url: server.url,

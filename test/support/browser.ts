@@ -4,14 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
-/** Debian's chromium, installed by `scripts/ensure-chromium.mjs` (never `playwright install`). */
-export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * DESIGN.md §4: `CHROMIUM_PATH` if set, else Debian's chromium (which `scripts/ensure-chromium.mjs`
+ * installs when it can). Never `playwright install`.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
  * The flags of DESIGN.md §4. The host resolver rule makes every name but 127.0.0.1 unresolvable,
  * so nothing the browser does can leave the machine.
  */
-export const CHROMIUM_FLAGS = [
+const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

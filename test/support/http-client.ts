@@ -1,70 +1,21 @@
-import { request as httpRequest } from 'node:http';
+import {
+  type LoopbackResponse,
+  type RequestOptions,
+  send as sendLoopback,
+} from '../../bench/loopback-client.ts';
 
-export interface TestResponse<T = any> {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  body: T;
-}
+export type { RequestOptions };
 
-export interface RequestOptions {
-  body?: unknown;
-  /** Raw body text, sent as is (with `headers['content-type']` if given). */
-  raw?: string;
-  headers?: Record<string, string>;
-  /**
-   * Source address on loopback (127.0.0.0/8). The server sees it as API Gateway's sourceIp,
-   * so tests can act as many clients without a forwarded header.
-   */
-  ip?: string;
-}
+/** An answer of the server under test; the body is loosely typed, as tests read it field by field. */
+export type TestResponse<T = any> = LoopbackResponse<T>;
 
-/** A minimal HTTP client over node:http that can pick its loopback source address. */
-export function send<T = any>(
+/** One request to the local server, from a loopback source address if `options.ip` is given. */
+export const send = <T = any>(
   base: string,
   method: string,
   path: string,
   options: RequestOptions = {},
-): Promise<TestResponse<T>> {
-  const url = new URL(path, base);
-  const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  const headers: Record<string, string> = {
-    ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-    ...options.headers,
-  };
-  if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: `${url.pathname}${url.search}`,
-        method,
-        headers,
-        agent: false,
-        ...(options.ip ? { localAddress: options.ip } : {}),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown;
-          try {
-            body = text ? JSON.parse(text) : undefined;
-          } catch {
-            body = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: body as T });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    if (payload !== undefined) req.write(payload);
-    req.end();
-  });
-}
+): Promise<TestResponse<T>> => sendLoopback<T>(base, method, path, options);
 
 let nextIp = 2;
 /** A loopback address no other test in this file has used (a fresh client for rate limits). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../../shared/crypto/hash.ts';
+import { CODE_ALPHABET } from '../../shared/sign-in/code.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { createApiKey } from '../../shared/tenancy/api-keys.ts';
 import { type ApplicationConfig, createApplication } from '../../shared/tenancy/applications.ts';
@@ -10,6 +11,13 @@ import { latestCode } from './inbox.ts';
 
 /** A fresh address nobody else in the run uses. */
 export const newEmail = (domain = 'example.test') => `user-${randomUUID().slice(0, 12)}@${domain}`;
+
+/** A well-formed code that is not `code`: its first character moved one place along the alphabet. */
+export function wrongCode(code: string): string {
+  const at = CODE_ALPHABET.indexOf(code.charAt(0).toUpperCase());
+  if (at < 0) throw new Error(`not a sign-in code: ${code}`);
+  return `${CODE_ALPHABET[(at + 1) % CODE_ALPHABET.length]}${code.slice(1)}`;
+}
 
 /** An application with a public and a secret key, created through the store (no management API yet). */
 export async function createTestApplication(

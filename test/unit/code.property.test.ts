@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cryptoRandom, type Random } from '../../shared/random.ts';
 import {
@@ -9,6 +8,7 @@ import {
   generateCode,
   normaliseCode,
 } from '../../shared/sign-in/code.ts';
+import fc from '../support/fast-check.ts';
 
 const DISPLAYED = /^[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}$/;
 

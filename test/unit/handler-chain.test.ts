@@ -12,7 +12,10 @@ const event = {
   requestContext: { requestId: 'req-1', http: { method: 'GET', path: '/', sourceIp: '127.0.0.1' } },
 } as never;
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
 
 describe('a function whose configuration is invalid', () => {
   it('answers 500 INTERNAL_ERROR and logs the error naming the settings', async () => {
@@ -21,8 +24,9 @@ describe('a function whose configuration is invalid', () => {
       lines.push(String(chunk));
       return true;
     });
-    // No deps in the context, and this process has no TABLE_NAME/ISSUER/MAIL_FROM: the container's
-    // configuration cannot be built.
+    // No deps in the context, and no TABLE_NAME/ISSUER/MAIL_FROM in the environment (whatever the
+    // shell running the tests exports): the container's configuration cannot be built.
+    for (const name of ['TABLE_NAME', 'ISSUER', 'MAIL_FROM']) vi.stubEnv(name, undefined);
     const result = await handler(event, { awsRequestId: 'req-1' } as Context);
     expect(result.statusCode).toBe(500);
     expect(JSON.parse(result.body as string)).toEqual({
@@ -31,5 +35,6 @@ describe('a function whose configuration is invalid', () => {
     const logged = lines.map((line) => JSON.parse(line)).find((entry) => entry.errorName === 'ConfigError');
     expect(logged.errorMessage).toMatch(/TABLE_NAME/);
     expect(logged.errorMessage).toMatch(/ISSUER/);
+    expect(logged.errorMessage).toMatch(/MAIL_FROM/);
   });
 });

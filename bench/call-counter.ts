@@ -1,10 +1,12 @@
-import { LocalSigner } from '../../shared/crypto/local-signer.ts';
-import type { Signer } from '../../shared/crypto/signer.ts';
-import type { Deps } from '../../shared/deps.ts';
-import type { Mailer } from '../../shared/mail/mailer.ts';
-import { testKeyPair } from './keys.ts';
+import type { Signer } from '../shared/crypto/signer.ts';
+import type { Deps } from '../shared/deps.ts';
+import type { Mailer } from '../shared/mail/mailer.ts';
 
-/** Counts AWS calls a request makes: DynamoDB commands (SDK middleware), KMS-style signs and emails sent. */
+/**
+ * Counts AWS calls a request makes: DynamoDB commands (SDK middleware), KMS-style signs and emails
+ * sent. The bench's instrument (`npm run bench -- calls`); test/http/call-budget.test.ts measures
+ * with it too.
+ */
 export class CallCounter {
   dynamodb: string[] = [];
   signs = 0;
@@ -16,9 +18,8 @@ export class CallCounter {
     this.mails = 0;
   }
 
-  /** A signer that counts `sign` (the KMS Sign call in production). */
-  signer(): Signer {
-    const real = new LocalSigner(testKeyPair().pem);
+  /** Wraps a real signer so every `sign` (the KMS Sign call in production) is counted. */
+  signer(real: Signer): Signer {
     return {
       activeKey: () => real.activeKey(),
       publicKeys: () => real.publicKeys(),
