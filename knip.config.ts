@@ -8,24 +8,10 @@ import { routeList } from './shared/routes.ts';
  * Nothing new belongs here.
  */
 const KNOWN_UNUSED_EXPORTS: Record<string, ('exports' | 'types')[]> = {
-  // issue 6: TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS
-  'lib/grants.ts': ['exports'],
   // issue 6: functionBundling
   'lib/route-function.ts': ['exports'],
-  // issue 6: epochSeconds
-  'shared/clock.ts': ['exports'],
-  // issue 6: forbidden
-  'shared/errors.ts': ['exports'],
-  // issue 6: PREFLIGHT_MAX_AGE_SECONDS
-  'shared/http/cors.ts': ['exports'],
-  // issue 6: loadRoutes
-  'shared/local/server.ts': ['exports'],
-  // issue 6: types HttpMethod, ErrorStyle, AuthMode
-  'shared/routes.ts': ['types'],
   // issue 6: tooManyAttempts
   'shared/sign-in/check-code.ts': ['exports'],
-  // issue 6: Email, Code
-  'shared/sign-in/schemas.ts': ['exports'],
   // issue 6: DEGRADED_AFTER_MS, DOWN_AFTER_MS, worst
   'shared/status/checks.ts': ['exports'],
   // issue 6: IMAGE_PART_CHARS, IMAGE_PARTS

@@ -22,7 +22,7 @@ export interface DoorcodeStackProps extends StackProps {
 }
 
 /** `jwks` -> `RouteJwks`: stable construct ids, so logical ids follow the route table. */
-export const routeConstructId = (id: RouteId): string => `Route${id.charAt(0).toUpperCase()}${id.slice(1)}`;
+const routeConstructId = (id: RouteId): string => `Route${id.charAt(0).toUpperCase()}${id.slice(1)}`;
 
 /** The whole service: one function per entry of the route table, behind one HTTP API. */
 export class DoorcodeStack extends Stack {

@@ -3,7 +3,7 @@ import type { RouteAccess } from '../shared/routes.ts';
 import { SIGNING_ALGORITHM } from './signing-key.ts';
 
 /** Item reads. TransactGetItems is authorized as GetItem; ConditionCheckItem backs transaction conditions. */
-export const TABLE_READ_ACTIONS = [
+const TABLE_READ_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:BatchGetItem',
   'dynamodb:Query',
@@ -11,7 +11,7 @@ export const TABLE_READ_ACTIONS = [
 ] as const;
 
 /** Item writes. TransactWriteItems is authorized per item as these actions. */
-export const TABLE_WRITE_ACTIONS = [
+const TABLE_WRITE_ACTIONS = [
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
   'dynamodb:DeleteItem',

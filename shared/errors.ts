@@ -4,7 +4,7 @@
  * pick a name, never a status and a code separately; tests assert codes; route contracts list the
  * names they may answer (shared/routes.ts), from which the API description is generated.
  */
-export const catalogue = {
+const catalogue = {
   /** Invalid body, query or path; malformed JSON; a missing body. */
   invalidRequest: { status: 400, code: 'VALIDATION_ERROR' },
   /** SPEC §3.1: a wrong sign-in code, `details.attemptsLeft`; or a code already used. */

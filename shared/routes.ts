@@ -26,7 +26,7 @@ export interface RouteAccess {
   readonly mail?: boolean;
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'OPTIONS';
+type HttpMethod = 'GET' | 'POST' | 'OPTIONS';
 
 /** `app`: the platform envelope of SPEC §7; `oauth`: RFC 6749 error objects; `mcp`: JSON-RPC errors. */
 export type ErrorStyle = 'app' | 'oauth' | 'mcp';
@@ -47,7 +47,7 @@ export type AuthMode = 'none' | 'key-optional' | 'secret-key' | 'session' | 'ses
 export type BodySpec = { readonly json: z.ZodType } | { readonly form: z.ZodType };
 
 /** A route's interface: what it accepts and everything it may answer. */
-export interface RouteContract {
+interface RouteContract {
   /** Path parameters (`{id}` in the path). */
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;

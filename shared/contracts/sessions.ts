@@ -13,7 +13,7 @@ export const SessionInfo = z.object({
 });
 
 /** SPEC §2 SessionSummary: device, IP and creation time. */
-export const SessionSummary = z.object({
+const SessionSummary = z.object({
   id: z.string(),
   current: z.boolean(),
   device: z.string(),

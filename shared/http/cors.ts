@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import { isPlatformOrigin } from '../sessions/cookies.ts';
 
 const EXPOSED = 'set-auth-token, retry-after, x-request-id';
-export const PREFLIGHT_MAX_AGE_SECONDS = 600;
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /**
  * CORS for browser callers. Public keys live in browser code on any application's origin (SPEC §5.1),

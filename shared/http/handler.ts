@@ -29,12 +29,12 @@ type ReplyWith<S extends number, B> = (S extends 200 ? { status?: S } : { status
   };
 
 /** What a route's handler returns: one of the answers its contract declares. */
-export type ReplyOf<R extends RouteSpec> = {
+type ReplyOf<R extends RouteSpec> = {
   [S in keyof Responses<R> & number]: ReplyWith<S, z.input<Responses<R>[S]>>;
 }[keyof Responses<R> & number];
 
 /** What a route's handler receives: the typed caller and the validated request. No raw event. */
-export interface HttpRequest<R extends RouteSpec> {
+interface HttpRequest<R extends RouteSpec> {
   readonly caller: CallerByMode[R['auth']];
   readonly params: Parsed<Contract<R>['params']>;
   readonly query: Parsed<Contract<R>['query']>;

@@ -36,7 +36,7 @@ function compile(path: string): { pattern: RegExp; params: string[] } {
 }
 
 /** Imports every route's handler module (the same modules the Lambda bundles are built from). */
-export async function loadRoutes(): Promise<CompiledRoute[]> {
+async function loadRoutes(): Promise<CompiledRoute[]> {
   return Promise.all(
     routeList.map(async (route) => {
       const module = (await import(pathToFileURL(join(repoRoot, route.entry)).href)) as { handler: Handler };

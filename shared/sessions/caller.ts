@@ -20,7 +20,7 @@ export interface KeyHolder {
 }
 
 /** A key and its application, as `GET /auth/session` answers it. */
-export interface KeyHolderWithApplication extends KeyHolder {
+interface KeyHolderWithApplication extends KeyHolder {
   readonly application: Application;
 }
 
@@ -31,28 +31,28 @@ interface SessionHolder {
 }
 
 /** A session issued without a key (SPEC §5.3): the only kind that manages the platform. */
-export interface PlatformSession extends SessionHolder {
+interface PlatformSession extends SessionHolder {
   readonly kind: 'platformSession';
   readonly key: null;
   readonly application: null;
 }
 
 /** An end user's session of an application, with that application's key if one came. */
-export interface ApplicationSession extends SessionHolder {
+interface ApplicationSession extends SessionHolder {
   readonly kind: 'applicationSession';
   readonly key: ApiKey | null;
   readonly application: Application;
 }
 
 /** Sign-out's caller: every presented session of the target application, none required (SPEC §4.4). */
-export interface SigningOut {
+interface SigningOut {
   readonly kind: 'signingOut';
   /** The application the key names (even a revoked key), or the platform. */
   readonly scope: string;
   readonly sessions: readonly ResolvedSession[];
 }
 
-export type SessionCaller = PlatformSession | ApplicationSession;
+type SessionCaller = PlatformSession | ApplicationSession;
 
 /** The caller each auth mode lets through (shared/routes.ts `AuthMode`). */
 export interface CallerByMode {
@@ -63,7 +63,6 @@ export interface CallerByMode {
   'session-optional': Anonymous | KeyHolderWithApplication | SessionCaller;
   'sign-out': SigningOut;
 }
-export type Caller = CallerByMode[AuthMode];
 
 const anonymous: Anonymous = { kind: 'anonymous' };
 

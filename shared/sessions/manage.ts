@@ -46,7 +46,7 @@ export async function refreshSession(deps: Deps, current: ResolvedSession): Prom
 }
 
 /** Every session of a user (a user belongs to one scope), strongly consistent. */
-export async function sessionsOf(deps: Deps, userId: string): Promise<SessionRecord[]> {
+async function sessionsOf(deps: Deps, userId: string): Promise<SessionRecord[]> {
   const sessions: SessionRecord[] = [];
   let cursor: Record<string, unknown> | undefined;
   do {
@@ -86,7 +86,7 @@ async function deleteSessions(deps: Deps, userId: string, sessionIds: string[]):
 }
 
 /** POST /auth/sign-out: ends every session of the user in this application (SPEC §3.2). */
-export async function signOutEverywhere(deps: Deps, current: ResolvedSession): Promise<void> {
+async function signOutEverywhere(deps: Deps, current: ResolvedSession): Promise<void> {
   const ids = new Set((await sessionsOf(deps, current.user.id)).map((session) => session.id));
   ids.add(current.session.id);
   await deleteSessions(deps, current.user.id, [...ids]);

@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { normaliseEmail } from '../users/user.ts';
 import { CODE_ALPHABET, CODE_LENGTH, normaliseCode } from './code.ts';
 
-export const Email = z.email().max(254).transform(normaliseEmail);
+const Email = z.email().max(254).transform(normaliseEmail);
 
 /** SPEC §2: case-insensitive, hyphens ignored. A code that cannot be right is not counted as an attempt. */
-export const Code = z
+const Code = z
   .string()
   .max(32)
   .transform(normaliseCode)
