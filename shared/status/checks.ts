@@ -1,5 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
+import { probeTable } from '../store/health.ts';
 
 export type CheckStatus = 'ok' | 'degraded' | 'down';
 
@@ -23,12 +23,7 @@ export const worst = (statuses: CheckStatus[]): CheckStatus =>
 type Probe = (deps: Deps) => Promise<void>;
 
 const probes: Record<string, Probe> = {
-  // A strongly consistent point read of a key that never exists: proves reachability and read access.
-  database: async ({ db }) => {
-    await db.client.send(
-      new GetCommand({ TableName: db.table, Key: { pk: 'HEALTH', sk: 'HEALTH' }, ConsistentRead: true }),
-    );
-  },
+  database: ({ db }) => probeTable(db),
   'signing-keys': async ({ signer }) => {
     const keys = await signer.publicKeys();
     if (keys.length === 0) throw new Error('no signing key is configured');

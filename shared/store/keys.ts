@@ -30,4 +30,6 @@ export const keys = {
   }),
   /** The sliding log of one rate limit for one subject (an IP or a mailbox). */
   rateLog: (bucket: string, subject: string) => ({ pk: `RATE#${bucket}#${subject}`, sk: 'LOG' }),
+  /** Never written: `/status` reads it to prove the table answers. */
+  health: { pk: 'HEALTH', sk: 'HEALTH' },
 } as const;

@@ -44,7 +44,7 @@ export const UpdateUserBody = z
           return z.NEVER;
         }
         // Stored as ASCII: an https URL in its serialised form (non-ASCII percent-encoded, IDN as
-        // punycode), so every stored part is as many bytes as characters (shared/users/profile.ts).
+        // punycode), so every stored part is as many bytes as characters (shared/store/accounts.ts).
         const stored = value === '' || value.startsWith('data:') ? value : new URL(value).href;
         if (stored.length > MAX_IMAGE_CHARS) {
           ctx.addIssue({

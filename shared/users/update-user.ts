@@ -1,10 +1,7 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { ResolvedSession } from '../sessions/resolve.ts';
-import { failedConditions } from '../store/errors.ts';
-import { keys } from '../store/keys.ts';
-import { imageWrites } from './profile.ts';
+import { updateProfile } from '../store/accounts.ts';
 import type { User } from './user.ts';
 
 export interface ProfileChange {
@@ -20,43 +17,12 @@ export interface ProfileChange {
  */
 export async function updateUser(deps: Deps, current: ResolvedSession, change: ProfileChange): Promise<User> {
   const { user } = current;
-  const scope = current.session.scope;
-  const set: string[] = [];
-  const values: Record<string, unknown> = {};
-  if (change.name !== undefined) {
-    set.push('#name = :name');
-    values[':name'] = change.name;
-  }
-  const image =
-    change.image === undefined ? null : imageWrites(deps.db.table, scope, user.email, change.image);
-  if (image) {
-    set.push('imageParts = :parts');
-    values[':parts'] = image.parts;
-  }
-  const update = (key: { pk: string; sk: string }) => ({
-    Update: {
-      TableName: deps.db.table,
-      Key: key,
-      UpdateExpression: `SET ${set.join(', ')}`,
-      ConditionExpression: 'attribute_exists(pk)',
-      ...(change.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
-      ExpressionAttributeValues: values,
-    },
-  });
-  try {
-    await deps.db.client.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          update(keys.user(user.id)),
-          update(keys.account(scope, user.email)),
-          ...(image?.items ?? []),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (failedConditions(error)) throw fail('unauthorized', 'The account no longer exists');
-    throw error;
-  }
+  const updated = await updateProfile(
+    deps.db,
+    { userId: user.id, scope: current.session.scope, email: user.email },
+    change,
+  );
+  if (updated.outcome === 'missing') throw fail('unauthorized', 'The account no longer exists');
   return {
     ...user,
     ...(change.name !== undefined ? { name: change.name } : {}),

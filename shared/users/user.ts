@@ -10,7 +10,7 @@ export interface User {
 
 /**
  * The profile attributes of a user or account item. The image is not among them: it is stored in
- * parts beside the account item (shared/users/profile.ts), so this reads `image` as null.
+ * parts beside the account item (shared/store/accounts.ts), so this reads `image` as null.
  */
 export function userFromItem(item: Record<string, unknown>): User {
   return {
