@@ -171,6 +171,15 @@ export const routes = {
     body: 'json',
     access: { table: 'readwrite', publicKeys: true },
   },
+  /** Uploaded profile images, by the hash of their bytes: public and cacheable, apart from the session path. */
+  image: {
+    method: 'GET',
+    path: '/images/{id}',
+    entry: 'functions/images/get-image.ts',
+    errors: 'app',
+    auth: 'none',
+    access: { table: 'read' },
+  },
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

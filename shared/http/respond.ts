@@ -13,8 +13,15 @@ const baseHeaders = {
 export function toResult(reply: Reply, requestId: string): HttpResult {
   return {
     statusCode: reply.status ?? 200,
-    headers: { ...baseHeaders, 'x-request-id': requestId, ...reply.headers },
-    body: reply.body === undefined ? '' : JSON.stringify(reply.body),
+    headers: {
+      ...baseHeaders,
+      ...(reply.raw ? { 'content-type': reply.raw.contentType } : {}),
+      'x-request-id': requestId,
+      ...reply.headers,
+    },
+    body: reply.raw ? reply.raw.base64 : reply.body === undefined ? '' : JSON.stringify(reply.body),
+    // API Gateway decodes a base64 body marked so before it answers (payload format 2.0).
+    ...(reply.raw ? { isBase64Encoded: true } : {}),
     ...(reply.cookies && reply.cookies.length > 0 ? { cookies: reply.cookies } : {}),
   };
 }

@@ -10,6 +10,8 @@ export interface Reply {
   body?: unknown;
   headers?: Record<string, string>;
   cookies?: string[];
+  /** A body that is not JSON: its bytes (base64) and type. Takes the place of `body`. */
+  raw?: { base64: string; contentType: string };
 }
 
 export const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Reply => ({

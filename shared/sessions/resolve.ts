@@ -5,8 +5,7 @@ import { readItems } from '../store/batch.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from '../tenancy/api-keys.ts';
 import { type Application, applicationFromItem, getApplication } from '../tenancy/applications.ts';
-import { profileFrom, profileKeys } from '../users/profile.ts';
-import type { User } from '../users/user.ts';
+import { type User, userFromItem } from '../users/user.ts';
 import { readCookies, sessionCookieName } from './cookies.ts';
 import { type SessionRecord, sessionFromItem } from './session.ts';
 import { verifySessionToken } from './token.ts';
@@ -46,12 +45,12 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
   const keyHash = presentedKey === undefined || knownKey ? null : apiKeyHash(presentedKey);
   const found = await readItems(deps.db, {
     session: keys.session(claims.sub, claims.sid),
-    ...profileKeys(claims.aud, claims.email),
+    account: keys.account(claims.aud, claims.email),
     application: claims.aud !== PLATFORM ? keys.application(claims.aud) : undefined,
     apiKey: keyHash ? keys.apiKey(keyHash) : undefined,
   });
-  const user = profileFrom(found);
-  const { session: sessionItem, application: appItem, apiKey: keyItem } = found;
+  const { session: sessionItem, account, application: appItem, apiKey: keyItem } = found;
+  const user = account ? userFromItem(account, deps.config.ISSUER) : null;
   if (!sessionItem || !user || user.id !== claims.sub) return null;
   const session = sessionFromItem(sessionItem);
   // The record must still hold this token's jti (refresh rotates it) and be unexpired (TTL is late).

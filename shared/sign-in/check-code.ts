@@ -17,14 +17,11 @@ const invalidCode = () => fail('wrongCode', 'The code is not valid; request a ne
 
 export interface CheckedCode {
   request: SignInRequest;
-  /** The address's account item in this scope (profile without its image), or undefined before its first sign-in. */
+  /** The address's account item in this scope, or undefined before its first sign-in. */
   account: Item | undefined;
 }
 
-/**
- * The keys of a sign-in read: the request and the account item of `<scope, email>`. Not the image
- * parts: these requests are not authenticated yet (see completeProfile).
- */
+/** The keys of a sign-in read: the request and the account item of `<scope, email>`. */
 export const signInKeys = (scope: string, email: string) => ({
   request: keys.signIn(scope, email),
   account: keys.account(scope, email),

@@ -7,13 +7,12 @@ import type { NewAccount } from '../store/accounts.ts';
 import type { Item } from '../store/batch.ts';
 import { PLATFORM } from '../store/keys.ts';
 import { consumeRequest } from '../store/sign-in-transaction.ts';
-import { completeProfile } from '../users/profile.ts';
-import type { User } from '../users/user.ts';
+import { type User, userFromItem } from '../users/user.ts';
 import type { SignInRequest } from './request.ts';
 
 export interface CompleteInput {
   request: SignInRequest;
-  /** The account item of the address in this scope, or undefined: this sign-in creates the account. */
+  /** The account item of the address in this scope (its image as a URL), or undefined: this sign-in creates the account. */
   account: Item | undefined;
   /** The state the request must still be in: `pending` for verify, `approved` for poll. */
   expectStatus: 'pending' | 'approved';
@@ -44,7 +43,7 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
   const now = deps.clock.now();
   const createdAt = new Date(now).toISOString();
   const user: User = input.account
-    ? await completeProfile(deps, request.scope, input.account)
+    ? userFromItem(input.account, deps.config.ISSUER)
     : {
         id: newId(deps.random, 'usr'),
         email: request.email,

@@ -1,23 +1,11 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { ImageChange } from '../users/image.ts';
 import type { User } from '../users/user.ts';
 import type { Key } from './batch.ts';
 import type { Db } from './db.ts';
 import { failedConditions, type TransactItem } from './errors.ts';
+import { imageWrites } from './images.ts';
 import { keys } from './keys.ts';
-
-/**
- * An item holds at most 400 KB and an image may be 716800 characters (SPEC §8): the image is stored
- * in parts beside the account item, three parts of 250 000 characters.
- */
-export const IMAGE_PART_CHARS = 250_000;
-export const IMAGE_PARTS = 3;
-
-/** The keys of the image parts of an account, by name, to read with the account item. */
-export const accountImageParts = (scope: string, email: string) => ({
-  image0: keys.imagePart(scope, email, 0),
-  image1: keys.imagePart(scope, email, 1),
-  image2: keys.imagePart(scope, email, 2),
-});
 
 /** What a first sign-in creates (SPEC §1.7): the address's account, its user and an organization it owns. */
 export interface NewAccount {
@@ -36,7 +24,7 @@ const accountExists = 'attribute_exists(pk)';
 export function newAccountWrites(table: string, account: NewAccount): TransactItem[] {
   const { user, scope, organization } = account;
   const { image: _none, ...fields } = user;
-  const profile = { ...fields, imageParts: 0, scope };
+  const profile = { ...fields, scope };
   const createdAt = user.createdAt;
   return [
     {
@@ -68,68 +56,59 @@ export function newAccountWrites(table: string, account: NewAccount): TransactIt
   ];
 }
 
-/** Part writes storing `image` ('' removes it): every part is put or deleted, so none is left stale. */
-function imageWrites(table: string, scope: string, email: string, image: string) {
-  const parts = Math.ceil(image.length / IMAGE_PART_CHARS);
-  const partKeys: Key[] = Object.values(accountImageParts(scope, email));
-  const items: TransactItem[] = partKeys.map((key, index) =>
-    index < parts
-      ? {
-          Put: {
-            TableName: table,
-            Item: {
-              ...key,
-              type: 'imagePart',
-              data: image.slice(index * IMAGE_PART_CHARS, (index + 1) * IMAGE_PART_CHARS),
-            },
-          },
-        }
-      : { Delete: { TableName: table, Key: key } },
-  );
-  return { parts, items };
-}
-
 /** `missing`: the account (or its user) no longer exists. */
 export type ProfileOutcome = { outcome: 'updated' } | { outcome: 'missing' };
 
 /**
- * Changes the profile on the user item and its copy on the account item, with the image parts, in
- * ONE TransactWriteItems, so they never disagree.
+ * How each image change is kept on the profile items: `image` holds a URL the user gave, `imageId`
+ * the id of a stored image (its bytes live in their own items, shared/store/images.ts). The profile
+ * items stay small, so reading a profile never reads an image.
+ */
+const imageUpdate = (change: ImageChange) => {
+  switch (change.kind) {
+    case 'removed':
+      return { set: [], remove: ['image', 'imageId'], values: {} };
+    case 'linked':
+      return { set: ['image = :image'], remove: ['imageId'], values: { ':image': change.url } };
+    case 'uploaded':
+      return { set: ['imageId = :imageId'], remove: ['image'], values: { ':imageId': change.image.id } };
+  }
+};
+
+/**
+ * Changes the profile on the user item and its copy on the account item (with an uploaded image's
+ * parts) in ONE TransactWriteItems, so they never disagree.
  */
 export async function updateProfile(
   db: Db,
   account: { userId: string; scope: string; email: string },
-  change: { name?: string; image?: string },
+  change: { name?: string; image?: ImageChange },
 ): Promise<ProfileOutcome> {
-  const set: string[] = [];
-  const values: Record<string, unknown> = {};
-  if (change.name !== undefined) {
-    set.push('#name = :name');
-    values[':name'] = change.name;
-  }
-  const image =
-    change.image === undefined ? null : imageWrites(db.table, account.scope, account.email, change.image);
-  if (image) {
-    set.push('imageParts = :parts');
-    values[':parts'] = image.parts;
-  }
+  const image = change.image ? imageUpdate(change.image) : { set: [], remove: [], values: {} };
+  const set = [...(change.name !== undefined ? ['#name = :name'] : []), ...image.set];
+  const expression = [
+    ...(set.length > 0 ? [`SET ${set.join(', ')}`] : []),
+    ...(image.remove.length > 0 ? [`REMOVE ${image.remove.join(', ')}`] : []),
+  ].join(' ');
+  const values = { ...(change.name !== undefined ? { ':name': change.name } : {}), ...image.values };
   const update = (key: Key): TransactItem => ({
     Update: {
       TableName: db.table,
       Key: key,
-      UpdateExpression: `SET ${set.join(', ')}`,
+      UpdateExpression: expression,
       ConditionExpression: accountExists,
       ...(change.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
-      ExpressionAttributeValues: values,
+      ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
     },
   });
+  const uploaded = change.image?.kind === 'uploaded' ? imageWrites(db.table, change.image.image) : [];
   try {
     await db.client.send(
       new TransactWriteCommand({
         TransactItems: [
           update(keys.user(account.userId)),
           update(keys.account(account.scope, account.email)),
-          ...(image?.items ?? []),
+          ...uploaded,
         ],
       }),
     );
