@@ -4,6 +4,8 @@ import { request as httpRequest } from 'node:http';
 export interface LoopbackResponse<T = unknown> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** The body as received (an image's bytes). */
+  bytes: Buffer;
   text: string;
   body: T;
 }
@@ -52,14 +54,15 @@ export function send<T = unknown>(
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString('utf8');
           let body: unknown;
           try {
             body = text ? JSON.parse(text) : undefined;
           } catch {
             body = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: body as T });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, text, body: body as T });
         });
         res.on('error', reject);
       },

@@ -12,7 +12,7 @@ import { bundling } from './bundling.ts';
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** lib/bundling.ts's esbuild options, in NodejsFunction's vocabulary (it always targets platform node). */
-export const functionBundling: BundlingOptions = {
+const functionBundling: BundlingOptions = {
   format: bundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
   target: bundling.target,
   minify: bundling.minify,

@@ -8,6 +8,7 @@
 import type * as z from 'zod';
 import { NoBody, SignInResult } from './contracts/common.ts';
 import { Jwks, Root, StatusReport } from './contracts/health.ts';
+import { ConditionalGet, ImagePath } from './contracts/images.ts';
 import { Revoked, SessionInfo, SessionList, SignedOut, UserResult } from './contracts/sessions.ts';
 import { Approved, PeekResult, StartResult } from './contracts/sign-in.ts';
 import type { ErrorName } from './errors.ts';
@@ -46,14 +47,22 @@ export type AuthMode = 'none' | 'key-optional' | 'secret-key' | 'session' | 'ses
 /** How a request body is encoded; the chain answers 415 for any other content type. */
 export type BodySpec = { readonly json: z.ZodType } | { readonly form: z.ZodType };
 
+/** An answer whose body is not JSON (an image): the handler gives its bytes and type. */
+export interface RawResponse {
+  /** The media type(s) it may have, e.g. `image/*`. */
+  readonly raw: string;
+}
+
 /** A route's interface: what it accepts and everything it may answer. */
 interface RouteContract {
   /** Path parameters (`{id}` in the path). */
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
+  /** Request headers the route reads itself (lower-case names), besides the credentials. */
+  readonly headers?: z.ZodType;
   readonly body?: BodySpec;
   /** The answer's body schema per status; `NoBody` for an empty answer. */
-  readonly responses: Readonly<Record<number, z.ZodType>>;
+  readonly responses: Readonly<Record<number, z.ZodType | RawResponse>>;
   /** Every error of the catalogue (shared/errors.ts) the route may answer besides `internal`. */
   readonly errors: readonly ErrorName[];
 }
@@ -269,6 +278,21 @@ export const routes = {
       body: { json: UpdateUserBody },
       responses: { 200: UserResult },
       errors: [...bodyErrors, ...credentialErrors, 'forbidden'],
+    },
+  },
+  /** Uploaded profile images, by the hash of their bytes: public and cacheable, apart from the session path. */
+  image: {
+    method: 'GET',
+    path: '/images/{id}',
+    entry: 'functions/images/get-image.ts',
+    errorStyle: 'app',
+    auth: 'none',
+    access: { table: 'read' },
+    contract: {
+      params: ImagePath,
+      headers: ConditionalGet,
+      responses: { 200: { raw: 'image/*' }, 304: { raw: 'image/*' } },
+      errors: ['notFound'],
     },
   },
 } as const satisfies Record<string, RouteSpec>;

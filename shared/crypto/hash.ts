@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-/** Hex SHA-256: how every secret (codes, device codes, keys, tokens) is stored. */
-export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');
+/** Hex SHA-256: how every secret (codes, device codes, keys, tokens) is stored, and what names a stored image. */
+export const sha256Hex = (value: string | Uint8Array): string =>
+  createHash('sha256').update(value).digest('hex');
 
 /** Constant-time comparison of two hex digests. */
 export function sameDigest(a: string, b: string): boolean {

@@ -4,12 +4,12 @@ import type * as z from 'zod';
 import { type Deps, getDeps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { describeError, type Logger } from '../log.ts';
-import type { RouteSpec } from '../routes.ts';
+import type { RawResponse, RouteSpec } from '../routes.ts';
 import { type CallerByMode, callerFor } from '../sessions/caller.ts';
 import { bodyText, parseForm } from './body.ts';
 import { corsHeaders } from './cors.ts';
 import { credentialsOf } from './credentials.ts';
-import { contractBody, errorSerializers, toAppError, toResult } from './respond.ts';
+import { contractBody, errorSerializers, type RawBody, toAppError, toResult } from './respond.ts';
 import type { HttpEvent, HttpResult, LambdaContext } from './types.ts';
 
 type Contract<R extends RouteSpec> = R['contract'];
@@ -21,16 +21,25 @@ type BodyOf<R extends RouteSpec> = Contract<R>['body'] extends { json: infer S }
     : undefined;
 type Responses<R extends RouteSpec> = Contract<R>['responses'];
 
-/** One declared answer: its status (200 may be left out), a body of the declared schema, headers, cookies. */
-type ReplyWith<S extends number, B> = (S extends 200 ? { status?: S } : { status: S }) &
-  (undefined extends B ? { body?: B } : { body: B }) & {
+/** The body part of an answer: raw bytes where the contract says so, else a body of its schema. */
+type BodyPart<Declared> = Declared extends RawResponse
+  ? { raw: RawBody }
+  : Declared extends z.ZodType
+    ? undefined extends z.input<Declared>
+      ? { body?: z.input<Declared> }
+      : { body: z.input<Declared> }
+    : never;
+
+/** One declared answer: its status (200 may be left out), its body, headers, cookies. */
+type ReplyWith<S extends number, Declared> = (S extends 200 ? { status?: S } : { status: S }) &
+  BodyPart<Declared> & {
     headers?: Record<string, string>;
     cookies?: string[];
   };
 
 /** What a route's handler returns: one of the answers its contract declares. */
 type ReplyOf<R extends RouteSpec> = {
-  [S in keyof Responses<R> & number]: ReplyWith<S, z.input<Responses<R>[S]>>;
+  [S in keyof Responses<R> & number]: ReplyWith<S, Responses<R>[S]>;
 }[keyof Responses<R> & number];
 
 /** What a route's handler receives: the typed caller and the validated request. No raw event. */
@@ -38,6 +47,8 @@ interface HttpRequest<R extends RouteSpec> {
   readonly caller: CallerByMode[R['auth']];
   readonly params: Parsed<Contract<R>['params']>;
   readonly query: Parsed<Contract<R>['query']>;
+  /** The request headers the contract names (credentials are read by the chain, not here). */
+  readonly headers: Parsed<Contract<R>['headers']>;
   readonly body: BodyOf<R>;
   /** This request's dependencies; `deps.logger` carries the request id and route. */
   readonly deps: Deps;
@@ -140,6 +151,7 @@ async function respond<R extends RouteSpec>(
   const { contract } = route;
   const params = validate('path', contract.params, event.pathParameters ?? {});
   const query = validate('query', contract.query, event.queryStringParameters ?? {});
+  const headers = validate('headers', contract.headers, event.headers ?? {});
   const bodySchema = contract.body && ('json' in contract.body ? contract.body.json : contract.body.form);
   const body = validate('body', bodySchema, event.body);
   const { deps, log, requestId } = internal;
@@ -150,6 +162,7 @@ async function respond<R extends RouteSpec>(
     caller: caller as CallerByMode[R['auth']],
     params: params as HttpRequest<R>['params'],
     query: query as HttpRequest<R>['query'],
+    headers: headers as HttpRequest<R>['headers'],
     body: body as BodyOf<R>,
     deps,
     log,
@@ -159,12 +172,19 @@ async function respond<R extends RouteSpec>(
       userAgent: event.headers?.['user-agent'] ?? '',
       origin: event.headers?.origin,
     },
-  })) as { status?: number; body?: unknown; headers?: Record<string, string>; cookies?: string[] };
+  })) as {
+    status?: number;
+    body?: unknown;
+    raw?: RawBody;
+    headers?: Record<string, string>;
+    cookies?: string[];
+  };
   const status = reply.status ?? 200;
   return toResult(
     {
       status,
-      body: contractBody(contract.responses, status, reply.body),
+      body: contractBody(contract.responses, status, reply),
+      raw: reply.raw,
       headers: reply.headers,
       cookies: reply.cookies,
     },
@@ -173,7 +193,11 @@ async function respond<R extends RouteSpec>(
 }
 
 /** Parses one part of the request with its contract schema, or answers 400 naming every problem. */
-function validate(part: 'path' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown): unknown {
+function validate(
+  part: 'path' | 'query' | 'headers' | 'body',
+  schema: z.ZodType | undefined,
+  value: unknown,
+): unknown {
   if (!schema) return undefined;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { AppError, errorBody, fail } from '../errors.ts';
-import type { ErrorStyle } from '../routes.ts';
+import type { ErrorStyle, RawResponse } from '../routes.ts';
 import type { HttpResult } from './types.ts';
 
 /** Headers every answer carries. Credentials pass through these routes, so nothing is cached by default. */
@@ -12,10 +12,18 @@ const baseHeaders = {
   vary: 'Origin',
 };
 
-/** An answer before serialization: its status, a JSON body, headers and cookies. */
+/** A body that is not JSON: its bytes (base64) and media type. */
+export interface RawBody {
+  base64: string;
+  contentType: string;
+}
+
+/** An answer before serialization: its status, a JSON or raw body, headers and cookies. */
 export interface Answer {
   status: number;
   body?: unknown;
+  /** Takes the place of `body`. */
+  raw?: RawBody | undefined;
   headers?: Record<string, string> | undefined;
   cookies?: string[] | undefined;
 }
@@ -23,8 +31,15 @@ export interface Answer {
 export function toResult(answer: Answer, requestId: string): HttpResult {
   return {
     statusCode: answer.status,
-    headers: { ...baseHeaders, 'x-request-id': requestId, ...answer.headers },
-    body: answer.body === undefined ? '' : JSON.stringify(answer.body),
+    headers: {
+      ...baseHeaders,
+      ...(answer.raw ? { 'content-type': answer.raw.contentType } : {}),
+      'x-request-id': requestId,
+      ...answer.headers,
+    },
+    body: answer.raw ? answer.raw.base64 : answer.body === undefined ? '' : JSON.stringify(answer.body),
+    // API Gateway decodes a base64 body marked so before it answers (payload format 2.0).
+    ...(answer.raw ? { isBase64Encoded: true } : {}),
     ...(answer.cookies && answer.cookies.length > 0 ? { cookies: answer.cookies } : {}),
   };
 }
@@ -34,13 +49,18 @@ export function toResult(answer: Answer, requestId: string): HttpResult {
  * stripped, so nothing the contract does not name leaves the service. A mismatch is our bug (500).
  */
 export function contractBody(
-  responses: Readonly<Record<number, z.ZodType>>,
+  responses: Readonly<Record<number, z.ZodType | RawResponse>>,
   status: number,
-  body: unknown,
+  reply: { body?: unknown; raw?: RawBody | undefined },
 ): unknown {
-  const schema = responses[status];
-  if (!schema) throw new Error(`The route's contract declares no ${status} answer`);
-  const parsed = schema.safeParse(body);
+  const declared = responses[status];
+  if (!declared) throw new Error(`The route's contract declares no ${status} answer`);
+  if ('raw' in declared) {
+    if (!reply.raw) throw new Error(`The route's contract declares raw bytes for ${status}`);
+    return undefined;
+  }
+  if (reply.raw) throw new Error(`The route's contract declares a JSON ${status} answer`);
+  const parsed = declared.safeParse(reply.body);
   if (!parsed.success) {
     const where = parsed.error.issues.map((issue) => issue.path.join('.') || '(body)').join(', ');
     throw new Error(`The ${status} answer does not match the route's contract at ${where}`);

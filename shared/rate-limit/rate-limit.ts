@@ -1,8 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { rateLimited } from '../errors.ts';
-import { conditionFailureItem, isConditionFailure } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
+import { type RateLogWrite, rateLogWrite, replaceHits, saveRateLog } from '../store/rate-logs.ts';
 import type { Limit } from './limits.ts';
 
 /**
@@ -46,30 +45,17 @@ export function withState(log: RateLog, item: Record<string, unknown> | undefine
 export const MAX_RACES = 25;
 
 /**
- * Records a hit at `nowMs` as an Update (also usable in TransactWriteItems), or throws
+ * Records a hit at `nowMs` as a write (alone, or in the caller's transaction), or throws
  * 429 RATE_LIMITED with the exact Retry-After when `max` hits already lie within the window.
  */
-export function recordHit(table: string, log: RateLog, nowMs: number) {
+export function recordHit(table: string, log: RateLog, nowMs: number): RateLogWrite {
   const windowMs = log.limit.windowSeconds * 1000;
   const recent = log.hits.filter((time) => time > nowMs - windowMs);
   if (recent.length >= log.limit.max) {
     const oldest = recent[recent.length - log.limit.max] ?? nowMs;
     throw rateLimited((oldest + windowMs - nowMs) / 1000);
   }
-  const hits = [...recent, nowMs].slice(-log.limit.max);
-  return {
-    TableName: table,
-    Key: log.key,
-    UpdateExpression: 'SET hits = :hits, version = :next, expiresAt = :expiresAt',
-    ConditionExpression: log.version === 0 ? 'attribute_not_exists(version)' : 'version = :version',
-    ExpressionAttributeValues: {
-      ':hits': hits,
-      ':next': log.version + 1,
-      ':expiresAt': Math.ceil((nowMs + windowMs) / 1000) + 60,
-      ...(log.version === 0 ? {} : { ':version': log.version }),
-    },
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-  };
+  return rateLogWrite(table, log, [...recent, nowMs].slice(-log.limit.max), nowMs + windowMs);
 }
 
 /** After too many lost races the caller is told to come back in a moment. */
@@ -88,16 +74,12 @@ export async function consume(
   let log = rateLogFrom(limit, subject, item);
   const now = deps.clock.now();
   for (let attempt = 0; attempt < MAX_RACES; attempt++) {
-    try {
-      await deps.db.client.send(new UpdateCommand(recordHit(deps.db.table, log, now)));
-      return;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const current = withState(log, conditionFailureItem(error));
-      // An SDK retry of our own write that had landed (its answer lost) finds our hit: done.
-      if (current.version === log.version + 1 && current.hits.at(-1) === now) return;
-      log = current;
-    }
+    const saved = await saveRateLog(deps.db, recordHit(deps.db.table, log, now));
+    if (saved.outcome === 'saved') return;
+    const current = withState(log, saved.current);
+    // An SDK retry of our own write that had landed (its answer lost) finds our hit: done.
+    if (current.version === log.version + 1 && current.hits.at(-1) === now) return;
+    log = current;
   }
   throw tooBusy();
 }
@@ -115,25 +97,12 @@ export async function refundHit(deps: Deps, log: RateLog, nowMs: number): Promis
   for (let attempt = 0; attempt < MAX_RACES; attempt++) {
     const index = current.hits.lastIndexOf(nowMs);
     if (index < 0) return;
-    try {
-      await deps.db.client.send(
-        new UpdateCommand({
-          TableName: deps.db.table,
-          Key: current.key,
-          UpdateExpression: 'SET hits = :hits, version = :next',
-          ConditionExpression: 'version = :version',
-          ExpressionAttributeValues: {
-            ':hits': current.hits.filter((_, i) => i !== index),
-            ':next': current.version + 1,
-            ':version': current.version,
-          },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      current = withState(log, conditionFailureItem(error));
-    }
+    const saved = await replaceHits(
+      deps.db,
+      current,
+      current.hits.filter((_, i) => i !== index),
+    );
+    if (saved.outcome === 'saved') return;
+    current = withState(log, saved.current);
   }
 }

@@ -1,11 +1,10 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import { batchGet } from '../store/batch-get.ts';
+import { readItems } from '../store/batch.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from '../tenancy/api-keys.ts';
 import { type Application, applicationFromItem, getApplication } from '../tenancy/applications.ts';
-import { profileFrom, profileKeys } from '../users/profile.ts';
-import type { User } from '../users/user.ts';
+import { type User, userFromItem } from '../users/user.ts';
 import { readCookies, sessionCookieName } from './cookies.ts';
 import { type SessionRecord, sessionFromItem } from './session.ts';
 import { verifySessionToken } from './token.ts';
@@ -50,14 +49,14 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
   if (!claims) return null;
   // A key the caller already resolved (cookie path) is not read again.
   const keyHash = presentedKey === undefined || knownKey ? null : apiKeyHash(presentedKey);
-  const profile = profileKeys(claims.aud, claims.email);
-  const wanted = [keys.session(claims.sub, claims.sid), ...profile];
-  if (claims.aud !== PLATFORM) wanted.push(keys.application(claims.aud));
-  if (keyHash) wanted.push(keys.apiKey(keyHash));
-  const [sessionItem, ...rest] = await batchGet(deps, wanted);
-  const user = profileFrom(rest.splice(0, profile.length));
-  const appItem = claims.aud !== PLATFORM ? rest.shift() : undefined;
-  const keyItem = keyHash ? rest.shift() : undefined;
+  const found = await readItems(deps.db, {
+    session: keys.session(claims.sub, claims.sid),
+    account: keys.account(claims.aud, claims.email),
+    application: claims.aud !== PLATFORM ? keys.application(claims.aud) : undefined,
+    apiKey: keyHash ? keys.apiKey(keyHash) : undefined,
+  });
+  const { session: sessionItem, account, application: appItem, apiKey: keyItem } = found;
+  const user = account ? userFromItem(account, deps.config.ISSUER) : null;
   if (!sessionItem || !user || user.id !== claims.sub) return null;
   const session = sessionFromItem(sessionItem);
   // The record must still hold this token's jti (refresh rotates it) and be unexpired (TTL is late).

@@ -1,5 +1,3 @@
-import { keys } from '../store/keys.ts';
-
 /** A server-side session. The token is valid only while this record exists and holds its `jti`. */
 export interface SessionRecord {
   id: string;
@@ -13,12 +11,6 @@ export interface SessionRecord {
   userAgent: string;
   ip: string;
 }
-
-export const sessionItem = (session: SessionRecord) => ({
-  ...keys.session(session.userId, session.id),
-  type: 'session',
-  ...session,
-});
 
 export function sessionFromItem(item: Record<string, unknown>): SessionRecord {
   return {

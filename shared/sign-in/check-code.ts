@@ -1,16 +1,15 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sameDigest } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
-import { batchGet } from '../store/batch-get.ts';
-import { conditionFailureItem, isConditionFailure } from '../store/errors.ts';
+import { type Item, readItems } from '../store/batch.ts';
 import { keys } from '../store/keys.ts';
+import { countWrongAttempt } from '../store/sign-in-requests.ts';
 import { codeHash } from './code.ts';
 import { isDestroyed, isExpired, MAX_ATTEMPTS, requestFromItem, type SignInRequest } from './request.ts';
 
-export const tooManyAttempts = () =>
+const tooManyAttempts = () =>
   fail('tooManyAttempts', 'Too many wrong codes: this code no longer works; request a new one');
 /** SPEC §3.1: a code works once. */
 export const alreadyUsed = () => fail('wrongCode', 'The code was already used', { reason: 'already_used' });
@@ -18,27 +17,15 @@ const invalidCode = () => fail('wrongCode', 'The code is not valid; request a ne
 
 export interface CheckedCode {
   request: SignInRequest;
-  /** The address's account item in this scope (profile without its image), or undefined before its first sign-in. */
-  account: Record<string, unknown> | undefined;
+  /** The address's account item in this scope, or undefined before its first sign-in. */
+  account: Item | undefined;
 }
 
-/**
- * The request and the account item of `<scope, email>` (plus `also`) in ONE consistent BatchGetItem.
- * Not the image parts: these requests are not authenticated yet (see completeProfile).
- */
-export async function readSignIn(
-  deps: Deps,
-  scope: string,
-  email: string,
-  also: { pk: string; sk: string }[] = [],
-) {
-  const [requestItem, account, ...rest] = await batchGet(deps, [
-    keys.signIn(scope, email),
-    keys.account(scope, email),
-    ...also,
-  ]);
-  return { request: requestItem ? requestFromItem(requestItem) : null, account, also: rest };
-}
+/** The keys of a sign-in read: the request and the account item of `<scope, email>`. */
+export const signInKeys = (scope: string, email: string) => ({
+  request: keys.signIn(scope, email),
+  account: keys.account(scope, email),
+});
 
 /**
  * The shared part of verify and approve (SPEC §3.1): one consistent read of the request, the
@@ -50,11 +37,13 @@ export async function checkCode(
   input: { scope: string; email: string; code: string; sourceIp: string },
 ): Promise<CheckedCode> {
   // The limit's log comes with the sign-in read; the hit is counted before any check.
-  const { request, account, also } = await readSignIn(deps, input.scope, input.email, [
-    rateLogKey(limits.codeCheckPerIp, input.sourceIp),
-  ]);
-  await consume(deps, limits.codeCheckPerIp, input.sourceIp, also[0]);
-  if (!request) throw invalidCode();
+  const found = await readItems(deps.db, {
+    ...signInKeys(input.scope, input.email),
+    limitLog: rateLogKey(limits.codeCheckPerIp, input.sourceIp),
+  });
+  await consume(deps, limits.codeCheckPerIp, input.sourceIp, found.limitLog);
+  if (!found.request) throw invalidCode();
+  const request = requestFromItem(found.request);
   if (isDestroyed(request)) throw tooManyAttempts();
   if (isExpired(request, deps.clock.now())) {
     throw fail('codeExpired', 'The code has expired; request a new one', {
@@ -63,31 +52,21 @@ export async function checkCode(
   }
   if (request.status !== 'pending') throw alreadyUsed();
   if (!sameDigest(codeHash(request.requestId, input.code), request.codeHash)) {
-    await countWrongAttempt(deps, request);
+    await refuseWrongCode(deps, request);
   }
-  return { request, account };
+  return { request, account: found.account };
 }
 
-async function countWrongAttempt(deps: Deps, request: SignInRequest): Promise<never> {
-  try {
-    const { Attributes } = await deps.db.client.send(
-      new UpdateCommand({
-        TableName: deps.db.table,
-        Key: keys.signIn(request.scope, request.email),
-        UpdateExpression: 'ADD attempts :one',
-        ConditionExpression: 'requestId = :requestId AND attempts < :max',
-        ExpressionAttributeValues: { ':one': 1, ':requestId': request.requestId, ':max': MAX_ATTEMPTS },
-        ReturnValues: 'UPDATED_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    const attempts = Number(Attributes?.attempts ?? MAX_ATTEMPTS);
-    // SPEC §3.1: the fifth wrong attempt destroys the request (it stays, marked, until TTL).
-    if (attempts >= MAX_ATTEMPTS) throw tooManyAttempts();
-    throw fail('wrongCode', 'The code is not valid', { attemptsLeft: MAX_ATTEMPTS - attempts });
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    if (conditionFailureItem(error)?.requestId === request.requestId) throw tooManyAttempts();
-    throw invalidCode();
+async function refuseWrongCode(deps: Deps, request: SignInRequest): Promise<never> {
+  const counted = await countWrongAttempt(deps.db, request, MAX_ATTEMPTS);
+  switch (counted.outcome) {
+    case 'counted':
+      // SPEC §3.1: the fifth wrong attempt destroys the request (it stays, marked, until TTL).
+      if (counted.attempts >= MAX_ATTEMPTS) throw tooManyAttempts();
+      throw fail('wrongCode', 'The code is not valid', { attemptsLeft: MAX_ATTEMPTS - counted.attempts });
+    case 'destroyed':
+      throw tooManyAttempts();
+    case 'replaced':
+      throw invalidCode();
   }
 }

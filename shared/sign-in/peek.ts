@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
-import { batchGet } from '../store/batch-get.ts';
+import { readItems } from '../store/batch.ts';
 import { keys } from '../store/keys.ts';
 import { applicationFromItem } from '../tenancy/applications.ts';
 import { formatCode } from './code.ts';
@@ -18,19 +18,21 @@ export async function peekCode(
   input: { applicationId: string; email: string; sourceIp: string },
 ): Promise<{ code: string }> {
   // One read for the limit, the application and the request.
-  const [rateLog, appItem, Item] = await batchGet(deps, [
-    rateLogKey(limits.peekPerIp, input.sourceIp),
-    keys.application(input.applicationId),
-    keys.signIn(input.applicationId, input.email),
-  ]);
+  const found = await readItems(deps.db, {
+    limitLog: rateLogKey(limits.peekPerIp, input.sourceIp),
+    application: keys.application(input.applicationId),
+    request: keys.signIn(input.applicationId, input.email),
+  });
   // Counted first: every answer, refusals included, costs a hit.
-  await consume(deps, limits.peekPerIp, input.sourceIp, rateLog);
-  if (!appItem) throw fail('unauthorized', 'The API key is not valid');
+  await consume(deps, limits.peekPerIp, input.sourceIp, found.limitLog);
+  if (!found.application) throw fail('unauthorized', 'The API key is not valid');
   const refused = () => fail('notFound', 'No code to show');
-  const domain = applicationFromItem(appItem).config['authentication.syntheticEmailDomain']?.toLowerCase();
+  const domain = applicationFromItem(found.application).config[
+    'authentication.syntheticEmailDomain'
+  ]?.toLowerCase();
   if (!domain || !input.email.endsWith(`@${domain}`)) throw refused();
-  if (!Item) throw refused();
-  const request = requestFromItem(Item);
+  if (!found.request) throw refused();
+  const request = requestFromItem(found.request);
   if (
     !request.peekCode ||
     request.status !== 'pending' ||

@@ -1,13 +1,12 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
-import { batchGet } from '../store/batch-get.ts';
-import { conditionFailureItem, isConditionFailure } from '../store/errors.ts';
+import { readItems } from '../store/batch.ts';
+import { recordPoll } from '../store/device-grants.ts';
 import { keys } from '../store/keys.ts';
-import { readSignIn } from './check-code.ts';
+import { signInKeys } from './check-code.ts';
 import { completeSignIn, type SignInResult } from './complete.ts';
 import {
   type DeviceGrant,
@@ -15,6 +14,7 @@ import {
   isDestroyed,
   isExpired,
   POLL_INTERVAL_SECONDS,
+  requestFromItem,
 } from './request.ts';
 
 // DESIGN §5: unknown, consumed, replaced or destroyed device codes all answer the same.
@@ -30,18 +30,22 @@ export async function pollSignIn(
   deps: Deps,
   input: { deviceCode: string; sourceIp: string; userAgent: string },
 ): Promise<SignInResult> {
-  const deviceKey = keys.device(sha256Hex(input.deviceCode));
-  const [Item, rateLog] = await batchGet(deps, [deviceKey, rateLogKey(limits.pollPerIp, input.sourceIp)]);
+  const deviceCodeHash = sha256Hex(input.deviceCode);
+  const polled = await readItems(deps.db, {
+    device: keys.device(deviceCodeHash),
+    limitLog: rateLogKey(limits.pollPerIp, input.sourceIp),
+  });
   // Counted before anything about the device code is told, so unknown codes cannot be probed freely.
-  await consume(deps, limits.pollPerIp, input.sourceIp, rateLog);
-  if (!Item) throw unusable();
-  const device = deviceFromItem(Item);
+  await consume(deps, limits.pollPerIp, input.sourceIp, polled.limitLog);
+  if (!polled.device) throw unusable();
+  const device = deviceFromItem(polled.device);
   const now = deps.clock.now();
   if (isExpired(device, now)) throw expired();
-  await recordPoll(deps, deviceKey, device, now);
+  await enforceInterval(deps, deviceCodeHash, device, now);
 
-  const { request, account } = await readSignIn(deps, device.scope, device.email);
-  if (!request) throw unusable();
+  const { request: requestItem, account } = await readItems(deps.db, signInKeys(device.scope, device.email));
+  if (!requestItem) throw unusable();
+  const request = requestFromItem(requestItem);
   if (request.requestId !== device.requestId || isDestroyed(request)) throw unusable();
   if (isExpired(request, now)) throw expired();
   if (request.status === 'pending') {
@@ -54,7 +58,7 @@ export async function pollSignIn(
     request,
     account,
     expectStatus: 'approved',
-    alsoWrite: [{ Delete: { TableName: deps.db.table, Key: deviceKey } }],
+    deviceCodeHash,
     raced: unusable,
     userAgent: input.userAgent,
     sourceIp: input.sourceIp,
@@ -62,36 +66,13 @@ export async function pollSignIn(
 }
 
 /** Enforces the interval: an early poll grows it by 5 s (kept for later polls) and answers 429. */
-async function recordPoll(deps: Deps, key: { pk: string; sk: string }, device: DeviceGrant, now: number) {
+async function enforceInterval(deps: Deps, deviceCodeHash: string, device: DeviceGrant, now: number) {
   const early = device.lastPolledAt !== undefined && now - device.lastPolledAt < device.interval * 1000;
   const interval = early ? device.interval + POLL_INTERVAL_SECONDS : device.interval;
-  try {
-    await deps.db.client.send(
-      new UpdateCommand({
-        TableName: deps.db.table,
-        Key: key,
-        UpdateExpression: 'SET lastPolledAt = :now, #interval = :interval',
-        // Two concurrent polls cannot both pass as on time: the second sees a changed lastPolledAt.
-        // attribute_exists(pk): a grant consumed meanwhile must not be recreated (without a TTL).
-        ConditionExpression:
-          device.lastPolledAt === undefined
-            ? 'attribute_exists(pk) AND attribute_not_exists(lastPolledAt)'
-            : 'attribute_exists(pk) AND lastPolledAt = :seen',
-        ExpressionAttributeNames: { '#interval': 'interval' },
-        ExpressionAttributeValues: {
-          ':now': now,
-          ':interval': interval,
-          ...(device.lastPolledAt === undefined ? {} : { ':seen': device.lastPolledAt }),
-        },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    if (!conditionFailureItem(error)) throw unusable();
-    throw slowDown(interval);
-  }
-  if (early) throw slowDown(interval);
+  const recorded = await recordPoll(deps.db, { deviceCodeHash, seen: device.lastPolledAt, now, interval });
+  if (recorded.outcome === 'gone') throw unusable();
+  // Another poll was recorded since this one read the grant: they cannot both be on time.
+  if (recorded.outcome === 'raced' || early) throw slowDown(interval);
 }
 
 function slowDown(interval: number): AppError {

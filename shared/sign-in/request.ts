@@ -1,5 +1,3 @@
-import { keys } from '../store/keys.ts';
-
 /** SPEC §8: a code lives 10 minutes and allows 5 attempts; poll at most every 5 s. */
 export const CODE_TTL_SECONDS = 600;
 export const MAX_ATTEMPTS = 5;
@@ -32,15 +30,6 @@ export interface DeviceGrant {
   interval: number;
   lastPolledAt?: number;
 }
-
-export const ttlOf = (validUntilMs: number) => Math.ceil(validUntilMs / 1000) + 60;
-
-export const signInItem = (request: SignInRequest) => ({
-  ...keys.signIn(request.scope, request.email),
-  type: 'signIn',
-  ...request,
-  expiresAt: ttlOf(request.validUntil),
-});
 
 export const requestFromItem = (item: Record<string, unknown>): SignInRequest =>
   item as unknown as SignInRequest;

@@ -1,4 +1,3 @@
-import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { fail, retryLater } from '../errors.ts';
@@ -15,14 +14,14 @@ import {
   tooBusy,
   withState,
 } from '../rate-limit/rate-limit.ts';
-import { batchGet } from '../store/batch-get.ts';
-import { cancellationItems, failedConditions, isConditionFailure } from '../store/errors.ts';
+import { readItems } from '../store/batch.ts';
 import { keys } from '../store/keys.ts';
+import { openRequest, withdrawRequest } from '../store/sign-in-requests.ts';
 import { applicationFromItem } from '../tenancy/applications.ts';
 import { mailboxOf } from '../users/user.ts';
 import { codeHash, generateCode, generateDeviceCode } from './code.ts';
 import { signInEmail } from './email.ts';
-import { CODE_TTL_SECONDS, POLL_INTERVAL_SECONDS, signInItem, ttlOf } from './request.ts';
+import { CODE_TTL_SECONDS, POLL_INTERVAL_SECONDS, type SignInRequest } from './request.ts';
 
 /** 503 answers ask the client to come back after this long. */
 const MAIL_RETRY_AFTER_SECONDS = 30;
@@ -46,15 +45,15 @@ export async function startSignIn(deps: Deps, input: StartInput) {
   const now = deps.clock.now();
   // Per mailbox across every scope: neither many applications nor `+tag` aliases flood one inbox.
   const mailbox = sha256Hex(mailboxOf(input.email));
-  const [ipItem, recipientItem, appItem] = await batchGet(deps, [
-    rateLogKey(limits.startPerIp, input.sourceIp),
-    rateLogKey(limits.startPerRecipient, mailbox),
-    ...(input.applicationId ? [keys.application(input.applicationId)] : []),
-  ]);
-  let ipLog = rateLogFrom(limits.startPerIp, input.sourceIp, ipItem);
-  let recipientLog = rateLogFrom(limits.startPerRecipient, mailbox, recipientItem);
-  if (input.applicationId && !appItem) throw fail('unauthorized', 'The API key is not valid');
-  const application = appItem ? applicationFromItem(appItem) : null;
+  const found = await readItems(deps.db, {
+    ipLog: rateLogKey(limits.startPerIp, input.sourceIp),
+    recipientLog: rateLogKey(limits.startPerRecipient, mailbox),
+    application: input.applicationId ? keys.application(input.applicationId) : undefined,
+  });
+  let ipLog = rateLogFrom(limits.startPerIp, input.sourceIp, found.ipLog);
+  let recipientLog = rateLogFrom(limits.startPerRecipient, mailbox, found.recipientLog);
+  if (input.applicationId && !found.application) throw fail('unauthorized', 'The API key is not valid');
+  const application = found.application ? applicationFromItem(found.application) : null;
 
   const requestId = newId(deps.random, 'sir');
   const code = generateCode(deps.random);
@@ -63,7 +62,7 @@ export async function startSignIn(deps: Deps, input: StartInput) {
   const syntheticDomain = application?.config['authentication.syntheticEmailDomain'];
   const isSynthetic =
     syntheticDomain !== undefined && input.email.endsWith(`@${syntheticDomain.toLowerCase()}`);
-  const request = signInItem({
+  const request: SignInRequest = {
     requestId,
     scope: input.scope,
     email: input.email,
@@ -73,47 +72,29 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     validUntil,
     ...(input.name ? { name: input.name } : {}),
     ...(isSynthetic ? { peekCode: code } : {}),
-  });
-  const deviceHash = sha256Hex(deviceCode);
-  const writes = [
-    { Put: { TableName: deps.db.table, Item: request } },
-    {
-      Put: {
-        TableName: deps.db.table,
-        Item: {
-          ...keys.device(deviceHash),
-          type: 'device',
-          scope: input.scope,
-          email: input.email,
-          requestId,
-          validUntil,
-          interval: POLL_INTERVAL_SECONDS,
-          expiresAt: ttlOf(validUntil),
-        },
-      },
-    },
-  ];
+  };
+  const device = {
+    scope: input.scope,
+    email: input.email,
+    requestId,
+    validUntil,
+    interval: POLL_INTERVAL_SECONDS,
+  };
   // A lost race on either log returns its current state: decide again and retry (no read).
   for (let attempt = 0; ; attempt++) {
     if (attempt >= MAX_RACES) throw tooBusy();
-    try {
-      await deps.db.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Update: recordHit(deps.db.table, ipLog, now) },
-            { Update: recordHit(deps.db.table, recipientLog, now) },
-            ...writes,
-          ],
-        }),
-      );
-      break;
-    } catch (error) {
-      const failed = failedConditions(error);
-      if (!failed) throw error;
-      const current = cancellationItems(error);
-      if (failed.includes(0)) ipLog = withState(ipLog, current[0]);
-      if (failed.includes(1)) recipientLog = withState(recipientLog, current[1]);
-    }
+    const opened = await openRequest(deps.db, {
+      request,
+      deviceCodeHash: sha256Hex(deviceCode),
+      device,
+      hits: {
+        ip: recordHit(deps.db.table, ipLog, now),
+        recipient: recordHit(deps.db.table, recipientLog, now),
+      },
+    });
+    if (opened.outcome === 'opened') break;
+    if (opened.logs.ip) ipLog = withState(ipLog, opened.logs.ip.current);
+    if (opened.logs.recipient) recipientLog = withState(recipientLog, opened.logs.recipient.current);
   }
 
   const sender = application?.name ?? deps.config.SERVICE_NAME;
@@ -124,7 +105,7 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     deps.logger.log('error', 'sign-in email not sent', {
       errorName: (error.cause as Error | undefined)?.name,
     });
-    await withdraw(deps, request, requestId, recipientLog, now);
+    await withdraw(deps, request, recipientLog, now);
     throw retryLater(
       'mailUnavailable',
       () => 'The sign-in email could not be sent; try again shortly',
@@ -139,25 +120,8 @@ export async function startSignIn(deps: Deps, input: StartInput) {
  * nothing), and the recipient's hit is given back: an outage must not lock an address out. The
  * delete and the refund are separate writes, so a concurrent start cannot cancel the delete.
  */
-async function withdraw(
-  deps: Deps,
-  request: { pk: string; sk: string },
-  requestId: string,
-  log: RateLog,
-  now: number,
-) {
-  try {
-    await deps.db.client.send(
-      new DeleteCommand({
-        TableName: deps.db.table,
-        Key: { pk: request.pk, sk: request.sk },
-        ConditionExpression: 'requestId = :requestId',
-        ExpressionAttributeValues: { ':requestId': requestId },
-      }),
-    );
-  } catch (error) {
-    // A newer start replaced it already: nothing of ours is left to withdraw.
-    if (!isConditionFailure(error)) throw error;
-  }
+async function withdraw(deps: Deps, request: SignInRequest, log: RateLog, now: number) {
+  // `replaced`: a newer start replaced it already, so nothing of ours is left to withdraw.
+  await withdrawRequest(deps.db, request);
   await refundHit(deps, log, now);
 }

@@ -1,7 +1,5 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
-import { isConditionFailure } from '../store/errors.ts';
-import { keys } from '../store/keys.ts';
+import { approveRequest } from '../store/sign-in-requests.ts';
 import { alreadyUsed, checkCode } from './check-code.ts';
 import { completeSignIn, type SignInResult } from './complete.ts';
 import { MAX_ATTEMPTS } from './request.ts';
@@ -30,27 +28,10 @@ export async function verifySignIn(deps: Deps, input: CodeInput): Promise<SignIn
 /** POST /auth/code/approve: pending -> approved; the polling device then gets the session. */
 export async function approveSignIn(deps: Deps, input: CodeInput): Promise<{ approved: true }> {
   const { request } = await checkCode(deps, input);
-  try {
-    await deps.db.client.send(
-      new UpdateCommand({
-        TableName: deps.db.table,
-        Key: keys.signIn(request.scope, request.email),
-        UpdateExpression: 'SET #status = :approved',
-        ConditionExpression:
-          'requestId = :requestId AND #status = :pending AND attempts < :max AND validUntil > :now',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':approved': 'approved',
-          ':pending': 'pending',
-          ':requestId': request.requestId,
-          ':max': MAX_ATTEMPTS,
-          ':now': deps.clock.now(),
-        },
-      }),
-    );
-  } catch (error) {
-    if (isConditionFailure(error)) throw alreadyUsed();
-    throw error;
-  }
+  const approved = await approveRequest(deps.db, request, {
+    now: deps.clock.now(),
+    maxAttempts: MAX_ATTEMPTS,
+  });
+  if (approved.outcome === 'raced') throw alreadyUsed();
   return { approved: true };
 }

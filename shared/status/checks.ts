@@ -1,5 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
+import { probeTable } from '../store/health.ts';
 
 export type CheckStatus = 'ok' | 'degraded' | 'down';
 
@@ -11,24 +11,19 @@ export interface CheckResult {
 }
 
 /** SPEC §4.1: a check slower than this is `degraded`. */
-export const DEGRADED_AFTER_MS = 400;
+const DEGRADED_AFTER_MS = 400;
 /** A check that has not answered by then is `down`, so /status itself stays fast. */
-export const DOWN_AFTER_MS = 3000;
+const DOWN_AFTER_MS = 3000;
 
 const order: Record<CheckStatus, number> = { ok: 0, degraded: 1, down: 2 };
 
-export const worst = (statuses: CheckStatus[]): CheckStatus =>
+const worst = (statuses: CheckStatus[]): CheckStatus =>
   statuses.reduce<CheckStatus>((acc, status) => (order[status] > order[acc] ? status : acc), 'ok');
 
 type Probe = (deps: Deps) => Promise<void>;
 
 const probes: Record<string, Probe> = {
-  // A strongly consistent point read of a key that never exists: proves reachability and read access.
-  database: async ({ db }) => {
-    await db.client.send(
-      new GetCommand({ TableName: db.table, Key: { pk: 'HEALTH', sk: 'HEALTH' }, ConsistentRead: true }),
-    );
-  },
+  database: ({ db }) => probeTable(db),
   'signing-keys': async ({ signer }) => {
     const keys = await signer.publicKeys();
     if (keys.length === 0) throw new Error('no signing key is configured');

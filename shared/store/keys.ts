@@ -12,11 +12,9 @@ export const keys = {
   account: (scope: Scope, email: string) => ({ pk: `ACCOUNT#${scope}#${email}`, sk: 'ACCOUNT' }),
   /** The one pending sign-in request of an address in a scope (a new start replaces it). */
   signIn: (scope: Scope, email: string) => ({ pk: `ACCOUNT#${scope}#${email}`, sk: 'SIGNIN' }),
-  /** Part `index` of the profile image (an image may exceed what one item holds). */
-  imagePart: (scope: Scope, email: string, index: number) => ({
-    pk: `ACCOUNT#${scope}#${email}`,
-    sk: `IMAGE#${index}`,
-  }),
+  /** A stored profile image, by the SHA-256 of its bytes, in parts (one item holds at most 400 KB). */
+  image: (sha256: string) => `IMAGE#${sha256}`,
+  imagePart: (sha256: string, index: number) => ({ pk: `IMAGE#${sha256}`, sk: `PART#${index}` }),
   device: (deviceCodeHash: string) => ({ pk: `DEVICE#${deviceCodeHash}`, sk: 'DEVICE' }),
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
   session: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),
@@ -30,4 +28,6 @@ export const keys = {
   }),
   /** The sliding log of one rate limit for one subject (an IP or a mailbox). */
   rateLog: (bucket: string, subject: string) => ({ pk: `RATE#${bucket}#${subject}`, sk: 'LOG' }),
+  /** Never written: `/status` reads it to prove the table answers. */
+  health: { pk: 'HEALTH', sk: 'HEALTH' },
 } as const;

@@ -1,8 +1,7 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import { keys } from '../store/keys.ts';
+import { putApiKey, readApiKey } from '../store/api-keys.ts';
 
 export type ApiKeyType = 'public' | 'secret';
 
@@ -41,10 +40,7 @@ export function apiKeyFromItem(
 export async function resolveApiKey(deps: Deps, presented: string): Promise<ApiKey> {
   const hash = apiKeyHash(presented);
   if (!hash) throw fail('unauthorized', 'The API key is not valid');
-  const { Item } = await deps.db.client.send(
-    new GetCommand({ TableName: deps.db.table, Key: keys.apiKey(hash) }),
-  );
-  const key = apiKeyFromItem(presented, Item);
+  const key = apiKeyFromItem(presented, await readApiKey(deps.db, hash));
   if (!key) throw fail('unauthorized', 'The API key is not valid');
   return key;
 }
@@ -56,20 +52,14 @@ export async function createApiKey(
 ): Promise<{ key: string; prefix: string; type: ApiKeyType; applicationId: string }> {
   const prefix = input.type === 'public' ? 'pu_' : 'sk_';
   const key = `${prefix}${Buffer.from(deps.random.bytes(24)).toString('base64url')}`;
-  await deps.db.client.send(
-    new PutCommand({
-      TableName: deps.db.table,
-      Item: {
-        ...keys.apiKey(sha256Hex(key)),
-        type: 'apiKey',
-        keyType: input.type,
-        applicationId: input.applicationId,
-        // First characters only, so owners can tell keys apart without the key being recoverable.
-        hint: key.slice(0, 7),
-        createdAt: new Date(deps.clock.now()).toISOString(),
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  const stored = await putApiKey(deps.db, {
+    keyHash: sha256Hex(key),
+    keyType: input.type,
+    applicationId: input.applicationId,
+    // First characters only, so owners can tell keys apart without the key being recoverable.
+    hint: key.slice(0, 7),
+    createdAt: new Date(deps.clock.now()).toISOString(),
+  });
+  if (stored.outcome === 'exists') throw new Error('a new API key collided with a stored one');
   return { key, prefix, type: input.type, applicationId: input.applicationId };
 }

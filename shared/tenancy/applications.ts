@@ -1,7 +1,6 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
-import { keys } from '../store/keys.ts';
+import { putApplication, readApplication } from '../store/applications.ts';
 
 /** Application configuration keys named by SPEC §2. */
 export interface ApplicationConfig {
@@ -33,10 +32,8 @@ export function applicationFromItem(item: Record<string, unknown>): Application 
 }
 
 export async function getApplication(deps: Deps, applicationId: string): Promise<Application | null> {
-  const { Item } = await deps.db.client.send(
-    new GetCommand({ TableName: deps.db.table, Key: keys.application(applicationId) }),
-  );
-  return Item ? applicationFromItem(Item) : null;
+  const item = await readApplication(deps.db, applicationId);
+  return item ? applicationFromItem(item) : null;
 }
 
 export async function createApplication(
@@ -51,12 +48,7 @@ export async function createApplication(
     config: input.config ?? {},
     createdAt: new Date(deps.clock.now()).toISOString(),
   };
-  await deps.db.client.send(
-    new PutCommand({
-      TableName: deps.db.table,
-      Item: { ...keys.application(app.id), type: 'application', ...app },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  const stored = await putApplication(deps.db, app);
+  if (stored.outcome === 'exists') throw new Error('a new application id collided with a stored one');
   return app;
 }

@@ -1,6 +1,6 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
-import { keys, PLATFORM } from '../store/keys.ts';
+import { readApiKey } from '../store/api-keys.ts';
+import { PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from './api-keys.ts';
 
 export interface KeyScope {
@@ -26,8 +26,6 @@ export async function keyScopeEvenIfRevoked(
 ): Promise<string | null> {
   const hash = presented === undefined ? null : apiKeyHash(presented);
   if (!presented || !hash) return null;
-  const { Item } = await deps.db.client.send(
-    new GetCommand({ TableName: deps.db.table, Key: keys.apiKey(hash) }),
-  );
-  return apiKeyFromItem(presented, Item, { includeRevoked: true })?.applicationId ?? null;
+  const item = await readApiKey(deps.db, hash);
+  return apiKeyFromItem(presented, item, { includeRevoked: true })?.applicationId ?? null;
 }

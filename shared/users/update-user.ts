@@ -1,65 +1,36 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { ResolvedSession } from '../sessions/resolve.ts';
-import { failedConditions } from '../store/errors.ts';
-import { keys } from '../store/keys.ts';
-import { imageWrites } from './profile.ts';
+import { updateProfile } from '../store/accounts.ts';
+import { imageChangeOf, imageUrl } from './image.ts';
 import type { User } from './user.ts';
 
 export interface ProfileChange {
   name?: string;
-  /** Empty string removes the photo (SPEC §2). */
+  /** A validated image value (UpdateUserBody): an https URL, an image data URL, or '' to remove the photo. */
   image?: string;
 }
 
 /**
  * POST /auth/update-user. The profile lives on the user item and, as a copy, on the account
- * (email) item that sign-in reads, with the image in parts beside the account; one transaction
+ * (email) item that sign-in reads; an uploaded image is stored apart under the hash of its bytes and
+ * the profile keeps its id, so the profile items stay small whatever the photo. One transaction
  * writes them all, so they never disagree.
  */
 export async function updateUser(deps: Deps, current: ResolvedSession, change: ProfileChange): Promise<User> {
   const { user } = current;
-  const scope = current.session.scope;
-  const set: string[] = [];
-  const values: Record<string, unknown> = {};
-  if (change.name !== undefined) {
-    set.push('#name = :name');
-    values[':name'] = change.name;
-  }
-  const image =
-    change.image === undefined ? null : imageWrites(deps.db.table, scope, user.email, change.image);
-  if (image) {
-    set.push('imageParts = :parts');
-    values[':parts'] = image.parts;
-  }
-  const update = (key: { pk: string; sk: string }) => ({
-    Update: {
-      TableName: deps.db.table,
-      Key: key,
-      UpdateExpression: `SET ${set.join(', ')}`,
-      ConditionExpression: 'attribute_exists(pk)',
-      ...(change.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
-      ExpressionAttributeValues: values,
-    },
-  });
-  try {
-    await deps.db.client.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          update(keys.user(user.id)),
-          update(keys.account(scope, user.email)),
-          ...(image?.items ?? []),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (failedConditions(error)) throw fail('unauthorized', 'The account no longer exists');
-    throw error;
-  }
+  const image = change.image === undefined ? undefined : imageChangeOf(change.image);
+  const updated = await updateProfile(
+    deps.db,
+    { userId: user.id, scope: current.session.scope, email: user.email },
+    { ...(change.name !== undefined ? { name: change.name } : {}), ...(image ? { image } : {}) },
+  );
+  if (updated.outcome === 'missing') throw fail('unauthorized', 'The account no longer exists');
   return {
     ...user,
     ...(change.name !== undefined ? { name: change.name } : {}),
-    ...(change.image !== undefined ? { image: change.image === '' ? null : change.image } : {}),
+    ...(image?.kind === 'removed' ? { image: null } : {}),
+    ...(image?.kind === 'linked' ? { image: image.url } : {}),
+    ...(image?.kind === 'uploaded' ? { image: imageUrl(deps.config.ISSUER, image.image.id) } : {}),
   };
 }

@@ -1,4 +1,6 @@
-/** The public User of SPEC §2. */
+import { imageUrl } from './image.ts';
+
+/** The public User of SPEC §2. `image` is a URL: one the user gave, or that of a stored image. */
 export interface User {
   id: string;
   email: string;
@@ -9,15 +11,16 @@ export interface User {
 }
 
 /**
- * The profile attributes of a user or account item. The image is not among them: it is stored in
- * parts beside the account item (shared/users/profile.ts), so this reads `image` as null.
+ * The User of a user or account item. An uploaded image is kept as its id and answered as its URL
+ * under `issuer` (the service's base URL); a URL the user gave is answered as given.
  */
-export function userFromItem(item: Record<string, unknown>): User {
+export function userFromItem(item: Record<string, unknown>, issuer: string): User {
+  const imageId = item.imageId as string | undefined;
   return {
     id: item.id as string,
     email: item.email as string,
     name: (item.name as string | undefined) ?? null,
-    image: null,
+    image: imageId ? imageUrl(issuer, imageId) : ((item.image as string | undefined) ?? null),
     emailVerified: item.emailVerified === true,
     createdAt: item.createdAt as string,
   };

@@ -3,7 +3,10 @@ import { CallCounter } from '../../bench/call-counter.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
-import { bearer, createTestApplication, newEmail, startSynthetic } from '../support/sign-in.ts';
+import { bearer, createTestApplication, newEmail, signIn, startSynthetic } from '../support/sign-in.ts';
+
+const PNG_1x1 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 // Issue 3 budgets (docs/data-model.md keeps the same numbers): a BatchGetItem or
 // TransactWriteItems counts as one call.
@@ -96,7 +99,7 @@ describe('AWS calls per request', () => {
     }
   });
 
-  it('verify of a user with a photo reads its parts only once the code is accepted (one more call)', async () => {
+  it('verify of a user with a photo reads no image: the account item holds only its URL', async () => {
     const email = newEmail();
     await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
     const first = await app.request('POST', '/auth/code/verify', {
@@ -104,7 +107,7 @@ describe('AWS calls per request', () => {
       ip: freshIp(),
     });
     await app.request('POST', '/auth/update-user', {
-      body: { image: 'https://cdn.example/me.png' },
+      body: { image: `data:image/png;base64,${PNG_1x1}` },
       headers: bearer(first.body.token),
     });
     await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
@@ -122,15 +125,31 @@ describe('AWS calls per request', () => {
       app.request('POST', '/auth/code/verify', { body: { email, code }, ip: freshIp() }),
     );
     expectCalls(right, {
-      commands: [
-        'BatchGetItemCommand',
-        'UpdateItemCommand',
-        'BatchGetItemCommand',
-        'TransactWriteItemsCommand',
-      ],
+      commands: ['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand'],
       kmsSign: 1,
       sesSend: 0,
     });
+  });
+
+  it('GET /images/{id}: 1 Query, and none for a revalidation with its ETag', async () => {
+    const { token } = await signIn(app);
+    const updated = await app.request('POST', '/auth/update-user', {
+      body: { image: `data:image/png;base64,${PNG_1x1}` },
+      headers: bearer(token),
+    });
+    const path = new URL(updated.body.user.image).pathname;
+    let etag = '';
+    const calls = await measure(async () => {
+      const response = await app.request('GET', path);
+      etag = String(response.headers.etag);
+      return response;
+    });
+    expect(calls).toMatchObject({ dynamodb: 1, commands: ['QueryCommand'] });
+    const revalidation = await measure(
+      () => app.request('GET', path, { headers: { 'if-none-match': etag } }),
+      304,
+    );
+    expect(revalidation.dynamodb).toBe(0);
   });
 
   it('peek: 3 DynamoDB calls (key, then limit + application + request in one read, then the limit)', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_IMAGE_BYTES, MAX_IMAGE_CHARS } from '../../shared/users/schemas.ts';
-import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
+import { sha256Hex } from '../../shared/crypto/hash.ts';
+import { MAX_IMAGE_BYTES, MAX_IMAGE_CHARS, MAX_IMAGE_URL_CHARS } from '../../shared/users/schemas.ts';
+import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import { bearer, createTestApplication, newEmail, signIn } from '../support/sign-in.ts';
 
 let app: TestApp;
@@ -209,13 +210,15 @@ describe('POST /auth/update-user', () => {
     expect((await signIn(app, email)).body.user.name).toBe('Grace Hopper');
   });
 
-  it('accepts an https URL, a small PNG data URL, and the empty string to remove the photo', async () => {
+  it('accepts an https URL, a small PNG data URL (answered as the URL of its stored bytes), and the empty string to remove the photo', async () => {
     const { token } = await signIn(app);
     expect((await update(token, { image: 'https://cdn.example/me.png' })).body.user.image).toBe(
       'https://cdn.example/me.png',
     );
-    const dataUrl = `data:image/png;base64,${PNG_1x1}`;
-    expect((await update(token, { image: dataUrl })).body.user.image).toBe(dataUrl);
+    const png = Buffer.from(PNG_1x1, 'base64');
+    const uploaded = (await update(token, { image: `data:image/png;base64,${PNG_1x1}` })).body.user.image;
+    expect(uploaded).toBe(`${TEST_ISSUER}/images/${sha256Hex(png)}.png`);
+    expect((await app.request('GET', new URL(uploaded).pathname)).bytes).toEqual(png);
     const removed = await update(token, { image: '' });
     expect(removed.status).toBe(200);
     expect(removed.body.user.image).toBeNull();
@@ -240,6 +243,10 @@ describe('POST /auth/update-user', () => {
       'an image string over 716800 characters',
       { image: `https://cdn.example/${'a'.repeat(MAX_IMAGE_CHARS)}` },
     ],
+    [
+      `an https URL over ${MAX_IMAGE_URL_CHARS} characters`,
+      { image: `https://cdn.example/${'a'.repeat(MAX_IMAGE_URL_CHARS)}` },
+    ],
     ['a name of the wrong type', { name: 42 }],
   ])('refuses %s with 400 VALIDATION_ERROR', async (_, body) => {
     const { token } = await signIn(app);
@@ -248,7 +255,7 @@ describe('POST /auth/update-user', () => {
     expect(response.body.error.code).toBe('VALIDATION_ERROR');
   });
 
-  it('stores the largest image allowed (500 KB, beyond one DynamoDB item) and returns it whole everywhere', async () => {
+  it('stores the largest image allowed (500 KB, beyond one DynamoDB item) and answers its URL everywhere', async () => {
     const email = newEmail();
     const { token } = await signIn(app, email);
     const png = Buffer.alloc(MAX_IMAGE_BYTES);
@@ -260,15 +267,17 @@ describe('POST /auth/update-user', () => {
 
     const updated = await update(token, { image });
     expect(updated.status).toBe(200);
-    expect(updated.body.user.image).toBe(image);
-    expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).body.user.image).toBe(
-      image,
-    );
-    expect((await signIn(app, email)).body.user.image).toBe(image);
-
-    const url = `https://cdn.example/${'a'.repeat(MAX_IMAGE_CHARS - 'https://cdn.example/'.length)}`;
-    expect((await update(token, { image: url })).status).toBe(200);
+    const url = `${TEST_ISSUER}/images/${sha256Hex(png)}.png`;
+    expect(updated.body.user.image).toBe(url);
     expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).body.user.image).toBe(url);
+    expect((await signIn(app, email)).body.user.image).toBe(url);
+    expect((await app.request('GET', new URL(url).pathname)).bytes).toEqual(png);
+
+    const longest = `https://cdn.example/${'a'.repeat(MAX_IMAGE_URL_CHARS - 'https://cdn.example/'.length)}`;
+    expect((await update(token, { image: longest })).status).toBe(200);
+    expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).body.user.image).toBe(
+      longest,
+    );
 
     expect((await update(token, { image: '' })).status).toBe(200);
     expect((await signIn(app, email)).body.user.image).toBeNull();
@@ -276,7 +285,8 @@ describe('POST /auth/update-user', () => {
 
   it('stores an https URL in its ASCII form, and refuses one whose encoded form is too long', async () => {
     const { token } = await signIn(app);
-    const url = `https://cdn.example/${'中'.repeat(50_000)}`;
+    // 1 + 800 characters, 20 + 7200 once encoded: within MAX_IMAGE_URL_CHARS.
+    const url = `https://cdn.example/${'中'.repeat(800)}`;
     const stored = await update(token, { image: url });
     expect(stored.status).toBe(200);
     expect(stored.body.user.image).toBe(new URL(url).href);
@@ -284,7 +294,7 @@ describe('POST /auth/update-user', () => {
     expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).body.user.image).toBe(
       new URL(url).href,
     );
-    const tooLong = await update(token, { image: `https://cdn.example/${'中'.repeat(150_000)}` });
+    const tooLong = await update(token, { image: `https://cdn.example/${'中'.repeat(1000)}` });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error.code).toBe('VALIDATION_ERROR');
   });

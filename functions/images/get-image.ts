@@ -1,0 +1,23 @@
+import { http } from '../../shared/http/handler.ts';
+import { routes } from '../../shared/routes.ts';
+import { serveImage } from '../../shared/users/serve-image.ts';
+
+// The bytes under an id never change: any cache may keep them for a year (RFC 8246 `immutable`).
+// They came from a user: never sniffed as another type, never run as a document.
+const imageHeaders = (etag: string) => ({
+  etag,
+  'cache-control': 'public, max-age=31536000, immutable',
+  'content-security-policy': "default-src 'none'",
+  'cross-origin-resource-policy': 'cross-origin',
+});
+
+export const handler = http(routes.image, async ({ deps, params, headers }) => {
+  const answer = await serveImage(deps, params.id, headers['if-none-match']);
+  const raw = {
+    base64: answer.kind === 'image' ? answer.bytes.toString('base64') : '',
+    contentType: answer.contentType,
+  };
+  return answer.kind === 'image'
+    ? { status: 200, raw, headers: imageHeaders(answer.etag) }
+    : { status: 304, raw, headers: imageHeaders(answer.etag) };
+});

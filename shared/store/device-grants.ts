@@ -1,0 +1,57 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DeviceGrant } from '../sign-in/request.ts';
+import type { Db } from './db.ts';
+import { conditionFailureItem, isConditionFailure } from './errors.ts';
+import { keys } from './keys.ts';
+
+/** TTL removes a code's items a minute after it expires (reads check `validUntil` themselves). */
+export const expiresAtOf = (validUntilMs: number) => Math.ceil(validUntilMs / 1000) + 60;
+
+/** The stored grant of a device code, by the code's hash (the code itself is never stored). */
+export const deviceItem = (deviceCodeHash: string, grant: DeviceGrant) => ({
+  ...keys.device(deviceCodeHash),
+  type: 'device',
+  ...grant,
+  expiresAt: expiresAtOf(grant.validUntil),
+});
+
+// A grant consumed meanwhile must not be recreated by a poll (it would have no TTL).
+const stillGranted = 'attribute_exists(pk)';
+// RFC 8628 §3.5: two concurrent polls cannot both pass as on time; a poll is recorded only over
+// the `lastPolledAt` it was judged by.
+const firstPoll = `${stillGranted} AND attribute_not_exists(lastPolledAt)`;
+const noPollSinceRead = `${stillGranted} AND lastPolledAt = :seen`;
+
+/**
+ * `recorded`; `gone`: the grant was consumed meanwhile; `raced`: another poll was recorded since
+ * `seen` was read.
+ */
+export type PollOutcome = { outcome: 'recorded' } | { outcome: 'gone' } | { outcome: 'raced' };
+
+/** Records a poll at `now` with the interval the next poll must wait. */
+export async function recordPoll(
+  db: Db,
+  poll: { deviceCodeHash: string; seen: number | undefined; now: number; interval: number },
+): Promise<PollOutcome> {
+  try {
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: keys.device(poll.deviceCodeHash),
+        UpdateExpression: 'SET lastPolledAt = :now, #interval = :interval',
+        ConditionExpression: poll.seen === undefined ? firstPoll : noPollSinceRead,
+        ExpressionAttributeNames: { '#interval': 'interval' },
+        ExpressionAttributeValues: {
+          ':now': poll.now,
+          ':interval': poll.interval,
+          ...(poll.seen === undefined ? {} : { ':seen': poll.seen }),
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { outcome: 'recorded' };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return conditionFailureItem(error) ? { outcome: 'raced' } : { outcome: 'gone' };
+  }
+}

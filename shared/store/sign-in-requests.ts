@@ -1,0 +1,172 @@
+import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DeviceGrant, SignInRequest } from '../sign-in/request.ts';
+import type { Item } from './batch.ts';
+import type { Db } from './db.ts';
+import { deviceItem, expiresAtOf } from './device-grants.ts';
+import {
+  cancellationItems,
+  conditionFailureItem,
+  failedConditions,
+  isConditionFailure,
+  type TransactItem,
+} from './errors.ts';
+import { keys } from './keys.ts';
+import type { RateLogWrite } from './rate-logs.ts';
+
+// SPEC §3.1: a request answers only while it is the same request (a new start replaces it) ...
+const sameRequest = 'requestId = :requestId';
+// ... and is not destroyed by the fifth wrong code ...
+const notDestroyed = `${sameRequest} AND attempts < :max`;
+// ... and is still in the state the transition starts from, and unexpired (TTL deletes late).
+export const stillInState = `${notDestroyed} AND #status = :status AND validUntil > :now`;
+
+export const requestKey = (request: SignInRequest) => keys.signIn(request.scope, request.email);
+/** The values of `stillInState`; `maxAttempts` is the domain's cap (SPEC §8: 5 attempts). */
+export const stateValues = (
+  request: SignInRequest,
+  status: SignInRequest['status'],
+  now: number,
+  maxAttempts: number,
+) => ({
+  ':requestId': request.requestId,
+  ':max': maxAttempts,
+  ':status': status,
+  ':now': now,
+});
+
+/** `raced`: a limit's log changed since it was read; `logs` holds, by name, each such log as it is now. */
+export type OpenOutcome<Names extends string> =
+  | { outcome: 'opened' }
+  | { outcome: 'raced'; logs: { [Name in Names]?: { current: Item | undefined } } };
+
+/**
+ * ONE TransactWriteItems: the limits' hits, the request (replacing any earlier one of the address,
+ * SPEC §3.1) and its device grant.
+ */
+export async function openRequest<Names extends string>(
+  db: Db,
+  opening: {
+    request: SignInRequest;
+    deviceCodeHash: string;
+    device: DeviceGrant;
+    hits: Record<Names, RateLogWrite>;
+  },
+): Promise<OpenOutcome<Names>> {
+  const { request } = opening;
+  const hits = Object.entries(opening.hits) as [Names, RateLogWrite][];
+  const writes: TransactItem[] = [
+    ...hits.map(([, write]) => ({ Update: write })),
+    {
+      Put: {
+        TableName: db.table,
+        Item: {
+          ...requestKey(request),
+          type: 'signIn',
+          ...request,
+          expiresAt: expiresAtOf(request.validUntil),
+        },
+      },
+    },
+    { Put: { TableName: db.table, Item: deviceItem(opening.deviceCodeHash, opening.device) } },
+  ];
+  try {
+    await db.client.send(new TransactWriteCommand({ TransactItems: writes }));
+    return { outcome: 'opened' };
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (!failed) throw error;
+    const current = cancellationItems(error);
+    const logs: { [Name in Names]?: { current: Item | undefined } } = {};
+    hits.forEach(([name], index) => {
+      if (failed.includes(index)) logs[name] = { current: current[index] };
+    });
+    return { outcome: 'raced', logs };
+  }
+}
+
+/** `replaced`: a newer start replaced the request already. */
+export type WithdrawOutcome = { outcome: 'withdrawn' } | { outcome: 'replaced' };
+
+/** Deletes the request if it is still `requestId` (a newer one is left alone). */
+export async function withdrawRequest(db: Db, request: SignInRequest): Promise<WithdrawOutcome> {
+  try {
+    await db.client.send(
+      new DeleteCommand({
+        TableName: db.table,
+        Key: requestKey(request),
+        ConditionExpression: sameRequest,
+        ExpressionAttributeValues: { ':requestId': request.requestId },
+      }),
+    );
+    return { outcome: 'withdrawn' };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return { outcome: 'replaced' };
+  }
+}
+
+/**
+ * `counted`: `attempts` wrong codes so far; `destroyed`: it had reached MAX_ATTEMPTS already;
+ * `replaced`: it is no longer this request (replaced or consumed meanwhile).
+ */
+export type AttemptOutcome =
+  | { outcome: 'counted'; attempts: number }
+  | { outcome: 'destroyed' }
+  | { outcome: 'replaced' };
+
+/** Counts a wrong code with a conditional ADD, so concurrent guesses never exceed MAX_ATTEMPTS. */
+export async function countWrongAttempt(
+  db: Db,
+  request: SignInRequest,
+  maxAttempts: number,
+): Promise<AttemptOutcome> {
+  try {
+    const { Attributes } = await db.client.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: requestKey(request),
+        UpdateExpression: 'ADD attempts :one',
+        ConditionExpression: notDestroyed,
+        ExpressionAttributeValues: { ':one': 1, ':requestId': request.requestId, ':max': maxAttempts },
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { outcome: 'counted', attempts: Number(Attributes?.attempts ?? maxAttempts) };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return conditionFailureItem(error)?.requestId === request.requestId
+      ? { outcome: 'destroyed' }
+      : { outcome: 'replaced' };
+  }
+}
+
+/** `raced`: the request left `pending` (or was replaced, destroyed, or expired) since it was read. */
+export type ApproveOutcome = { outcome: 'approved' } | { outcome: 'raced' };
+
+/** pending -> approved (SPEC §3.1). */
+export async function approveRequest(
+  db: Db,
+  request: SignInRequest,
+  rules: { now: number; maxAttempts: number },
+): Promise<ApproveOutcome> {
+  try {
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: requestKey(request),
+        UpdateExpression: 'SET #status = :approved',
+        ConditionExpression: stillInState,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':approved': 'approved',
+          ...stateValues(request, 'pending', rules.now, rules.maxAttempts),
+        },
+      }),
+    );
+    return { outcome: 'approved' };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return { outcome: 'raced' };
+  }
+}

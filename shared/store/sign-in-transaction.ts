@@ -1,0 +1,66 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { SessionRecord } from '../sessions/session.ts';
+import type { SignInRequest } from '../sign-in/request.ts';
+import { type NewAccount, newAccountWrites } from './accounts.ts';
+import type { Db } from './db.ts';
+import { failedConditions, type TransactItem } from './errors.ts';
+import { keys } from './keys.ts';
+import { sessionItem } from './sessions.ts';
+import { requestKey, stateValues, stillInState } from './sign-in-requests.ts';
+
+/** What consuming a request writes besides deleting it. */
+export interface Consumption {
+  request: SignInRequest;
+  /** The state the request must still be in: `pending` for verify, `approved` for poll. */
+  expectStatus: SignInRequest['status'];
+  now: number;
+  /** The domain's cap on wrong codes (SPEC §8): a destroyed request is never consumed. */
+  maxAttempts: number;
+  session: SessionRecord;
+  /** A first sign-in: the account it creates. */
+  newAccount?: NewAccount;
+  /** Poll: the device grant that is used up with the request. */
+  deviceCodeHash?: string;
+}
+
+/** `raced`: another request consumed (or changed) it first; `accountExists`: the account appeared since it was read. */
+export type ConsumeOutcome = { outcome: 'consumed' } | { outcome: 'raced' } | { outcome: 'accountExists' };
+
+/**
+ * pending|approved -> consumed in ONE TransactWriteItems: the request is deleted only if it is still
+ * the same, undestroyed, unexpired request in the expected state, so of any number of concurrent
+ * attempts exactly one writes its session (and, on a first sign-in, the account).
+ */
+export async function consumeRequest(db: Db, consumption: Consumption): Promise<ConsumeOutcome> {
+  const { request } = consumption;
+  const writes: TransactItem[] = [
+    {
+      Delete: {
+        TableName: db.table,
+        Key: requestKey(request),
+        ConditionExpression: stillInState,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: stateValues(
+          request,
+          consumption.expectStatus,
+          consumption.now,
+          consumption.maxAttempts,
+        ),
+      },
+    },
+    { Put: { TableName: db.table, Item: sessionItem(consumption.session) } },
+    ...(consumption.deviceCodeHash
+      ? [{ Delete: { TableName: db.table, Key: keys.device(consumption.deviceCodeHash) } }]
+      : []),
+    ...(consumption.newAccount ? newAccountWrites(db.table, consumption.newAccount) : []),
+  ];
+  try {
+    await db.client.send(new TransactWriteCommand({ TransactItems: writes }));
+    return { outcome: 'consumed' };
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (!failed) throw error;
+    // Only the request's Delete and the account's Put carry conditions.
+    return failed.includes(0) ? { outcome: 'raced' } : { outcome: 'accountExists' };
+  }
+}
