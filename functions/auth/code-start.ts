@@ -9,5 +9,6 @@ export const handler = http(routes.codeStart, async ({ deps, caller, body, clien
     applicationId: caller.kind === 'apiKey' ? caller.key.applicationId : null,
     ...body,
     sourceIp: client.ip,
+    userAgent: client.userAgent,
   }),
 }));

@@ -4,6 +4,11 @@ import * as z from 'zod';
 export const StartResult = z.object({
   sent: z.literal(true),
   deviceCode: z.string().length(64),
+  /**
+   * Two words the email shows too: the human approves only the request whose phrase the agent
+   * displays (issue 7, item 4). Not in SPEC §4.3; clients that ignore it lose nothing else.
+   */
+  phrase: z.string(),
   expiresIn: z.number().int(),
   interval: z.number().int(),
 });

@@ -1,5 +1,6 @@
 import { type SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { type Mailer, type MailMessage, MailUnavailableError } from './mailer.ts';
+import { oneLine } from './plain-text.ts';
 
 export class SesMailer implements Mailer {
   constructor(
@@ -15,7 +16,8 @@ export class SesMailer implements Mailer {
           Destination: { ToAddresses: [to] },
           Content: {
             Simple: {
-              Subject: { Data: subject, Charset: 'UTF-8' },
+              // RFC 5322 §2.2: a line break would end the Subject field; no caller's subject has one.
+              Subject: { Data: oneLine(subject), Charset: 'UTF-8' },
               Body: { Text: { Data: text, Charset: 'UTF-8' }, Html: { Data: html, Charset: 'UTF-8' } },
             },
           },

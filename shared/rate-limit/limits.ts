@@ -7,7 +7,13 @@ export interface Limit {
 
 export const limits = {
   startPerIp: { bucket: 'start-ip', max: 5, windowSeconds: 60 },
-  startPerRecipient: { bucket: 'start-to', max: 3, windowSeconds: 600 },
+  /** Per recipient mailbox in one scope (the platform, or one application). */
+  startPerRecipient: { bucket: 'start-to-scope', max: 3, windowSeconds: 600 },
+  /**
+   * Not in SPEC §8: per recipient mailbox across every scope, so many applications cannot flood one
+   * inbox, yet one scope's starts never lock the address out of another (issue 7, item 7).
+   */
+  startPerMailbox: { bucket: 'start-to', max: 10, windowSeconds: 600 },
   /** Shared by verify and approve: one budget of code checks per IP. */
   codeCheckPerIp: { bucket: 'check-ip', max: 10, windowSeconds: 60 },
   pollPerIp: { bucket: 'poll-ip', max: 60, windowSeconds: 60 },

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DisplayName } from '../users/display-name.ts';
 import { normaliseEmail } from '../users/user.ts';
 import { CODE_ALPHABET, CODE_LENGTH, normaliseCode } from './code.ts';
 
@@ -15,7 +16,7 @@ const Code = z
 
 export const StartBody = z.object({
   email: Email,
-  name: z.string().trim().min(1).max(120).optional(),
+  name: DisplayName.optional(),
 });
 
 export const CodeBody = z.object({ email: Email, code: Code });

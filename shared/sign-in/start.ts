@@ -2,26 +2,25 @@ import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { fail, retryLater } from '../errors.ts';
 import { MailUnavailableError } from '../mail/mailer.ts';
+import { oneLine } from '../mail/plain-text.ts';
 import { newId } from '../random.ts';
-import { limits } from '../rate-limit/limits.ts';
-import {
-  MAX_RACES,
-  type RateLog,
-  rateLogFrom,
-  rateLogKey,
-  recordHit,
-  refundHit,
-  tooBusy,
-  withState,
-} from '../rate-limit/rate-limit.ts';
+import { MAX_RACES, tooBusy } from '../rate-limit/rate-limit.ts';
 import { readItems } from '../store/batch.ts';
 import { keys } from '../store/keys.ts';
 import { openRequest, withdrawRequest } from '../store/sign-in-requests.ts';
 import { applicationFromItem } from '../tenancy/applications.ts';
-import { mailboxOf } from '../users/user.ts';
 import { codeHash, generateCode, generateDeviceCode } from './code.ts';
 import { signInEmail } from './email.ts';
+import { generatePhrase } from './phrase.ts';
 import { CODE_TTL_SECONDS, POLL_INTERVAL_SECONDS, type SignInRequest } from './request.ts';
+import {
+  afterRace,
+  refundRecipient,
+  type StartLogs,
+  startHits,
+  startLogKeys,
+  startLogs,
+} from './start-limits.ts';
 
 /** 503 answers ask the client to come back after this long. */
 const MAIL_RETRY_AFTER_SECONDS = 30;
@@ -33,31 +32,31 @@ export interface StartInput {
   email: string;
   name?: string;
   sourceIp: string;
+  /** The client's own description, shown in the email with the source IP (issue 7, item 4). */
+  userAgent: string;
 }
 
 /**
- * SPEC §3.1 (none) -> pending. One BatchGetItem reads the application and both limits' logs; one
- * TransactWriteItems counts both limits and writes the request (replacing any earlier one for the
+ * SPEC §3.1 (none) -> pending. One BatchGetItem reads the application and the limits' logs; one
+ * TransactWriteItems counts the limits and writes the request (replacing any earlier one for the
  * address) with its device grant; then one email. The answer never depends on whether the address
- * has an account.
+ * has an account. Its phrase, shown in the email too, lets a human tell this request from a later
+ * start for the same address by someone else (issue 7, item 4).
  */
 export async function startSignIn(deps: Deps, input: StartInput) {
   const now = deps.clock.now();
-  // Per mailbox across every scope: neither many applications nor `+tag` aliases flood one inbox.
-  const mailbox = sha256Hex(mailboxOf(input.email));
   const found = await readItems(deps.db, {
-    ipLog: rateLogKey(limits.startPerIp, input.sourceIp),
-    recipientLog: rateLogKey(limits.startPerRecipient, mailbox),
+    ...startLogKeys(input),
     application: input.applicationId ? keys.application(input.applicationId) : undefined,
   });
-  let ipLog = rateLogFrom(limits.startPerIp, input.sourceIp, found.ipLog);
-  let recipientLog = rateLogFrom(limits.startPerRecipient, mailbox, found.recipientLog);
+  let logs = startLogs(input, found);
   if (input.applicationId && !found.application) throw fail('unauthorized', 'The API key is not valid');
   const application = found.application ? applicationFromItem(found.application) : null;
 
   const requestId = newId(deps.random, 'sir');
   const code = generateCode(deps.random);
   const deviceCode = generateDeviceCode(deps.random);
+  const phrase = generatePhrase(deps.random);
   const validUntil = now + CODE_TTL_SECONDS * 1000;
   const syntheticDomain = application?.config['authentication.syntheticEmailDomain'];
   const isSynthetic =
@@ -80,48 +79,60 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     validUntil,
     interval: POLL_INTERVAL_SECONDS,
   };
-  // A lost race on either log returns its current state: decide again and retry (no read).
+  // A lost race on a log returns its current state: decide again and retry (no read).
   for (let attempt = 0; ; attempt++) {
     if (attempt >= MAX_RACES) throw tooBusy();
     const opened = await openRequest(deps.db, {
       request,
       deviceCodeHash: sha256Hex(deviceCode),
       device,
-      hits: {
-        ip: recordHit(deps.db.table, ipLog, now),
-        recipient: recordHit(deps.db.table, recipientLog, now),
-      },
+      hits: startHits(deps.db.table, logs, now),
     });
     if (opened.outcome === 'opened') break;
-    if (opened.logs.ip) ipLog = withState(ipLog, opened.logs.ip.current);
-    if (opened.logs.recipient) recipientLog = withState(recipientLog, opened.logs.recipient.current);
+    logs = afterRace(logs, opened.logs);
   }
 
-  const sender = application?.name ?? deps.config.SERVICE_NAME;
+  // The name comes from the table: one line whatever it holds, or the service's if nothing is left.
+  const sender = oneLine(application?.name ?? '') || deps.config.SERVICE_NAME;
   try {
-    await deps.mailer.send(signInEmail({ to: input.email, code, sender, minutes: CODE_TTL_SECONDS / 60 }));
+    await deps.mailer.send(
+      signInEmail({
+        to: input.email,
+        code,
+        sender,
+        minutes: CODE_TTL_SECONDS / 60,
+        phrase,
+        requester: { at: now, ip: input.sourceIp, userAgent: input.userAgent },
+      }),
+    );
   } catch (error) {
     if (!(error instanceof MailUnavailableError)) throw error;
     deps.logger.log('error', 'sign-in email not sent', {
       errorName: (error.cause as Error | undefined)?.name,
     });
-    await withdraw(deps, request, recipientLog, now);
+    await withdraw(deps, request, logs, now);
     throw retryLater(
       'mailUnavailable',
       () => 'The sign-in email could not be sent; try again shortly',
       MAIL_RETRY_AFTER_SECONDS,
     );
   }
-  return { sent: true as const, deviceCode, expiresIn: CODE_TTL_SECONDS, interval: POLL_INTERVAL_SECONDS };
+  return {
+    sent: true as const,
+    deviceCode,
+    phrase,
+    expiresIn: CODE_TTL_SECONDS,
+    interval: POLL_INTERVAL_SECONDS,
+  };
 }
 
 /**
  * No usable code is left behind when the email did not go out (its device grant then points at
- * nothing), and the recipient's hit is given back: an outage must not lock an address out. The
- * delete and the refund are separate writes, so a concurrent start cannot cancel the delete.
+ * nothing), and the recipient's hits are given back: an outage must not lock an address out. The
+ * delete and the refunds are separate writes, so a concurrent start cannot cancel the delete.
  */
-async function withdraw(deps: Deps, request: SignInRequest, log: RateLog, now: number) {
+async function withdraw(deps: Deps, request: SignInRequest, logs: StartLogs, now: number) {
   // `replaced`: a newer start replaced it already, so nothing of ours is left to withdraw.
   await withdrawRequest(deps.db, request);
-  await refundHit(deps, log, now);
+  await refundRecipient(deps, logs, now);
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DisplayName } from './display-name.ts';
 
 /** SPEC §2 / §8: the image string is at most 716800 chars, the image itself at most 500 KB. */
 export const MAX_IMAGE_CHARS = 716_800;
@@ -39,7 +40,7 @@ function imageProblem(value: string): string | null {
 
 export const UpdateUserBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(120).optional(),
+    name: DisplayName.optional(),
     image: z
       .string()
       .max(MAX_IMAGE_CHARS)

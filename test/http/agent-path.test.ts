@@ -20,12 +20,13 @@ describe('the agent path (SPEC §1.4)', () => {
     expect(start.body).toEqual({
       sent: true,
       deviceCode: expect.stringMatching(/^[0-9a-f]{64}$/),
+      phrase: expect.stringMatching(/^[a-z]+ [a-z]+$/),
       expiresIn: 600,
       interval: 5,
     });
 
     const [message] = await mailTo(email);
-    expect(message?.subject).toBe('Your doorcode sign-in code');
+    expect(message?.subject).toBe(`Your doorcode sign-in code (${start.body.phrase})`);
     expect(message?.body.text).toMatch(/\b[A-Z2-9]{4}-[A-Z2-9]{4}\b/);
     expect(message?.body.text).toContain('10 minutes');
     expect(message?.body.html).toContain('10 minutes');
@@ -101,7 +102,7 @@ describe('the sign-in email', () => {
     expect(start.status).toBe(200);
     const [message] = await mailTo(email);
     const code = await latestCode(email);
-    expect(message?.subject).toBe('Your Notes <Beta> & Co sign-in code');
+    expect(message?.subject).toBe(`Your Notes <Beta> & Co sign-in code (${start.body.phrase})`);
     expect(message?.from).toBe('no-reply@doorcode.test');
     expect(message?.body.text).toContain(`Your sign-in code for Notes <Beta> & Co is:`);
     expect(message?.body.text).toContain(code);

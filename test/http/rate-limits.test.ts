@@ -87,14 +87,41 @@ describe('POST /auth/code/start: 3 per 10 minutes per recipient (SPEC §8)', () 
   });
 });
 
-describe('POST /auth/code/start: the recipient limit across applications', () => {
-  it('counts one address the same whether the start names an application or not', async () => {
+describe('POST /auth/code/start: the recipient limit counts per scope (SPEC §8, issue 7 item 7)', () => {
+  it('leaves the address free in an application after three platform starts', async () => {
     const { publicKey } = await createTestApplication(app);
     const email = newEmail();
-    expect((await start(email, freshIp())).status).toBe(200);
-    expect((await start(email, freshIp(), { 'x-api-key': publicKey })).status).toBe(200);
-    expect((await start(email, freshIp())).status).toBe(200);
-    expectRateLimited(await start(email, freshIp(), { 'x-api-key': publicKey }));
+    for (let i = 0; i < 3; i++) expect((await start(email, freshIp())).status).toBe(200);
+    expectRateLimited(await start(email, freshIp()));
+
+    const inApplication = await start(email, freshIp(), { 'x-api-key': publicKey });
+
+    expect(inApplication.status).toBe(200);
+    expectRateLimited(await start(email, freshIp()));
+  });
+
+  it('refuses the eleventh start to one mailbox within 10 minutes across the platform and applications', async () => {
+    const applications = await Promise.all([1, 2, 3, 4].map(() => createTestApplication(app)));
+    const [first, second, third, fourth] = applications.map(({ publicKey }) => ({ 'x-api-key': publicKey }));
+    const email = newEmail();
+    // 3 + 3 + 3 + 1 = 10 starts in four scopes, none beyond its own 3.
+    const starts: [Record<string, string>, number][] = [
+      [{}, 3],
+      [first!, 3],
+      [second!, 3],
+      [third!, 1],
+    ];
+    for (const [headers, count] of starts) {
+      for (let i = 0; i < count; i++) expect((await start(email, freshIp(), headers)).status).toBe(200);
+    }
+
+    // The eleventh: its own scope has room, the mailbox has none; a `+tag` alias is the same mailbox.
+    const retryAfter = expectRateLimited(await start(email, freshIp(), third));
+    expect(retryAfter).toBeLessThanOrEqual(600);
+    expectRateLimited(await start(email.replace('@', '+other@'), freshIp(), fourth));
+
+    app.clock.advance(retryAfter * 1000);
+    expect((await start(email, freshIp(), fourth)).status).toBe(200);
   });
 });
 

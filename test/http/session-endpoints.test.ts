@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../shared/crypto/hash.ts';
 import { MAX_IMAGE_BYTES, MAX_IMAGE_CHARS, MAX_IMAGE_URL_CHARS } from '../../shared/users/schemas.ts';
 import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import { expectError } from '../support/expect-error.ts';
+import { printableNames, unprintableNames } from '../support/names.ts';
 import { bearer, createTestApplication, newEmail, signIn } from '../support/sign-in.ts';
 
 let app: TestApp;
@@ -297,6 +299,27 @@ describe('POST /auth/update-user', () => {
     const tooLong = await update(token, { image: `https://cdn.example/${'中'.repeat(1000)}` });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it.each(unprintableNames)(
+    'refuses a name with %s with 400 VALIDATION_ERROR and keeps the stored name',
+    async (_, name) => {
+      const { token } = await signIn(app);
+      expect((await update(token, { name: 'Ada' })).status).toBe(200);
+
+      const response = await update(token, { name });
+
+      expectError(response, 400, 'VALIDATION_ERROR');
+      expect(response.body.error.details.issues).toEqual([{ path: 'name', message: expect.any(String) }]);
+      expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).body.user.name).toBe(
+        'Ada',
+      );
+    },
+  );
+
+  it('accepts names in any script, with accents and emoji', async () => {
+    const { token } = await signIn(app);
+    for (const name of printableNames) expect((await update(token, { name })).body.user.name).toBe(name);
   });
 
   it('accepts a name of exactly 120 characters', async () => {

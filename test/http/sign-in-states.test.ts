@@ -8,7 +8,8 @@ import { keys, PLATFORM } from '../../shared/store/keys.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
-import { latestCode } from '../support/inbox.ts';
+import { latestCode, mailTo } from '../support/inbox.ts';
+import { printableNames, unprintableNames } from '../support/names.ts';
 import { bearer, createTestApplication, newEmail, signIn, wrongCode } from '../support/sign-in.ts';
 
 let app: TestApp;
@@ -72,12 +73,14 @@ describe('SPEC §3.1 sign-in request', () => {
     expect(forNew.body).toEqual({
       sent: true,
       deviceCode: expect.stringMatching(/^[0-9a-f]{64}$/),
+      phrase: expect.stringMatching(/^[a-z]+ [a-z]+$/),
       expiresIn: 600,
       interval: 5,
     });
     expect(forKnown.status).toBe(forNew.status);
     expect(Object.keys(forKnown.body).sort()).toEqual(Object.keys(forNew.body).sort());
-    expect({ ...forKnown.body, deviceCode: 'x' }).toEqual({ ...forNew.body, deviceCode: 'x' });
+    const random = { deviceCode: 'x', phrase: 'x' };
+    expect({ ...forKnown.body, ...random }).toEqual({ ...forNew.body, ...random });
     expect(stableHeaders(forKnown.headers)).toEqual(stableHeaders(forNew.headers));
     expect(forKnown.body.deviceCode).not.toBe(forNew.body.deviceCode);
   });
@@ -317,6 +320,38 @@ describe('SPEC §3.1 sign-in request', () => {
     expectError(start, 400, 'VALIDATION_ERROR');
     expect(start.body.error.details.issues).toEqual([{ path: 'name', message: expect.any(String) }]);
     expect(at120.status).toBe(200);
+  });
+
+  it.each(unprintableNames)(
+    'refuses a name with %s on start with 400 VALIDATION_ERROR, storing and sending nothing',
+    async (_, name) => {
+      // Prepare
+      const email = newEmail();
+
+      // Act
+      const start = await post('/auth/code/start', { email, name });
+
+      // Assess
+      expectError(start, 400, 'VALIDATION_ERROR');
+      expect(start.body.error.details.issues).toEqual([{ path: 'name', message: expect.any(String) }]);
+      expect(await signInItem(app, PLATFORM, email)).toBeUndefined();
+      expect(await mailTo(email)).toEqual([]);
+    },
+  );
+
+  it('accepts names in any script, with accents and emoji, and keeps them as given', async () => {
+    for (const name of printableNames) {
+      // Prepare
+      const email = newEmail();
+      await startFor(email, {}, { name });
+
+      // Act
+      const verify = await post('/auth/code/verify', { email, code: await latestCode(email) });
+
+      // Assess
+      expect(verify.status).toBe(200);
+      expect(verify.body.user.name).toBe(name);
+    }
   });
 
   it('ignores the name given on start for an existing account', async () => {

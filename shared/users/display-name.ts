@@ -1,0 +1,23 @@
+import * as z from 'zod';
+
+/**
+ * C0 and C1 controls and DEL (`Cc`), UTF-16 surrogates not paired into one character (`Cs`, as a
+ * `u` regex sees them), and the line and paragraph separators: none belongs in a name, and each can
+ * break a line wherever the name is shown (an email subject, a log line, a page).
+ */
+const UNPRINTABLE = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
+
+/**
+ * SPEC §2 / §8: a display name is 1 to 120 characters, counted after trimming. The one schema of
+ * every name field (`start`'s and `update-user`'s), so each refuses the same characters with 400
+ * VALIDATION_ERROR (issue 7, item 8). Checked before trimming: a trailing line break is refused,
+ * not quietly cut.
+ */
+export const DisplayName = z
+  .string()
+  .refine((name) => !UNPRINTABLE.test(name), {
+    message: 'a name cannot hold control characters, line or paragraph separators, or unpaired surrogates',
+  })
+  .trim()
+  .min(1)
+  .max(120);
