@@ -9,7 +9,7 @@ import type { RouteSpec } from '../shared/routes.ts';
  * function's resource policy is what lets API Gateway invoke it) names the route's method as well
  * as its path, where CDK's default allows any method on the path: the function answers only the
  * route it was built for. The stage stays any: the API has only `$default`. The path is the route
- * key's own (`/{proxy+}` as written), as CDK's default and AWS SAM's HTTP API events write it.
+ * key's own (`/{proxy+}` as written), as CDK's default permission writes it.
  */
 export class RouteIntegration extends HttpLambdaIntegration {
   readonly #target: IFunction;

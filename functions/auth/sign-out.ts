@@ -6,5 +6,8 @@ import { signOut } from '../../shared/sessions/manage.ts';
 // SPEC §3.2 / §4.4: always 200 `{ signedOut: true }`, even without a (valid) session.
 export const handler = http(routes.signOut, async ({ deps, caller }) => {
   await signOut(deps, caller.sessions);
-  return { body: { signedOut: true }, cookies: [clearedSessionCookie(deps.config, caller.scope)] };
+  return {
+    body: { signedOut: true },
+    cookies: caller.clearsCookie ? [clearedSessionCookie(deps.config, caller.scope)] : [],
+  };
 });

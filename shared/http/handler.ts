@@ -70,6 +70,12 @@ interface ChainContext extends LambdaContext {
   doorcodeRequest: Internal;
 }
 
+/** Logged when a route answers an error its contract does not list (the tests fail on it). */
+export const UNDECLARED_ERROR = 'error not declared in the route contract';
+
+// `disableContentTypeCheck` is a runtime option of @middy/http-json-body-parser 6 that its types omit.
+const jsonParserOptions = { disableContentTypeCheck: true, disableContentTypeError: false };
+
 const requestIdOf = (event: HttpEvent, context: LambdaContext): string =>
   event.requestContext?.requestId ?? context.awsRequestId;
 
@@ -86,6 +92,7 @@ export type RouteHandler<R extends RouteSpec> = (request: HttpRequest<R>) => Pro
 
 export function http<R extends RouteSpec>(route: R, run: NoInfer<RouteHandler<R>>) {
   const routeName = `${route.method} ${route.path}`;
+  const declared = new Set<string>(route.contract.errors);
   const chain = middy<HttpEvent, HttpResult, Error, LambdaContext, Internal>().use({
     before: (request) => {
       const deps = depsFor(request.context);
@@ -118,6 +125,10 @@ export function http<R extends RouteSpec>(route: R, run: NoInfer<RouteHandler<R>
         return;
       }
       if (!known) request.internal.log.log('error', 'unhandled error', describeError(request.error));
+      else if (!declared.has(known.kind)) {
+        // The contract is what the API description and the SDK are made from: it must list this.
+        request.internal.log.log('error', UNDECLARED_ERROR, { kind: known.kind });
+      }
       withCors(deps, request.event, request.response);
       logLine(request.internal, request.response);
     },
@@ -133,7 +144,8 @@ export function http<R extends RouteSpec>(route: R, run: NoInfer<RouteHandler<R>
         Object.assign(request.event, { body, isBase64Encoded: false });
       },
     });
-    if ('json' in bodySpec) chain.use(httpJsonBodyParser());
+    // bodyText decided the media type (case-insensitively, RFC 9110 §8.3.1): the parser only parses.
+    if ('json' in bodySpec) chain.use(httpJsonBodyParser(jsonParserOptions));
   }
 
   return chain.handler((event, context) =>

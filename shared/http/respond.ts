@@ -68,13 +68,12 @@ export function contractBody(
   return parsed.data;
 }
 
-/** RFC 6749 §5.2 error values for the catalogue's statuses; `oauth` routes name theirs in the catalogue. */
+/**
+ * RFC 6749 §5.2 error values for the catalogue's generic errors (401: the client failed to
+ * authenticate, `invalid_client`); the OAuth routes will name their own in the catalogue.
+ */
 const oauthErrorOf = (error: AppError): string =>
-  error.status >= 500
-    ? error.status === 503
-      ? 'temporarily_unavailable'
-      : 'server_error'
-    : 'invalid_request';
+  error.status >= 500 ? 'server_error' : error.status === 401 ? 'invalid_client' : 'invalid_request';
 
 /** JSON-RPC 2.0 §5.1: invalid request, or internal error. */
 const jsonRpcCodeOf = (error: AppError): number => (error.status >= 500 ? -32603 : -32600);

@@ -5,7 +5,7 @@ import { PLATFORM } from '../store/keys.ts';
 import type { ApiKey } from '../tenancy/api-keys.ts';
 import type { Application } from '../tenancy/applications.ts';
 import { keyScopeEvenIfRevoked, scopeOf } from '../tenancy/scope.ts';
-import { mayChangeStateByCookie } from './cookies.ts';
+import { mayChangeStateByCookie, readCookies, sessionCookieName } from './cookies.ts';
 import { type Credentials, type ResolvedSession, resolveCaller, sessionsToEnd } from './resolve.ts';
 
 /** No credential was read, or none was presented. */
@@ -50,6 +50,11 @@ interface SigningOut {
   /** The application the key names (even a revoked key), or the platform. */
   readonly scope: string;
   readonly sessions: readonly ResolvedSession[];
+  /**
+   * Whether the answer may clear the application's cookie: not when a cookie came from where it may
+   * not change state, which would sign the browser out while its session stays alive.
+   */
+  readonly clearsCookie: boolean;
 }
 
 type SessionCaller = PlatformSession | ApplicationSession;
@@ -146,6 +151,8 @@ const resolvers: { [M in AuthMode]: Resolver<M> } = {
     // SPEC §4.4 answers sign-out 200 always: cookies sent from elsewhere end nothing, but are not refused.
     const byCookie = !kind.changesState || mayChangeStateByCookie(deps.config, credentials);
     const presented = byCookie ? credentials : { ...credentials, cookies: [] };
-    return { kind: 'signingOut', scope, sessions: await sessionsToEnd(deps, presented, scope) };
+    const clearsCookie =
+      byCookie || readCookies(credentials.cookies, sessionCookieName(deps.config, scope)).length === 0;
+    return { kind: 'signingOut', scope, sessions: await sessionsToEnd(deps, presented, scope), clearsCookie };
   },
 };

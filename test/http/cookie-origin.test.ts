@@ -63,6 +63,8 @@ describe('cookie-authenticated requests that change state', () => {
       expect(out.status).toBe(200);
       expect(out.body).toEqual({ signedOut: true });
       expect(await stillLive(token)).toBe(true);
+      // Clearing the cookie would sign the browser out while its session stays alive.
+      expect(out.headers['set-cookie']).toBeUndefined();
     });
   }
 
@@ -76,6 +78,19 @@ describe('cookie-authenticated requests that change state', () => {
     expect(await stillLive(refreshed.body.token)).toBe(true);
   });
 
+  it('gives a refresh that came by cookie without an Origin the new cookie', async () => {
+    const { cookie, token } = await cookieSession();
+    const refreshed = await app.request('POST', '/auth/refresh', {
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
+    });
+    expect(refreshed.status).toBe(200);
+    const renewed = cookieOf(refreshed.headers['set-cookie']);
+    expect(renewed).toBe(`doorcode.session_token=${refreshed.body.token}`);
+    expect(await stillLive(token)).toBe(false);
+    const info = await app.request('GET', '/auth/session', { headers: { cookie: renewed } });
+    expect(info.status).toBe(200);
+  });
+
   it('accepts them with no Origin from the service itself or the user (Sec-Fetch-Site same-origin, none)', async () => {
     for (const site of ['same-origin', 'none']) {
       const { cookie } = await cookieSession();
@@ -86,10 +101,13 @@ describe('cookie-authenticated requests that change state', () => {
     }
   });
 
-  it('ends the cookie session on sign-out from a platform origin', async () => {
+  it('ends the cookie session on sign-out from a platform origin, and clears the cookie', async () => {
     const { cookie, token } = await cookieSession();
-    await app.request('POST', '/auth/sign-out', { headers: { cookie, origin: PLATFORM_ORIGIN } });
+    const out = await app.request('POST', '/auth/sign-out', { headers: { cookie, origin: PLATFORM_ORIGIN } });
     expect(await stillLive(token)).toBe(false);
+    expect(out.headers['set-cookie']).toEqual([
+      expect.stringMatching(/^doorcode\.session_token=; Max-Age=0;/),
+    ]);
   });
 
   it('still lets a cookie read the session from anywhere (reading needs CORS credentials to be seen)', async () => {

@@ -104,6 +104,18 @@ describe.each(routes)('POST $path: request errors', (route) => {
     expectError(noType, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
+  it('reads the JSON media type case-insensitively, with or without parameters (RFC 9110 §8.3.1)', async () => {
+    const outcome = (response: TestResponse) => [response.status, response.body?.error?.message];
+    const reference = outcome(await send(route, { raw: JSON.stringify(route.valid()), headers: JSON_TYPE }));
+    for (const type of ['Application/JSON', 'application/json;', 'application/json ; charset=utf-8']) {
+      const response = await send(route, {
+        raw: JSON.stringify(route.valid()),
+        headers: { 'content-type': type },
+      });
+      expect(outcome(response)).toEqual(reference);
+    }
+  });
+
   it('answers an empty body with 400 VALIDATION_ERROR', async () => {
     // Act
     const empty = await send(route, { raw: '', headers: JSON_TYPE });

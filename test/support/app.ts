@@ -4,6 +4,7 @@ import type { Clock } from '../../shared/clock.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { LocalSigner } from '../../shared/crypto/local-signer.ts';
 import { createDeps, type Deps } from '../../shared/deps.ts';
+import { UNDECLARED_ERROR } from '../../shared/http/handler.ts';
 import { ensureTable } from '../../shared/local/create-table.ts';
 import { startServer } from '../../shared/local/server.ts';
 import { createLogger } from '../../shared/log.ts';
@@ -72,6 +73,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     logs,
     request: (method, path, requestOptions) => send(server.url, method, path, requestOptions),
-    close: server.close,
+    close: async () => {
+      await server.close();
+      // Every error a route answers must be in its contract's list (shared/routes.ts): fail the file
+      // that made a route answer one it does not declare.
+      const undeclared = logs.filter((line) => line.includes(UNDECLARED_ERROR));
+      if (undeclared.length > 0) throw new Error(`Undeclared errors answered:\n${undeclared.join('\n')}`);
+    },
   };
 }

@@ -104,11 +104,9 @@ describe('the route chain', () => {
     );
     expect(json.status).toBe(415);
     expect(json.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-    const repeated = await call(
-      handler,
-      event({ path: { id: 'thg_1' }, body: 'code=a&code=b', contentType: form }),
-    );
+    const repeated = await call(handler, thingEvent({ body: 'grant_type=authorization_code&code=a&code=b' }));
     expect(repeated.status).toBe(400);
+    expect(repeated.body.error.message).toBe('The parameter code is repeated');
   });
 
   it('strips what the response schema does not declare', async () => {
@@ -148,6 +146,22 @@ describe('error styles', () => {
       status: 400,
       body: { error: { code: 'VALIDATION_ERROR', message: 'The redirect_uri is not registered' } },
     });
+  });
+
+  it('oauth: 401 is invalid_client (RFC 6749 §5.2)', async () => {
+    const unauthenticated = http(
+      {
+        ...base,
+        errorStyle: 'oauth',
+        auth: 'none',
+        contract: { responses: { 200: z.object({}) }, errors: ['unauthorized'] },
+      } as const satisfies RouteSpec,
+      async () => {
+        throw fail('unauthorized', 'Unknown client');
+      },
+    );
+    const answer = await call(unauthenticated, event({}));
+    expect(answer).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
   });
 
   it('oauth: an RFC 6749 error object, not cached', async () => {
