@@ -5,7 +5,8 @@ import { MailUnavailableError } from '../mail/mailer.ts';
 import { newId } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
 import {
-  MAX_RACES,
+  MAX_WRITES,
+  newHit,
   type RateLog,
   rateLogFrom,
   rateLogKey,
@@ -16,6 +17,7 @@ import {
 } from '../rate-limit/rate-limit.ts';
 import { readItems } from '../store/batch.ts';
 import { keys } from '../store/keys.ts';
+import type { Hit } from '../store/rate-logs.ts';
 import { openRequest, withdrawRequest } from '../store/sign-in-requests.ts';
 import { applicationFromItem } from '../tenancy/applications.ts';
 import { mailboxOf } from '../users/user.ts';
@@ -80,16 +82,18 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     validUntil,
     interval: POLL_INTERVAL_SECONDS,
   };
-  // A lost race on either log returns its current state: decide again and retry (no read).
-  for (let attempt = 0; ; attempt++) {
-    if (attempt >= MAX_RACES) throw tooBusy();
+  // One hit, counted in both logs. A failed condition on either (a full log, or a log changed under
+  // a rewrite) returns its current state: decide again and retry, without a read, MAX_WRITES in all.
+  const hit = newHit(deps.random, now);
+  for (let write = 0; ; write++) {
+    if (write >= MAX_WRITES) throw tooBusy();
     const opened = await openRequest(deps.db, {
       request,
       deviceCodeHash: sha256Hex(deviceCode),
       device,
       hits: {
-        ip: recordHit(deps.db.table, ipLog, now),
-        recipient: recordHit(deps.db.table, recipientLog, now),
+        ip: recordHit(deps.db.table, ipLog, hit),
+        recipient: recordHit(deps.db.table, recipientLog, hit),
       },
     });
     if (opened.outcome === 'opened') break;
@@ -105,7 +109,7 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     deps.logger.log('error', 'sign-in email not sent', {
       errorName: (error.cause as Error | undefined)?.name,
     });
-    await withdraw(deps, request, recipientLog, now);
+    await withdraw(deps, request, recipientLog, hit);
     throw retryLater(
       'mailUnavailable',
       () => 'The sign-in email could not be sent; try again shortly',
@@ -120,8 +124,8 @@ export async function startSignIn(deps: Deps, input: StartInput) {
  * nothing), and the recipient's hit is given back: an outage must not lock an address out. The
  * delete and the refund are separate writes, so a concurrent start cannot cancel the delete.
  */
-async function withdraw(deps: Deps, request: SignInRequest, log: RateLog, now: number) {
+async function withdraw(deps: Deps, request: SignInRequest, log: RateLog, hit: Hit) {
   // `replaced`: a newer start replaced it already, so nothing of ours is left to withdraw.
   await withdrawRequest(deps.db, request);
-  await refundHit(deps, log, now);
+  await refundHit(deps, log, hit);
 }
