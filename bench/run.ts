@@ -6,9 +6,10 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bundlesBenchmark } from './bundles.ts';
 import { callsBenchmark } from './calls.ts';
+import { limitsBenchmark } from './limits.ts';
 import type { BenchContext, Benchmark } from './types.ts';
 
-const benchmarks: readonly Benchmark[] = [bundlesBenchmark, callsBenchmark];
+const benchmarks: readonly Benchmark[] = [bundlesBenchmark, callsBenchmark, limitsBenchmark];
 
 const selected = process.argv.slice(2);
 const unknown = selected.filter((name) => !benchmarks.some((b) => b.name === name));

@@ -11,6 +11,7 @@ import {
   withState,
 } from '../rate-limit/rate-limit.ts';
 import type { Item } from '../store/batch.ts';
+import type { Hit } from '../store/rate-logs.ts';
 import { mailboxOf } from '../users/user.ts';
 
 /**
@@ -63,15 +64,15 @@ export function startLogs(input: StartSubject, found: { [Name in LogName]?: Item
 const waitOf = (error: AppError) => Number(error.details?.retryAfter ?? 0);
 
 /**
- * Each log's hit at `now`, or 429 RATE_LIMITED with the longest wait of the limits that refuse, so
+ * The request's one hit in each log, or 429 RATE_LIMITED with the longest wait of the limits that refuse, so
  * that Retry-After holds for all of them, not just the first one checked.
  */
-export function startHits(table: string, logs: StartLogs, now: number) {
+export function startHits(table: string, logs: StartLogs, hit: Hit) {
   const hits: Partial<Record<LogName, ReturnType<typeof recordHit>>> = {};
   let refusal: AppError | undefined;
   for (const name of LOG_NAMES) {
     try {
-      hits[name] = recordHit(table, logs[name], now);
+      hits[name] = recordHit(table, logs[name], hit);
     } catch (error) {
       if (!(error instanceof AppError) || error.kind !== 'rateLimited') throw error;
       if (!refusal || waitOf(error) > waitOf(refusal)) refusal = error;
@@ -92,7 +93,7 @@ export function afterRace(logs: StartLogs, raced: { [Name in LogName]?: { curren
 }
 
 /** Gives the recipient's hits back, in its scope and across scopes: the start did not happen after all. */
-export async function refundRecipient(deps: Deps, logs: StartLogs, now: number): Promise<void> {
-  await refundHit(deps, logs.recipient, now);
-  await refundHit(deps, logs.mailbox, now);
+export async function refundRecipient(deps: Deps, logs: StartLogs, hit: Hit): Promise<void> {
+  await refundHit(deps, logs.recipient, hit);
+  await refundHit(deps, logs.mailbox, hit);
 }

@@ -4,9 +4,10 @@ import { fail, retryLater } from '../errors.ts';
 import { MailUnavailableError } from '../mail/mailer.ts';
 import { oneLine } from '../mail/plain-text.ts';
 import { newId } from '../random.ts';
-import { MAX_RACES, tooBusy } from '../rate-limit/rate-limit.ts';
+import { MAX_WRITES, newHit, tooBusy } from '../rate-limit/rate-limit.ts';
 import { readItems } from '../store/batch.ts';
 import { keys } from '../store/keys.ts';
+import type { Hit } from '../store/rate-logs.ts';
 import { openRequest, withdrawRequest } from '../store/sign-in-requests.ts';
 import { applicationFromItem } from '../tenancy/applications.ts';
 import { codeHash, generateCode, generateDeviceCode } from './code.ts';
@@ -79,14 +80,16 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     validUntil,
     interval: POLL_INTERVAL_SECONDS,
   };
-  // A lost race on a log returns its current state: decide again and retry (no read).
-  for (let attempt = 0; ; attempt++) {
-    if (attempt >= MAX_RACES) throw tooBusy();
+  // One hit, counted in every log. A failed condition on one (a full log, or a log changed under a
+  // rewrite) returns its current state: decide again and retry, without a read, MAX_WRITES in all.
+  const hit = newHit(deps.random, now);
+  for (let write = 0; ; write++) {
+    if (write >= MAX_WRITES) throw tooBusy();
     const opened = await openRequest(deps.db, {
       request,
       deviceCodeHash: sha256Hex(deviceCode),
       device,
-      hits: startHits(deps.db.table, logs, now),
+      hits: startHits(deps.db.table, logs, hit),
     });
     if (opened.outcome === 'opened') break;
     logs = afterRace(logs, opened.logs);
@@ -110,7 +113,7 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     deps.logger.log('error', 'sign-in email not sent', {
       errorName: (error.cause as Error | undefined)?.name,
     });
-    await withdraw(deps, request, logs, now);
+    await withdraw(deps, request, logs, hit);
     throw retryLater(
       'mailUnavailable',
       () => 'The sign-in email could not be sent; try again shortly',
@@ -131,8 +134,8 @@ export async function startSignIn(deps: Deps, input: StartInput) {
  * nothing), and the recipient's hits are given back: an outage must not lock an address out. The
  * delete and the refunds are separate writes, so a concurrent start cannot cancel the delete.
  */
-async function withdraw(deps: Deps, request: SignInRequest, logs: StartLogs, now: number) {
+async function withdraw(deps: Deps, request: SignInRequest, logs: StartLogs, hit: Hit) {
   // `replaced`: a newer start replaced it already, so nothing of ours is left to withdraw.
   await withdrawRequest(deps.db, request);
-  await refundRecipient(deps, logs, now);
+  await refundRecipient(deps, logs, hit);
 }

@@ -26,8 +26,11 @@ export const keys = {
     gsi1pk: `USER#${userId}`,
     gsi1sk: `ORG#${organizationId}`,
   }),
-  /** The sliding log of one rate limit for one subject (an IP or a mailbox). */
-  rateLog: (bucket: string, subject: string) => ({ pk: `RATE#${bucket}#${subject}`, sk: 'LOG' }),
+  /**
+   * The sliding log of one rate limit for one subject (an IP or a mailbox). `HITS`, not the earlier
+   * `LOG`: logs of the list shape before hit ids are never read again and expire by TTL.
+   */
+  rateLog: (bucket: string, subject: string) => ({ pk: `RATE#${bucket}#${subject}`, sk: 'HITS' }),
   /** Never written: `/status` reads it to prove the table answers. */
   health: { pk: 'HEALTH', sk: 'HEALTH' },
 } as const;

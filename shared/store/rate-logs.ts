@@ -3,48 +3,105 @@ import type { Item, Key } from './batch.ts';
 import type { Db } from './db.ts';
 import { conditionFailureItem, isConditionFailure } from './errors.ts';
 
-/** A rate-limit log as it was read: its key and the version every write is conditioned on. */
-export interface ReadLog {
+/** One counted hit: when (epoch ms), and a random id that tells it from any other hit. */
+export interface Hit {
+  at: number;
+  id: string;
+}
+
+/** A rate-limit log as it was read: its key, its hits (in no order) and its version. */
+export interface StoredLog {
   key: Key;
-  /** 0 while the item does not exist. */
+  hits: Hit[];
+  /** 0 while the item does not exist; every write moves it. */
   version: number;
 }
 
-// DESIGN §3: a log is written only over the version that was read, so two writers can never both
-// count on the same state; the loser gets the current log back and decides again.
-const neverWritten = 'attribute_not_exists(version)';
-const unchangedSinceRead = 'version = :version';
+// A hit is stored as `<epoch ms in base 36>.<id>` in the string set `hits`: adding one is an
+// atomic ADD that a retry cannot count twice, and two hits of one millisecond stay two.
+const entryOf = (hit: Hit) => `${hit.at.toString(36)}.${hit.id}`;
 
-/**
- * The write of a log's new hits, usable on its own (`saveRateLog`) or in a transaction. The item
- * outlives its newest hit's window by a minute (`keepUntilMs` + 60 s), then TTL removes it.
- */
-export function rateLogWrite(table: string, log: ReadLog, hits: number[], keepUntilMs: number) {
+function hitOf(entry: unknown): Hit[] {
+  const [at, id] = String(entry).split('.');
+  const time = Number.parseInt(at ?? '', 36);
+  return id && Number.isSafeInteger(time) ? [{ at: time, id }] : [];
+}
+
+/** The hits and version of a log item as read or as a failed write returned it (undefined: none). */
+export function storedState(item: Item | undefined): Omit<StoredLog, 'key'> {
+  const entries = item?.hits instanceof Set || Array.isArray(item?.hits) ? [...item.hits] : [];
+  return { hits: entries.flatMap(hitOf), version: Number(item?.version ?? 0) };
+}
+
+// DESIGN §3: a hit is added only while the log holds fewer than `max` hits, so hits within the
+// limit never race each other: each lands in its first write, whoever else writes meanwhile.
+const roomForOne = 'attribute_not_exists(hits) OR size(hits) < :max';
+// A full log is rewritten (its hits that left the window dropped) only over the version that was
+// read: every write moves the version, so a rewrite never drops a hit it did not see.
+const unchangedSinceRead = 'version = :version';
+// A hit is given back only while it is there: giving it back twice must not create the item again.
+const stillCounted = 'contains(hits, :entry)';
+
+/** An UpdateItem of a log, usable on its own (`saveRateLog`) or in a transaction. */
+export interface RateLogWrite {
+  TableName: string;
+  Key: Key;
+  UpdateExpression: string;
+  ConditionExpression: string;
+  ExpressionAttributeValues: Record<string, number | Set<string>>;
+  ReturnValuesOnConditionCheckFailure: 'ALL_OLD';
+}
+
+/** The item outlives the window of its newest hit by a minute, then TTL removes it. */
+const expiresAtOf = (keepUntilMs: number) => Math.ceil(keepUntilMs / 1000) + 60;
+
+/** Adds `hit` while the log has room for it. */
+export function addHitWrite(
+  table: string,
+  key: Key,
+  hit: Hit,
+  max: number,
+  keepUntilMs: number,
+): RateLogWrite {
+  return {
+    TableName: table,
+    Key: key,
+    UpdateExpression: 'ADD hits :hit, version :one SET expiresAt = :expiresAt',
+    ConditionExpression: roomForOne,
+    ExpressionAttributeValues: {
+      ':hit': new Set([entryOf(hit)]),
+      ':one': 1,
+      ':max': max,
+      ':expiresAt': expiresAtOf(keepUntilMs),
+    },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+}
+
+/** Replaces the hits of `log` (as read at its version) with `hits`. */
+export function rewriteWrite(table: string, log: StoredLog, hits: Hit[], keepUntilMs: number): RateLogWrite {
   return {
     TableName: table,
     Key: log.key,
-    UpdateExpression: 'SET hits = :hits, version = :next, expiresAt = :expiresAt',
-    ConditionExpression: log.version === 0 ? neverWritten : unchangedSinceRead,
+    UpdateExpression: 'SET hits = :hits, expiresAt = :expiresAt ADD version :one',
+    ConditionExpression: unchangedSinceRead,
     ExpressionAttributeValues: {
-      ':hits': hits,
-      ':next': log.version + 1,
-      ':expiresAt': Math.ceil(keepUntilMs / 1000) + 60,
-      ...(log.version === 0 ? {} : { ':version': log.version }),
+      ':hits': new Set(hits.map(entryOf)),
+      ':one': 1,
+      ':version': log.version,
+      ':expiresAt': expiresAtOf(keepUntilMs),
     },
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   };
 }
-export type RateLogWrite = ReturnType<typeof rateLogWrite>;
 
-/** `raced`: another writer changed the log since it was read; `current` is the log as it is now. */
+/** `raced`: the log was full, or changed since it was read; `current` is the log as it is now. */
 export type LogOutcome = { outcome: 'saved' } | { outcome: 'raced'; current: Item | undefined };
 
-async function conditioned(
-  db: Db,
-  update: ConstructorParameters<typeof UpdateCommand>[0],
-): Promise<LogOutcome> {
+/** One UpdateItem: a write of `addHitWrite` or `rewriteWrite`. */
+export async function saveRateLog(db: Db, write: RateLogWrite): Promise<LogOutcome> {
   try {
-    await db.client.send(new UpdateCommand(update));
+    await db.client.send(new UpdateCommand(write));
     return { outcome: 'saved' };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
@@ -52,16 +109,27 @@ async function conditioned(
   }
 }
 
-/** One UpdateItem: the write of `rateLogWrite`. */
-export const saveRateLog = (db: Db, write: RateLogWrite): Promise<LogOutcome> => conditioned(db, write);
+/** `absent`: the hit is not in the log (never counted there, or already taken out). */
+export type RemoveOutcome = { outcome: 'removed' } | { outcome: 'absent' };
 
-/** Replaces the hits of a log read at `log.version` (a refund), keeping its expiry. */
-export const replaceHits = (db: Db, log: ReadLog, hits: number[]): Promise<LogOutcome> =>
-  conditioned(db, {
-    TableName: db.table,
-    Key: log.key,
-    UpdateExpression: 'SET hits = :hits, version = :next',
-    ConditionExpression: unchangedSinceRead,
-    ExpressionAttributeValues: { ':hits': hits, ':next': log.version + 1, ':version': log.version },
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-  });
+/**
+ * Takes `hit` out of the log: one DELETE from the set, whatever was written since (it moves the
+ * version, so a rewrite that saw the hit decides again).
+ */
+export async function removeHit(db: Db, key: Key, hit: Hit): Promise<RemoveOutcome> {
+  try {
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key,
+        UpdateExpression: 'DELETE hits :hit ADD version :one',
+        ConditionExpression: stillCounted,
+        ExpressionAttributeValues: { ':hit': new Set([entryOf(hit)]), ':entry': entryOf(hit), ':one': 1 },
+      }),
+    );
+    return { outcome: 'removed' };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return { outcome: 'absent' };
+  }
+}

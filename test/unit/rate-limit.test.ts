@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors.ts';
+import { cryptoRandom } from '../../shared/random.ts';
 import type { Limit } from '../../shared/rate-limit/limits.ts';
-import { rateLogFrom, recordHit, withState } from '../../shared/rate-limit/rate-limit.ts';
+import { newHit, rateLogFrom, recordHit, withState } from '../../shared/rate-limit/rate-limit.ts';
 import { cancellationItems, conditionFailureItem } from '../../shared/store/errors.ts';
 
 const limit: Limit = { bucket: 'test', max: 3, windowSeconds: 600 };
-const log = (hits: number[], version = 1) => ({ ...rateLogFrom(limit, 's', undefined), hits, version });
+const hitAt = (at: number) => newHit(cryptoRandom, at);
+const log = (times: number[], version = 1) => ({
+  ...rateLogFrom(limit, 's', undefined),
+  hits: times.map(hitAt),
+  version,
+});
+const entryOf = (hit: { at: number; id: string }) => `${hit.at.toString(36)}.${hit.id}`;
 
 function refusal(run: () => unknown): AppError {
   try {
@@ -19,39 +26,71 @@ function refusal(run: () => unknown): AppError {
 
 describe('sliding-log rate limits', () => {
   it('allow max hits within any window and refuse the next, whatever the calendar', () => {
-    const update = recordHit('t', log([1_000, 2_000]), 3_000);
-    expect(update.ExpressionAttributeValues[':hits']).toEqual([1_000, 2_000, 3_000]);
-    const refused = refusal(() => recordHit('t', log([1_000, 2_000, 3_000]), 4_000));
+    const third = hitAt(3_000);
+    const update = recordHit('t', log([1_000, 2_000]), third);
+    expect(update.ExpressionAttributeValues[':hit']).toEqual(new Set([entryOf(third)]));
+    const refused = refusal(() => recordHit('t', log([1_000, 2_000, 3_000]), hitAt(4_000)));
     expect(refused.code).toBe('RATE_LIMITED');
     // The oldest of the three leaves the window at 601 000 ms: 597 s from 4 000 ms.
     expect(refused.headers?.['retry-after']).toBe('597');
   });
 
-  it('forget hits older than the window and keep only the last max', () => {
-    const update = recordHit('t', log([1_000, 2_000, 3_000]), 601_001);
-    expect(update.ExpressionAttributeValues[':hits']).toEqual([2_000, 3_000, 601_001]);
+  it('take Retry-After from the hits in the window, in whatever order the log holds them', () => {
+    const refused = refusal(() => recordHit('t', log([3_000, 1_000, 2_000]), hitAt(4_000)));
+    expect(refused.headers?.['retry-after']).toBe('597');
   });
 
-  it('guard the write with the version read, so concurrent writers cannot both pass', () => {
-    expect(recordHit('t', log([], 0), 1).ConditionExpression).toBe('attribute_not_exists(version)');
-    const update = recordHit('t', log([5], 7), 10);
+  it('add a hit with an atomic ADD that holds only while the log has room, never over a version', () => {
+    for (const read of [log([], 0), log([5], 7)]) {
+      const update = recordHit('t', read, hitAt(10));
+      expect(update.UpdateExpression).toBe('ADD hits :hit, version :one SET expiresAt = :expiresAt');
+      expect(update.ConditionExpression).toBe('attribute_not_exists(hits) OR size(hits) < :max');
+      expect(update.ExpressionAttributeValues).toMatchObject({ ':max': 3 });
+    }
+  });
+
+  it('rewrite a full log without its hits that left the window, over the version read', () => {
+    const full = log([1_000, 2_000, 3_000], 7);
+    const hit = hitAt(601_001);
+    const update = recordHit('t', full, hit);
     expect(update.ConditionExpression).toBe('version = :version');
-    expect(update.ExpressionAttributeValues).toMatchObject({ ':version': 7, ':next': 8 });
+    expect(update.ExpressionAttributeValues).toMatchObject({ ':version': 7 });
+    expect(update.ExpressionAttributeValues[':hits']).toEqual(
+      new Set([entryOf(full.hits[1]!), entryOf(full.hits[2]!), entryOf(hit)]),
+    );
+  });
+
+  it('keep the log item alive for a minute after its newest hit leaves the window', () => {
+    const update = recordHit('t', log([]), hitAt(1_000));
+    expect(update.ExpressionAttributeValues[':expiresAt']).toBe(601 + 60);
+  });
+
+  it('tell two hits of one millisecond apart by their ids', () => {
+    const [first, second] = [hitAt(5), hitAt(5)];
+    expect(first.id).not.toBe(second.id);
+    const read = { ...log([]), hits: [first] };
+    expect(() => recordHit('t', read, second)).not.toThrow();
   });
 
   it('read the log from a marshalled item, as a failed condition returns it', () => {
-    const marshalled = { version: { N: '4' }, hits: { L: [{ N: '10' }, { N: '20' }] } };
+    const marshalled = { version: { N: '4' }, hits: { SS: ['a.x1', 'k.y2'] } };
     const failure = Object.assign(new Error('lost'), {
       name: 'ConditionalCheckFailedException',
       Item: marshalled,
     });
     expect(rateLogFrom(limit, 's', conditionFailureItem(failure))).toMatchObject({
       version: 4,
-      hits: [10, 20],
+      hits: [
+        { at: 10, id: 'x1' },
+        { at: 20, id: 'y2' },
+      ],
     });
     expect(withState(log([1], 1), conditionFailureItem(failure))).toMatchObject({
       version: 4,
-      hits: [10, 20],
+      hits: [
+        { at: 10, id: 'x1' },
+        { at: 20, id: 'y2' },
+      ],
     });
   });
 
