@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { z } from 'zod';
-import { type Deps, getDeps } from '../deps.ts';
+import { type Deps, forRequest, getDeps } from '../deps.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { describeError, type Logger } from '../log.ts';
 import type { RouteSpec } from '../routes.ts';
@@ -45,14 +45,11 @@ export function http<S extends Schema = undefined>(
 ) {
   const core = middy<HttpEvent, HttpResult, Error, LambdaContext, Internal>().use({
     before: (request) => {
-      const deps = depsFor(request.context);
+      const deps = depsFor(request.context, route);
       const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
       request.internal.deps = deps;
       request.internal.started = performance.now();
-      request.internal.log = deps.logger.child({
-        requestId,
-        route: `${route.method} ${route.path}`,
-      });
+      request.internal.log = forRequest(deps, route, requestId).logger;
     },
     after: (request) => {
       withCors(request.internal.deps, request.event, request.response);
@@ -101,7 +98,7 @@ export function http<S extends Schema = undefined>(
 
   return core.handler(async (event, context) => {
     const requestId = event.requestContext?.requestId ?? context.awsRequestId;
-    const deps = depsFor(context);
+    const deps = forRequest(depsFor(context, route), route, requestId);
     let body: unknown;
     if (schema) {
       const parsed = schema.safeParse(event.body);
@@ -119,7 +116,7 @@ export function http<S extends Schema = undefined>(
       event,
       body: body as BodyOf<S>,
       deps,
-      log: deps.logger.child({ requestId }),
+      log: deps.logger,
       requestId,
       sourceIp: event.requestContext?.http?.sourceIp ?? '0.0.0.0',
       headers: event.headers ?? {},
@@ -141,7 +138,8 @@ function withCors(deps: Deps, event: HttpEvent, response: HttpResult | null | un
 export interface LocalContext extends LambdaContext {
   doorcodeDeps?: Deps;
 }
-const depsFor = (context: LambdaContext): Deps => (context as LocalContext).doorcodeDeps ?? getDeps();
+const depsFor = (context: LambdaContext, route: RouteSpec): Deps =>
+  (context as LocalContext).doorcodeDeps ?? getDeps(route);
 
 function logLine(internal: Partial<Internal>, response: HttpResult | null | undefined): void {
   const status = typeof response === 'object' && response ? response.statusCode : undefined;
