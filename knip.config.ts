@@ -15,6 +15,7 @@ const config: KnipConfig = {
     'test/**/*.test.ts',
     'test/support/global-setup.ts',
     'bench/hello.ts',
+    'bench/floor/*.ts',
     'scripts/*.mjs',
     'vitest.config.ts',
   ],

@@ -1,8 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build, type Metafile } from 'esbuild';
-import { bundling } from '../lib/bundling.ts';
+import { build, type Metafile, type StdinOptions } from 'esbuild';
+import { esbuildOptions } from '../lib/bundling.ts';
+import type { AuthMode, RouteAccess } from '../shared/routes.ts';
 
 export interface BundleResult {
   /** Absolute path of the written `index.mjs`. */
@@ -15,30 +16,30 @@ export interface BundleResult {
   readonly warnings: readonly string[];
 }
 
+/** A handler module of the repository, or generated source (the floor bundles). */
+export type BundleSource = { readonly entry: string } | { readonly stdin: StdinOptions };
+
 /**
- * Bundles one handler module with exactly the options of lib/bundling.ts (what the stack's
+ * Bundles one handler with exactly the options of lib/bundling.ts for `access` (what the stack's
  * NodejsFunction deploys) into `<outDir>/index.mjs`, plus its `.map` and `meta.json`.
  */
-export async function bundleEntry(repoRoot: string, entry: string, outDir: string): Promise<BundleResult> {
+export async function bundleEntry(
+  repoRoot: string,
+  source: BundleSource,
+  access: RouteAccess,
+  outDir: string,
+  auth: AuthMode = 'none',
+): Promise<BundleResult> {
   await mkdir(outDir, { recursive: true });
   const file = join(outDir, 'index.mjs');
   const result = await build({
+    ...esbuildOptions(access, auth),
     absWorkingDir: repoRoot,
-    entryPoints: [entry],
+    ...('entry' in source ? { entryPoints: [source.entry] } : { stdin: source.stdin }),
     outfile: file,
-    bundle: true,
     write: true,
     metafile: true,
     logLevel: 'silent',
-    format: bundling.format,
-    target: bundling.target,
-    platform: bundling.platform,
-    minify: bundling.minify,
-    sourcemap: bundling.sourcemap,
-    mainFields: [...bundling.mainFields],
-    banner: { js: bundling.banner },
-    // NodejsFunction marks `@aws-sdk/*` external unless the SDK is bundled.
-    external: bundling.bundleAwsSdk ? [] : ['@aws-sdk/*'],
   });
   await writeFile(join(outDir, 'meta.json'), JSON.stringify(result.metafile));
   const code = await readFile(file);

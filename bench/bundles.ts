@@ -1,165 +1,194 @@
+/**
+ * `npm run bench -- bundles [--runs=N] [--routes=id,id] [--errors=id,id]`: every route's bundle
+ * (the options of lib/bundling.ts), its size, cold import and first invocation, beside hello-world
+ * and beside its floor (bench/floor.ts), as medians of paired ratios from interleaved fresh
+ * processes; and the same route with NODE_OPTIONS=--enable-source-maps, on its usual path and, for
+ * the `--errors` routes, on the unexpected-error path (every AWS call refused), where a stack is formatted.
+ */
+import { generateKeyPairSync } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { version as esbuildVersion } from 'esbuild';
 import { bundling } from '../lib/bundling.ts';
-import { routeList } from '../shared/routes.ts';
+import { type AuthMode, type RouteAccess, routeList } from '../shared/routes.ts';
+import { startAwsStub } from './aws-stub.ts';
+import { type BundleResult, type BundleSource, bundleEntry } from './bundle.ts';
+import { compositionSection } from './composition.ts';
+import { BENCH_ISSUER, BENCH_ORIGIN, benchEvent, benchToken } from './events.ts';
+import { declaredServices, floorSource } from './floor.ts';
 import {
-  type BundleResult,
-  bundleEntry,
-  type InputShare,
-  topDirectories,
-  topInputs,
-  topPackages,
-} from './bundle.ts';
-import { measureColdImport } from './cold-import.ts';
-import { type BundleRow, bundleTable, importErrors } from './table.ts';
+  coldStartCpuMs,
+  coldStartMs,
+  type Group,
+  importCpuMs,
+  importMs,
+  interleave,
+  invokeCpuMs,
+  invokeMs,
+  type Variant,
+} from './interleave.ts';
+import { mapLimit } from './map-limit.ts';
+import { bundleTable, phaseTable, sourceMapTable } from './table.ts';
 import type { BenchContext, Benchmark } from './types.ts';
 
-/** Output directory of the reference bundle; a leading `_` keeps it apart from route ids. */
-const helloId = '_hello';
-
-function runsFromEnv(): number {
-  const raw = process.env.BENCH_RUNS;
-  if (raw === undefined || raw === '') return 7;
+function positiveInt(raw: string | undefined, name: string, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH_RUNS must be a positive integer, got ${raw}`);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
   return n;
 }
 
-interface Built {
-  readonly id: string;
-  readonly route: string;
-  readonly bundle?: BundleResult;
-  readonly error?: string;
-}
+const list = (raw: string | undefined, fallback: string[]) =>
+  raw === undefined ? fallback : raw.split(',').filter(Boolean);
 
-/** Runs `task` over `items` with at most `limit` in flight, keeping order. */
-async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await task(items[i]!);
-    }
+/** What Lambda gives every function, pointed at the loopback stub; and the service's own settings. */
+function childEnv(endpoint: string): Record<string, string> {
+  return {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'bench',
+    AWS_SECRET_ACCESS_KEY: 'bench',
+    AWS_ENDPOINT_URL: endpoint,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    TABLE_NAME: 'bench',
+    ISSUER: BENCH_ISSUER,
+    MAIL_FROM: 'no-reply@bench.test',
+    PLATFORM_ORIGINS: BENCH_ORIGIN,
+    KMS_KEY_IDS: 'alias/bench',
+    LOG_LEVEL: 'info',
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
-const shareLines = (shares: readonly InputShare[], total: number): string[] =>
-  shares.map(
-    (s, i) =>
-      `${i + 1}. \`${s.path}\` — ${(s.bytes / 1024).toFixed(1)} KiB (${((100 * s.bytes) / total).toFixed(1)}%)`,
-  );
+const floorIdOf = (access: RouteAccess) => `_floor-${declaredServices(access).join('+') || 'none'}`;
+
+const withSourceMaps = (env: Record<string, string>) => ({ ...env, NODE_OPTIONS: '--enable-source-maps' });
 
 export const bundlesBenchmark: Benchmark = {
   name: 'bundles',
-  description: 'Size and cold import time of every route bundle, built with the options of lib/bundling.ts',
-  async run({ repoRoot, outDir }: BenchContext): Promise<void> {
-    const runs = runsFromEnv();
-    const jobs = [
-      {
-        id: helloId,
-        route: 'hello-world (reference)',
-        entry: relative(repoRoot, join(import.meta.dirname, 'hello.ts')),
-      },
-      ...routeList.map((r) => ({ id: r.id, route: `${r.method} ${r.path}`, entry: r.entry })),
-    ];
-
-    // esbuild parallelises inside its service; the limit keeps memory bounded as the table grows.
-    const t0 = performance.now();
-    const built = await mapLimit(
-      jobs,
-      Math.max(2, availableParallelism() * 2),
-      async (job): Promise<Built> => {
-        try {
-          return {
-            id: job.id,
-            route: job.route,
-            bundle: await bundleEntry(repoRoot, job.entry, join(outDir, job.id)),
-          };
-        } catch (err) {
-          // A route whose entry does not build yet is a row with the error, not a crash.
-          return {
-            id: job.id,
-            route: job.route,
-            error: `bundle failed: ${err instanceof Error ? err.message : String(err)}`,
-          };
-        }
-      },
+  description:
+    'Size, cold import and first invocation of every route bundle beside hello-world and its floor',
+  async run({ repoRoot, outDir, options }: BenchContext): Promise<void> {
+    const runs = positiveInt(options.runs ?? process.env.BENCH_RUNS, 'runs', 7);
+    const wanted = list(
+      options.routes,
+      routeList.map((r) => r.id),
     );
-    const buildMs = performance.now() - t0;
-    for (const b of built)
-      for (const w of b.bundle?.warnings ?? []) console.warn(`esbuild warning (${b.id}): ${w}`);
+    const errorRoutes = list(options.errors, ['jwks', 'codeStart']);
+    const routes = routeList.filter((r) => wanted.includes(r.id));
 
-    // Sequential on purpose: concurrent processes would disturb each other's timings.
-    const t1 = performance.now();
-    const rows: BundleRow[] = [];
-    for (const b of built) {
-      rows.push(
-        b.bundle
-          ? {
-              id: b.id,
-              route: b.route,
-              bytes: b.bundle.bytes,
-              gzipBytes: b.bundle.gzipBytes,
-              cold: await measureColdImport(b.bundle.file, runs),
-            }
-          : { id: b.id, route: b.route, cold: { ok: false, error: b.error ?? 'bundle failed' } },
-      );
-    }
-    const importMs = performance.now() - t1;
-
-    const [reference, ...routeRows] = rows;
-    let largest: { id: string; bundle: BundleResult } | undefined;
-    for (const b of built.slice(1)) {
-      if (b.bundle && (!largest || b.bundle.bytes > largest.bundle.bytes))
-        largest = { id: b.id, bundle: b.bundle };
-    }
-
-    const blocks = [
-      `## Route bundles (esbuild ${esbuildVersion}, target ${bundling.target}, node ${process.version})`,
-      bundleTable(reference!, routeRows, runs),
-      importErrors(rows),
-      largest ? compositionSection(largest.id, largest.bundle) : '',
+    const floors = new Map(routes.map((r) => [floorIdOf(r.access), r.access]));
+    const jobs: Array<{ id: string; source: BundleSource; access: RouteAccess; auth?: AuthMode }> = [
+      {
+        id: '_hello',
+        source: { entry: relative(repoRoot, join(import.meta.dirname, 'hello.ts')) },
+        access: {},
+      },
+      ...[...floors].map(([id, access]) => ({
+        id,
+        source: { stdin: floorSource(declaredServices(access)) },
+        access,
+      })),
+      ...routes.map((r) => ({ id: r.id, source: { entry: r.entry }, access: r.access, auth: r.auth })),
     ];
-    const markdown = `${blocks.filter((b) => b !== '').join('\n\n')}\n`;
+    const t0 = performance.now();
+    const built = new Map<string, BundleResult>();
+    await mapLimit(jobs, Math.max(2, availableParallelism()), async (job) => {
+      built.set(job.id, await bundleEntry(repoRoot, job.source, job.access, join(outDir, job.id), job.auth));
+    });
+    const buildMs = performance.now() - t0;
+    for (const [id, bundle] of built)
+      for (const w of bundle.warnings) console.warn(`esbuild warning (${id}): ${w}`);
 
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const ok = await startAwsStub('ok', privateKey);
+    const fail = await startAwsStub('fail', privateKey);
+    const bearer = await benchToken(
+      privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      Date.now(),
+    );
+    const variant = (name: string, id: string, stub = ok, env = childEnv(stub.endpoint)): Variant => ({
+      name,
+      file: built.get(id)!.file,
+      stub,
+      env,
+      samples: [],
+    });
+
+    const groups: Group[] = routes.map((route) => {
+      const floor = variant('floor', floorIdOf(route.access));
+      const variants = [
+        variant('route', route.id),
+        floor,
+        variant('hello', '_hello'),
+        variant('route+maps', route.id, ok, withSourceMaps(childEnv(ok.endpoint))),
+        ...(errorRoutes.includes(route.id)
+          ? [
+              variant('error', route.id, fail),
+              variant('error+maps', route.id, fail, withSourceMaps(childEnv(fail.endpoint))),
+            ]
+          : []),
+      ];
+      return {
+        event: benchEvent(route, bearer),
+        variants,
+        // The floor calls the services the route's own first request called, no more.
+        afterWarmup: (v) => {
+          if (v.name !== 'route') return;
+          const called = Object.entries(v.calls ?? {}).filter(([, n]) => n > 0);
+          floor.env = { ...floor.env, FLOOR_CALLS: called.map(([s]) => s).join(',') };
+        },
+      };
+    });
+
+    const t1 = performance.now();
+    try {
+      await interleave(groups, runs);
+    } finally {
+      await ok.close();
+      await fail.close();
+    }
+    const sampleMs = performance.now() - t1;
+    const processes = groups.reduce((n, g) => n + g.variants.length * (runs + 1), 0);
+
+    const rows = routes.map((route, i) => ({
+      route,
+      bundle: built.get(route.id)!,
+      floorBundle: built.get(floorIdOf(route.access))!,
+      variants: groups[i]!.variants,
+    }));
+    const largest = rows.reduce<(typeof rows)[number] | undefined>(
+      (a, r) => (!a || r.bundle.bytes > a.bundle.bytes ? r : a),
+      undefined,
+    );
+    const markdown = [
+      `## Route bundles (esbuild ${esbuildVersion}, target ${bundling.target}, node ${process.version}, ${runs} runs)`,
+      bundleTable(rows, built.get('_hello')!),
+      'Each sample is a fresh `node` process: `await import(bundle)`, then one call of its `handler` with the ' +
+        'route’s representative API Gateway v2 event (bench/events.ts) against a loopback AWS stub ' +
+        '(bench/aws-stub.ts). The floor constructs only the SDK clients the route declares, and its handler ' +
+        'calls once each service the route’s first request called (bench/floor.ts). Times are medians; ratios ' +
+        'are medians of per-round ratios, the rounds interleaving route, floor, hello-world, ... one process at a time.',
+      '### Cold import (goal: ≤ 1.10× floor)',
+      phaseTable(rows, importMs, importCpuMs, 1.1),
+      '### First invocation (goal: ≤ 1.2× floor)',
+      phaseTable(rows, invokeMs, invokeCpuMs, 1.2),
+      '### Cold start (import + first invocation)',
+      phaseTable(rows, coldStartMs, coldStartCpuMs),
+      '### Source maps (`NODE_OPTIONS=--enable-source-maps`)',
+      sourceMapTable(rows),
+      largest ? compositionSection(largest.route.id, largest.bundle) : '',
+    ]
+      .filter((b) => b !== '')
+      .join('\n\n');
     console.log(markdown);
     console.log(
-      `bundled ${built.length} entries in ${(buildMs / 1000).toFixed(1)} s; ` +
-        `${rows.filter((r) => r.cold.ok).length * (runs + 1)} import processes in ${(importMs / 1000).toFixed(1)} s`,
+      `\nbundled ${jobs.length} entries in ${(buildMs / 1000).toFixed(1)} s; ` +
+        `${processes} processes in ${(sampleMs / 1000).toFixed(1)} s`,
     );
     const mdFile = join(outDir, 'bundles.md');
-    await writeFile(mdFile, markdown);
+    await writeFile(mdFile, `${markdown}\n`);
     console.log(
-      `wrote ${relative(repoRoot, mdFile)} and bundles in ${relative(repoRoot, outDir)}/<route>/index.mjs`,
+      `wrote ${relative(repoRoot, mdFile)} and bundles in ${relative(repoRoot, outDir)}/<id>/index.mjs`,
     );
   },
 };
-
-function compositionSection(id: string, bundle: BundleResult): string {
-  return [
-    `### What is in the largest bundle (${id}, ${(bundle.bytes / 1024).toFixed(1)} KiB)`,
-    '',
-    'Top 5 inputs by bytes in the minified output:',
-    '',
-    ...shareLines(topInputs(bundle.metafile, 5), bundle.bytes),
-    '',
-    'Top 5 directories:',
-    '',
-    ...shareLines(topDirectories(bundle.metafile, 5), bundle.bytes),
-    '',
-    'Top 5 packages:',
-    '',
-    ...shareLines(topPackages(bundle.metafile, 5), bundle.bytes),
-    '',
-    `Full metafile: bench/.out/${id}/meta.json (load it in https://esbuild.github.io/analyze/).`,
-  ].join('\n');
-}

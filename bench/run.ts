@@ -1,6 +1,6 @@
 /**
- * Benchmark runner (`npm run bench [-- name ...]`). Each benchmark is a module exporting a
- * `Benchmark` (bench/types.ts); add new ones to the list below.
+ * Benchmark runner (`npm run bench [-- name ... --option=value ...]`). Each benchmark is a module
+ * exporting a `Benchmark` (bench/types.ts); add new ones to the list below.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,7 +11,16 @@ import type { BenchContext, Benchmark } from './types.ts';
 
 const benchmarks: readonly Benchmark[] = [bundlesBenchmark, callsBenchmark, limitsBenchmark];
 
-const selected = process.argv.slice(2);
+const args = process.argv.slice(2);
+const selected = args.filter((arg) => !arg.startsWith('--'));
+const options = Object.fromEntries(
+  args
+    .filter((arg) => arg.startsWith('--'))
+    .map((arg) => {
+      const [name = '', ...value] = arg.slice(2).split('=');
+      return [name, value.join('=')];
+    }),
+);
 const unknown = selected.filter((name) => !benchmarks.some((b) => b.name === name));
 if (unknown.length > 0) {
   console.error(
@@ -21,7 +30,7 @@ if (unknown.length > 0) {
 }
 
 const repoRoot = join(import.meta.dirname, '..');
-const ctx: BenchContext = { repoRoot, outDir: join(repoRoot, 'bench', '.out') };
+const ctx: BenchContext = { repoRoot, outDir: join(repoRoot, 'bench', '.out'), options };
 await mkdir(ctx.outDir, { recursive: true });
 
 for (const b of benchmarks) {

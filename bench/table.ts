@@ -1,70 +1,142 @@
-import type { ColdImport } from './cold-import.ts';
+import type { RouteSpec } from '../shared/routes.ts';
+import type { BundleResult } from './bundle.ts';
+import {
+  importCpuMs,
+  importMs,
+  invokeCpuMs,
+  invokeMs,
+  type Metric,
+  medianOf,
+  pairedRatio,
+  rssMiB,
+  type Variant,
+} from './interleave.ts';
 
-export interface BundleRow {
-  readonly id: string;
-  /** `GET /status`, or a label for the reference row. */
-  readonly route: string;
-  /** Undefined when the entry did not bundle (`cold` then holds the error). */
-  readonly bytes?: number;
-  readonly gzipBytes?: number;
-  readonly cold: ColdImport;
+export interface BenchRow {
+  readonly route: RouteSpec & { readonly id: string };
+  readonly bundle: BundleResult;
+  readonly floorBundle: BundleResult;
+  /** By name: route, floor, hello, route+maps, and for error-path routes error, error+maps. */
+  readonly variants: readonly Variant[];
 }
 
-const kib = (bytes: number | undefined): string => (bytes === undefined ? '–' : (bytes / 1024).toFixed(1));
-const ms = (n: number): string => n.toFixed(1);
-const int = (n: number | undefined): string => (n === undefined ? '–' : n.toLocaleString('en-US'));
+const kib = (bytes: number): string => (bytes / 1024).toFixed(1);
+const ms = (n: number | undefined): string => (n === undefined ? '–' : n.toFixed(1));
+const times = (n: number | undefined): string => (n === undefined ? '–' : `${n.toFixed(2)}×`);
+const delta = (n: number | undefined): string =>
+  n === undefined ? '–' : `${n >= 1 ? '+' : ''}${((n - 1) * 100).toFixed(0)}%`;
+const byName = (row: BenchRow, name: string) => row.variants.find((v) => v.name === name);
+const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
 
-/** A table cell: one line, no pipes, bounded length. */
-function cell(text: string, max = 100): string {
-  const line = (text.split('\n')[0] ?? '').replaceAll('|', '\\|').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+const declares = (route: RouteSpec): string =>
+  Object.entries(route.access)
+    .map(([k, v]) => (v === true ? k : `${k}:${v}`))
+    .join(' ') || '–';
+
+function answer(route: Variant | undefined): string {
+  if (!route) return '–';
+  if (route.error) return `error: ${(route.error.split('\n')[0] ?? '').replaceAll('|', '\\|').slice(0, 80)}`;
+  const calls = Object.entries(route.calls ?? {})
+    .filter(([, n]) => n > 0)
+    .map(([service, n]) => `${service} ${n}`)
+    .join(', ');
+  return `${route.samples[0]?.status ?? '–'}${calls ? `; ${calls}` : ''}`;
 }
 
-function coldCell(cold: ColdImport): string {
-  return cold.ok ? `${ms(cold.median)} (${ms(cold.min)}–${ms(cold.max)})` : `error: ${cell(cold.error)}`;
-}
-
-function ratio(cold: ColdImport, reference: ColdImport): string {
-  return cold.ok && reference.ok && reference.median > 0
-    ? `${(cold.median / reference.median).toFixed(2)}×`
-    : '–';
+/** Sizes, and what each route's representative first request answered and called. */
+export function bundleTable(rows: readonly BenchRow[], hello: BundleResult): string {
+  const total = rows.reduce((n, r) => n + r.bundle.bytes, 0);
+  return [
+    '| route | declares | size KiB | gzip KiB | floor KiB | first request: status; AWS calls |',
+    '|---|---|--:|--:|--:|---|',
+    row(['hello-world', '–', kib(hello.bytes), kib(hello.gzipBytes), '–', '–']),
+    ...rows.map((r) =>
+      row([
+        r.route.id,
+        declares(r.route),
+        kib(r.bundle.bytes),
+        kib(r.bundle.gzipBytes),
+        kib(r.floorBundle.bytes),
+        answer(byName(r, 'route')),
+      ]),
+    ),
+    row(['**all routes**', '', kib(total), kib(rows.reduce((n, r) => n + r.bundle.gzipBytes, 0)), '', '']),
+  ].join('\n');
 }
 
 /**
- * The bundle table in Markdown: the reference row first, then the routes, then a totals row
- * over the routes only (sizes summed; medians summed, i.e. one cold start of every function).
+ * One phase (cold import, first invocation, or both): each route beside its floor and hello-world,
+ * in wall-clock and CPU milliseconds, and how many routes are within `goal` × floor.
  */
-export function bundleTable(reference: BundleRow, routes: readonly BundleRow[], runs: number): string {
-  const header = [
-    '| route | method path | size B | size KiB | gzip KiB | cold import median ms (min–max) | p90 ms | × hello |',
-    '|---|---|--:|--:|--:|--:|--:|--:|',
+export function phaseTable(rows: readonly BenchRow[], wall: Metric, cpu: Metric, goal?: number): string {
+  const lines = [
+    '| route | ms | floor | hello | ×floor | ×hello | CPU ms | floor | hello | CPU ×floor | CPU ×hello |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
-  const line = (r: BundleRow): string =>
-    `| ${r.id} | ${r.route} | ${int(r.bytes)} | ${kib(r.bytes)} | ${kib(r.gzipBytes)} | ${coldCell(r.cold)} | ${
-      r.cold.ok ? ms(r.cold.p90) : '–'
-    } | ${ratio(r.cold, reference.cold)} |`;
-  const sum = (f: (r: BundleRow) => number | undefined): number =>
-    routes.reduce((acc, r) => acc + (f(r) ?? 0), 0);
-  const measured = routes.filter((r) => r.cold.ok);
-  const medianSum = sum((r) => (r.cold.ok ? r.cold.median : 0));
-  const failed = routes.length - measured.length;
-  const totals =
-    `| **total (${routes.length} routes)** | | ${int(sum((r) => r.bytes))} | ${kib(sum((r) => r.bytes))} | ` +
-    `${kib(sum((r) => r.gzipBytes))} | Σ medians ${ms(medianSum)}${failed ? ` (${failed} failed)` : ''} | | |`;
-  const note = `Cold import: median of ${runs} fresh \`node\` processes timing \`await import(bundle)\` only (after one untimed warm-up process); × hello = route median / hello-world median.`;
-  return [...header, line(reference), ...routes.map(line), totals, '', note].join('\n');
+  let met = 0;
+  let metCpu = 0;
+  for (const r of rows) {
+    const [route, floor, hello] = [byName(r, 'route'), byName(r, 'floor'), byName(r, 'hello')];
+    const ratio = pairedRatio(route, floor, wall);
+    const ratioCpu = pairedRatio(route, floor, cpu);
+    if (goal !== undefined && ratio !== undefined && ratio <= goal) met++;
+    if (goal !== undefined && ratioCpu !== undefined && ratioCpu <= goal) metCpu++;
+    lines.push(
+      row([
+        r.route.id,
+        ms(medianOf(route, wall)),
+        ms(medianOf(floor, wall)),
+        ms(medianOf(hello, wall)),
+        times(ratio),
+        times(pairedRatio(route, hello, wall)),
+        ms(medianOf(route, cpu)),
+        ms(medianOf(floor, cpu)),
+        ms(medianOf(hello, cpu)),
+        times(ratioCpu),
+        times(pairedRatio(route, hello, cpu)),
+      ]),
+    );
+  }
+  if (goal === undefined) return lines.join('\n');
+  return [
+    ...lines,
+    '',
+    `Within ${goal.toFixed(2)}× floor: ${met} of ${rows.length} routes by wall clock, ${metCpu} of ${rows.length} by CPU time.`,
+  ].join('\n');
 }
 
-/** Full texts of the import errors, if any, as a Markdown list. */
-export function importErrors(rows: readonly BundleRow[]): string {
-  const failed = rows.filter((r) => !r.cold.ok);
-  if (failed.length === 0) return '';
+/** Each route with and without `--enable-source-maps`, and the error path of the `--errors` routes. */
+export function sourceMapTable(rows: readonly BenchRow[]): string {
+  const lines = [
+    '| route | path | import ms off → on | Δ | CPU Δ | 1st invocation ms off → on | Δ | CPU Δ | RSS MiB off → on |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
+  ];
+  for (const r of rows) {
+    for (const [path, off, on] of [
+      ['usual', byName(r, 'route'), byName(r, 'route+maps')],
+      ['error', byName(r, 'error'), byName(r, 'error+maps')],
+    ] as const) {
+      if (!off || !on) continue;
+      lines.push(
+        row([
+          r.route.id,
+          path === 'error' ? `error (${off.samples[0]?.status ?? '–'})` : path,
+          `${ms(medianOf(off, importMs))} → ${ms(medianOf(on, importMs))}`,
+          delta(pairedRatio(on, off, importMs)),
+          delta(pairedRatio(on, off, importCpuMs)),
+          `${ms(medianOf(off, invokeMs))} → ${ms(medianOf(on, invokeMs))}`,
+          delta(pairedRatio(on, off, invokeMs)),
+          delta(pairedRatio(on, off, invokeCpuMs)),
+          `${ms(medianOf(off, rssMiB))} → ${ms(medianOf(on, rssMiB))}`,
+        ]),
+      );
+    }
+  }
   return [
-    '### Import errors',
+    ...lines,
     '',
-    ...failed.map(
-      (r) =>
-        `- **${r.id}**:\n\n  \`\`\`\n  ${r.cold.ok ? '' : r.cold.error.replaceAll('\n', '\n  ')}\n  \`\`\``,
-    ),
+    'Same bundle and event, interleaved with the rows above; Δ are medians of paired ratios. “error” refuses ' +
+      'every AWS call (non-retryable 400), so the chain logs the unexpected error with its stack, which is ' +
+      'where a source map is applied.',
   ].join('\n');
 }

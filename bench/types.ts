@@ -4,6 +4,8 @@ export interface BenchContext {
   readonly repoRoot: string;
   /** Absolute path of bench/.out/ (gitignored); write artifacts here. */
   readonly outDir: string;
+  /** `--name=value` arguments of `npm run bench`; each benchmark documents its own. */
+  readonly options: Readonly<Record<string, string>>;
 }
 
 export interface Benchmark {

@@ -7,7 +7,7 @@ import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteId, RouteSpec } from '../shared/routes.ts';
-import { bundling } from './bundling.ts';
+import { absentAdapterArgs, bundling } from './bundling.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -62,8 +62,14 @@ export class RouteFunction extends Construct {
       // shared/log.ts writes JSON lines with a `level` that Lambda's JSON filter reads; DEBUG lets
       // through every level it writes, so LOG_LEVEL stays the one switch.
       applicationLogLevelV2: ApplicationLogLevel.DEBUG,
-      bundling: functionBundling,
-      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      bundling: {
+        ...functionBundling,
+        sourcesContent: bundling.sourcesContent,
+        esbuildArgs: absentAdapterArgs(route.access, route.auth),
+      },
+      // No --enable-source-maps: it parses the whole map at every cold start (bench/bundles.ts); the
+      // map stays beside the bundle and shared/log.ts reads it only to log an unexpected error.
+      environment: { ...props.environment },
     });
   }
 }

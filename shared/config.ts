@@ -1,24 +1,34 @@
-import * as z from 'zod';
+import { en } from 'zod/locales';
+import * as z from 'zod/mini';
 
-const list = z
-  .string()
-  .optional()
-  .transform((value) =>
+// zod/mini, not the classic API: every function validates its configuration, and for a route
+// whose handler uses no other zod the classic API cost about 10 ms more CPU at import
+// (bench/bundles.ts, the preflight route: 28 -> 18 ms). Same English messages as the classic API.
+z.config(en());
+
+const list = z.pipe(
+  z.optional(z.string()),
+  z.transform((value: string | undefined) =>
     (value ?? '')
       .split(',')
       .map((item) => item.trim())
       .filter((item) => item.length > 0),
-  );
+  ),
+);
 
 /** Process configuration, read from the environment once per container. */
 export const Config = z
   .object({
-    SERVICE_NAME: z
-      .string()
-      .regex(/^[a-z][a-z0-9-]{0,39}$/, 'lowercase letters, digits and hyphens, starting with a letter')
-      .default('doorcode'),
-    TABLE_NAME: z.string().min(3).max(255),
-    AWS_REGION: z.string().min(1).default('us-east-1'),
+    SERVICE_NAME: z._default(
+      z
+        .string()
+        .check(
+          z.regex(/^[a-z][a-z0-9-]{0,39}$/, 'lowercase letters, digits and hyphens, starting with a letter'),
+        ),
+      'doorcode',
+    ),
+    TABLE_NAME: z.string().check(z.minLength(3), z.maxLength(255)),
+    AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
     /** Token issuer (`iss`): the public base URL of the service. */
     ISSUER: z.url({ protocol: /^https?$/ }),
     /** Origins whose browser requests receive the session cookie (SPEC §5.2). */
@@ -28,16 +38,18 @@ export const Config = z
     /** KMS key ids, ARNs or aliases; the first signs, all are published in the JWKS. */
     KMS_KEY_IDS: list,
     /** Local mode: a PKCS#8 PEM file holding the RSA signing key (instead of KMS). */
-    LOCAL_SIGNING_KEY_FILE: z.string().min(1).optional(),
+    LOCAL_SIGNING_KEY_FILE: z.optional(z.string().check(z.minLength(1))),
     /** Local mode: endpoints of DynamoDB Local and the SES emulator. */
-    DYNAMODB_ENDPOINT: z.url().optional(),
-    SES_ENDPOINT: z.url().optional(),
-    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    DYNAMODB_ENDPOINT: z.optional(z.url()),
+    SES_ENDPOINT: z.optional(z.url()),
+    LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   })
-  .refine((config) => !(config.KMS_KEY_IDS.length > 0 && config.LOCAL_SIGNING_KEY_FILE), {
-    message: 'set either KMS_KEY_IDS or LOCAL_SIGNING_KEY_FILE, not both',
-    path: ['KMS_KEY_IDS'],
-  });
+  .check(
+    z.refine((config) => !(config.KMS_KEY_IDS.length > 0 && config.LOCAL_SIGNING_KEY_FILE), {
+      message: 'set either KMS_KEY_IDS or LOCAL_SIGNING_KEY_FILE, not both',
+      path: ['KMS_KEY_IDS'],
+    }),
+  );
 export type Config = z.infer<typeof Config>;
 
 /** Thrown at start when the environment is incomplete; the message names every bad setting. */

@@ -1,15 +1,16 @@
-import { KMSClient } from '@aws-sdk/client-kms';
-import { SESv2Client } from '@aws-sdk/client-sesv2';
+// The AWS adapters: a route's bundle resolves only those its access declares (lib/bundling.ts).
+import { createDb } from '#adapters/dynamodb';
+import { sesMailerFrom } from '#adapters/ses';
+import { signerFrom } from '#adapters/signing';
 import { type Clock, systemClock } from './clock.ts';
 import { type Config, loadConfig } from './config.ts';
-import { KmsSigner } from './crypto/kms-signer.ts';
-import { LocalSigner } from './crypto/local-signer.ts';
-import { noSigner, type Signer } from './crypto/signer.ts';
+import type { Signer } from './crypto/signer.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { Mailer } from './mail/mailer.ts';
-import { SesMailer } from './mail/ses-mailer.ts';
 import { cryptoRandom, type Random } from './random.ts';
-import { createDb, type Db } from './store/db.ts';
+import type { RouteAccess, RouteSpec } from './routes.ts';
+import type { Db } from './store/db.ts';
+import { undeclared } from './undeclared.ts';
 
 /** Everything a domain function may use. Built once per container; tests pass their own. */
 export interface Deps {
@@ -22,44 +23,97 @@ export interface Deps {
   readonly logger: Logger;
 }
 
-const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** Every port: what the local server, tests and benches build. */
+const allAccess: RouteAccess = { table: 'readwrite', sign: true, publicKeys: true, mail: true };
 
-/** The composition root: adapters chosen by configuration, any of them replaceable. */
-export function createDeps(config: Config, overrides: Partial<Omit<Deps, 'config'>> = {}): Deps {
-  const signer =
-    overrides.signer ??
-    (config.LOCAL_SIGNING_KEY_FILE
-      ? LocalSigner.fromFile(config.LOCAL_SIGNING_KEY_FILE)
-      : config.KMS_KEY_IDS.length > 0
-        ? new KmsSigner(new KMSClient({ region: config.AWS_REGION }), config.KMS_KEY_IDS)
-        : noSigner);
-  const mailer =
-    overrides.mailer ??
-    new SesMailer(
-      new SESv2Client({
-        region: config.AWS_REGION,
-        maxAttempts: 2,
-        ...(config.SES_ENDPOINT ? { endpoint: config.SES_ENDPOINT, credentials: localCredentials } : {}),
-      }),
-      config.MAIL_FROM,
-    );
+const usesSigner = (access: RouteAccess) => access.sign === true || access.publicKeys === true;
+
+/**
+ * The composition root: the adapters `access` declares, chosen by configuration, any of them
+ * replaceable; an undeclared port is a stand-in that fails naming `caller` and the missing access.
+ */
+export function createDeps(
+  config: Config,
+  overrides: Partial<Omit<Deps, 'config'>> = {},
+  access: RouteAccess = allAccess,
+  caller = 'this caller',
+): Deps {
   return {
     config,
     db:
       overrides.db ??
-      createDb({ table: config.TABLE_NAME, region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }),
-    signer,
-    mailer,
+      (access.table
+        ? createDb({
+            table: config.TABLE_NAME,
+            region: config.AWS_REGION,
+            endpoint: config.DYNAMODB_ENDPOINT,
+          })
+        : undeclared.db(caller)),
+    signer: overrides.signer ?? (usesSigner(access) ? signerFrom(config) : undeclared.signer(caller)),
+    mailer: overrides.mailer ?? (access.mail ? sesMailerFrom(config) : undeclared.mailer(caller)),
     clock: overrides.clock ?? systemClock,
     random: overrides.random ?? cryptoRandom,
     logger: overrides.logger ?? createLogger(config.LOG_LEVEL),
   };
 }
 
-let current: Deps | undefined;
+const routeLabel = (route: RouteSpec) => `${route.method} ${route.path}`;
+const built = new Map<RouteSpec, Deps>();
 
-/** The container's dependencies, built from the environment on first use. */
-export function getDeps(): Deps {
-  current ??= createDeps(loadConfig());
-  return current;
+/**
+ * The container's dependencies for `route` (on Lambda, its only one), built from the environment
+ * on first use: only the adapters its access declares.
+ */
+export function getDeps(route: RouteSpec): Deps {
+  let deps = built.get(route);
+  if (!deps) {
+    deps = createDeps(loadConfig(), {}, route.access, routeLabel(route));
+    built.set(route, deps);
+  }
+  return deps;
+}
+
+const views = new WeakMap<Deps, Map<RouteSpec, Deps>>();
+
+/**
+ * `deps` with the ports `route` does not declare replaced by stand-ins, as its Lambda function
+ * has them: the local server and tests share full deps between routes and still catch a route
+ * that uses a port it did not declare. Built once per deps and route.
+ */
+function declaredOnly(deps: Deps, route: RouteSpec): Deps {
+  let byRoute = views.get(deps);
+  if (!byRoute) {
+    byRoute = new Map();
+    views.set(deps, byRoute);
+  }
+  let view = byRoute.get(route);
+  if (!view) {
+    const { access } = route;
+    const label = routeLabel(route);
+    view = {
+      ...deps,
+      db: access.table ? deps.db : undeclared.db(label),
+      signer: usesSigner(access) ? deps.signer : undeclared.signer(label),
+      mailer: access.mail ? deps.mailer : undeclared.mailer(label),
+    };
+    byRoute.set(route, view);
+  }
+  return view;
+}
+
+let coldRequestId: string | undefined;
+
+/**
+ * The request's view of `deps`: the ports its route declares, and a logger whose every line
+ * carries the request id, the route and whether this is the container's first request (that
+ * request's id is remembered, so asking again within it still answers true).
+ */
+export function forRequest(deps: Deps, route: RouteSpec, requestId: string): Deps {
+  coldRequestId ??= requestId;
+  const logger = deps.logger.child({
+    requestId,
+    route: routeLabel(route),
+    coldStart: requestId === coldRequestId,
+  });
+  return { ...declaredOnly(deps, route), logger };
 }

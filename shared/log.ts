@@ -1,3 +1,5 @@
+import { originalStack } from './original-stack.ts';
+
 /** Structured JSON logs. Callers pass only fields that are safe to log: never a code, token or key. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
@@ -25,13 +27,17 @@ export function createLogger(
   };
 }
 
-/** What may be logged of an unexpected error: its name, message and stack, never attached data. */
+/**
+ * What may be logged of an unexpected error: its name, message and stack (in source positions
+ * when the bundle's source map is beside it), never attached data.
+ */
 export function describeError(error: unknown): LogFields {
   if (error instanceof Error) {
+    const stack = error.stack?.split('\n').slice(0, 8).join('\n');
     return {
       errorName: error.name,
       errorMessage: error.message,
-      stack: error.stack?.split('\n').slice(0, 8).join('\n'),
+      stack: stack && (originalStack(stack) ?? stack),
     };
   }
   return { errorName: typeof error };

@@ -1,11 +1,12 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type * as z from 'zod';
-import { type Deps, getDeps } from '../deps.ts';
+import { callerFor } from '#callers';
+import { type Deps, forRequest, getDeps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { describeError, type Logger } from '../log.ts';
 import type { RawResponse, RouteSpec } from '../routes.ts';
-import { type CallerByMode, callerFor } from '../sessions/caller.ts';
+import type { CallerByMode } from '../sessions/caller.ts';
 import { bodyText, parseForm } from './body.ts';
 import { corsHeaders } from './cors.ts';
 import { credentialsOf } from './credentials.ts';
@@ -91,16 +92,15 @@ const requestIdOf = (event: HttpEvent, context: LambdaContext): string =>
 export type RouteHandler<R extends RouteSpec> = (request: HttpRequest<R>) => Promise<ReplyOf<R>>;
 
 export function http<R extends RouteSpec>(route: R, run: NoInfer<RouteHandler<R>>) {
-  const routeName = `${route.method} ${route.path}`;
   const declared = new Set<string>(route.contract.errors);
   const chain = middy<HttpEvent, HttpResult, Error, LambdaContext, Internal>().use({
     before: (request) => {
-      const deps = depsFor(request.context);
       const requestId = requestIdOf(request.event, request.context);
-      const log = deps.logger.child({ requestId, route: routeName });
+      // This request's declared ports, and a logger with its request id, route and cold-start flag.
+      const deps = forRequest(depsFor(request.context, route), route, requestId);
       request.internal.requestId = requestId;
-      request.internal.deps = { ...deps, logger: log };
-      request.internal.log = log;
+      request.internal.deps = deps;
+      request.internal.log = deps.logger;
       request.internal.started = performance.now();
       Object.assign(request.context, { doorcodeRequest: request.internal });
     },
@@ -231,7 +231,8 @@ function withCors(deps: Deps, event: HttpEvent, response: HttpResult | null | un
 export interface LocalContext extends LambdaContext {
   doorcodeDeps?: Deps;
 }
-const depsFor = (context: LambdaContext): Deps => (context as LocalContext).doorcodeDeps ?? getDeps();
+const depsFor = (context: LambdaContext, route: RouteSpec): Deps =>
+  (context as LocalContext).doorcodeDeps ?? getDeps(route);
 
 function logLine(internal: Partial<Internal>, response: HttpResult | null | undefined): void {
   const status = typeof response === 'object' && response ? response.statusCode : undefined;

@@ -1,6 +1,9 @@
-import { type SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import type { Config } from '../config.ts';
 import { type Mailer, type MailMessage, MailUnavailableError } from './mailer.ts';
 import { oneLine } from './plain-text.ts';
+
+const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 export class SesMailer implements Mailer {
   constructor(
@@ -27,4 +30,14 @@ export class SesMailer implements Mailer {
       throw new MailUnavailableError('The email provider did not accept the message', { cause: error });
     }
   }
+}
+
+/** SES in the configured region, or the SES emulator when `SES_ENDPOINT` is set (local mode). */
+export function sesMailerFrom(config: Config): Mailer {
+  const client = new SESv2Client({
+    region: config.AWS_REGION,
+    maxAttempts: 2,
+    ...(config.SES_ENDPOINT ? { endpoint: config.SES_ENDPOINT, credentials: localCredentials } : {}),
+  });
+  return new SesMailer(client, config.MAIL_FROM);
 }

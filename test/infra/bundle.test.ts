@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,8 +13,11 @@ import { routes } from '../../shared/routes.ts';
 const work = mkdtempSync(join(tmpdir(), 'doorcode-bundle-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+let asset: string | undefined;
+
 /** Bundles one route exactly as the stack does (local esbuild, no Docker) and returns its asset directory. */
 function bundleRoute(): string {
+  if (asset) return asset;
   const app = new App({ outdir: join(work, 'cdk.out') });
   const stack = new Stack(app, 'BundleCheck');
   new RouteFunction(stack, 'RouteJwks', {
@@ -27,7 +30,8 @@ function bundleRoute(): string {
   const assembly = app.synth();
   const assets = readdirSync(assembly.directory).filter((name) => name.startsWith('asset.'));
   expect(assets).toHaveLength(1);
-  return join(assembly.directory, assets[0]!);
+  asset = join(assembly.directory, assets[0]!);
+  return asset;
 }
 
 // A script for a plain Node process: import the bundle and answer one API Gateway v2 event.
@@ -42,12 +46,22 @@ const result = await handler(event, { awsRequestId: 'bundle-check', getRemaining
 process.stdout.write(JSON.stringify(result));
 `;
 
+const env = {
+  PATH: process.env.PATH,
+  TABLE_NAME: 'doorcode-bundle-check',
+  ISSUER: 'https://auth.example.com',
+  MAIL_FROM: 'no-reply@example.com',
+  LOG_LEVEL: 'silent',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+
 describe('bundling', () => {
   it('bundles a route offline into a minified ESM file with a source map that answers a request', () => {
-    const asset = bundleRoute();
-    const bundle = join(asset, 'index.mjs');
+    const dir = bundleRoute();
+    const bundle = join(dir, 'index.mjs');
     expect(existsSync(bundle)).toBe(true);
-    expect(existsSync(join(asset, 'index.mjs.map'))).toBe(true);
+    // Positions only (lib/bundling.ts): the sources themselves would triple its size.
+    expect(JSON.parse(readFileSync(join(dir, 'index.mjs.map'), 'utf8')).sourcesContent).toBeUndefined();
     const code = readFileSync(bundle, 'utf8');
     expect(code).toContain('//# sourceMappingURL=index.mjs.map');
     // Minified: long lines (template literals keep a few newlines).
@@ -57,18 +71,31 @@ describe('bundling', () => {
       cwd: work,
       encoding: 'utf8',
       env: {
-        PATH: process.env.PATH,
+        ...env,
         BUNDLE_URL: pathToFileURL(bundle).href,
-        TABLE_NAME: 'doorcode-bundle-check',
-        ISSUER: 'https://auth.example.com',
-        MAIL_FROM: 'no-reply@example.com',
         LOCAL_SIGNING_KEY_FILE: join(work, 'signing-key.pem'),
-        LOG_LEVEL: 'silent',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       },
     });
     const result = JSON.parse(output) as { statusCode: number; body: string };
     expect(result.statusCode).toBe(200);
     expect(JSON.parse(result.body).keys).toEqual([expect.objectContaining({ kty: 'RSA', alg: 'RS256' })]);
+  });
+
+  it('logs an unexpected error with its stack in source positions, without --enable-source-maps', () => {
+    const bundle = join(bundleRoute(), 'index.mjs');
+    const badKey = join(work, 'not-a-key.pem');
+    writeFileSync(badKey, 'not a key');
+    // The signer cannot be built: the chain answers 500 and writes the error to stderr.
+    const run = spawnSync(process.execPath, ['--input-type=module', '--eval', invokeScript], {
+      cwd: work,
+      encoding: 'utf8',
+      env: { ...env, BUNDLE_URL: pathToFileURL(bundle).href, LOCAL_SIGNING_KEY_FILE: badKey },
+    });
+    expect(JSON.parse(run.stdout).statusCode).toBe(500);
+    const logged = run.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { stack?: string });
+    expect(logged.find((entry) => entry.stack)?.stack).toMatch(/shared\/crypto\/local-signer\.ts:\d+:\d+/);
   });
 });

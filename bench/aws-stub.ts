@@ -1,0 +1,103 @@
+/**
+ * A loopback stand-in for DynamoDB, KMS and SES v2, so a bundle's first invocation runs its SDK
+ * clients end to end (credentials, signing, endpoint, HTTP, parsing) without leaving the machine.
+ * `ok` answers every call as an empty table would (no item, writes accepted), publishes `key` and
+ * signs with it, and accepts every email; `fail` refuses every call with a non-retryable 400, so
+ * the route's unexpected-error path runs once (no retry delays). It counts calls per service.
+ */
+import { constants, createPublicKey, type KeyObject, privateEncrypt } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Service = 'dynamodb' | 'kms' | 'ses';
+export type StubMode = 'ok' | 'fail';
+
+export interface AwsStub {
+  /** For the child's `AWS_ENDPOINT_URL`: every SDK client then calls this server. */
+  readonly endpoint: string;
+  /** Calls per service since the last `reset()`. */
+  calls(): Record<Service, number>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const dynamoAnswers: Record<string, object> = {
+  BatchGetItem: { Responses: {}, UnprocessedKeys: {} },
+  BatchWriteItem: { UnprocessedItems: {} },
+  Query: { Items: [], Count: 0, ScannedCount: 0 },
+  TransactGetItems: { Responses: [] },
+};
+
+// RFC 8017 §9.2: DigestInfo prefix of a SHA-256 digest, what KMS signs with MessageType DIGEST.
+const sha256DigestInfo = Buffer.from('3031300d060960864801650304020105000420', 'hex');
+
+function serviceOf(req: IncomingMessage): Service | undefined {
+  const target = String(req.headers['x-amz-target'] ?? '');
+  if (target.startsWith('DynamoDB_')) return 'dynamodb';
+  if (target.startsWith('TrentService.')) return 'kms';
+  if (req.url?.startsWith('/v2/email/')) return 'ses';
+  return undefined;
+}
+
+function okAnswer(service: Service, operation: string, body: string, key: KeyObject): object {
+  if (service === 'dynamodb') return dynamoAnswers[operation] ?? {};
+  if (service === 'ses') return { MessageId: 'bench' };
+  const algorithms = { KeyUsage: 'SIGN_VERIFY', SigningAlgorithms: ['RSASSA_PKCS1_V1_5_SHA_256'] };
+  if (operation === 'GetPublicKey') {
+    const spki = createPublicKey(key).export({ format: 'der', type: 'spki' });
+    return { KeyId: 'bench', KeySpec: 'RSA_2048', PublicKey: spki.toString('base64'), ...algorithms };
+  }
+  const digest = Buffer.from((JSON.parse(body) as { Message: string }).Message, 'base64');
+  const signature = privateEncrypt(
+    { key, padding: constants.RSA_PKCS1_PADDING },
+    Buffer.concat([sha256DigestInfo, digest]),
+  );
+  return { KeyId: 'bench', Signature: signature.toString('base64'), ...algorithms };
+}
+
+/** Starts the stub on 127.0.0.1; `key` is the RSA private key KMS "holds". */
+export async function startAwsStub(mode: StubMode, key: KeyObject): Promise<AwsStub> {
+  let counts: Record<Service, number> = { dynamodb: 0, kms: 0, ses: 0 };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const service = serviceOf(req);
+      if (!service) {
+        res.writeHead(404).end();
+        return;
+      }
+      counts[service]++;
+      const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+      const type = service === 'ses' ? 'application/json' : 'application/x-amz-json-1.0';
+      if (mode === 'fail') {
+        const message = { message: 'the bench stub refuses every call' };
+        res.writeHead(400, { 'content-type': type, 'x-amzn-errortype': 'BadRequestException' });
+        res.end(
+          JSON.stringify(
+            service === 'ses'
+              ? message
+              : { __type: 'com.amazon.coral.validate#ValidationException', ...message },
+          ),
+        );
+        return;
+      }
+      res.writeHead(200, { 'content-type': type });
+      res.end(JSON.stringify(okAnswer(service, operation, Buffer.concat(chunks).toString('utf8'), key)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    calls: () => ({ ...counts }),
+    reset: () => {
+      counts = { dynamodb: 0, kms: 0, ses: 0 };
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

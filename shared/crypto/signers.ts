@@ -1,0 +1,14 @@
+import { KMSClient } from '@aws-sdk/client-kms';
+import type { Config } from '../config.ts';
+import { KmsSigner } from './kms-signer.ts';
+import { LocalSigner } from './local-signer.ts';
+import { noSigner, type Signer } from './signer.ts';
+
+/** The configured signer: a local PEM key (local mode), KMS keys (AWS), or none (empty JWKS). */
+export function signerFrom(config: Config): Signer {
+  if (config.LOCAL_SIGNING_KEY_FILE) return LocalSigner.fromFile(config.LOCAL_SIGNING_KEY_FILE);
+  if (config.KMS_KEY_IDS.length > 0) {
+    return new KmsSigner(new KMSClient({ region: config.AWS_REGION }), config.KMS_KEY_IDS);
+  }
+  return noSigner;
+}

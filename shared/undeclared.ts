@@ -1,0 +1,38 @@
+import type { Signer } from './crypto/signer.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { Db } from './store/db.ts';
+
+/**
+ * A route used a port its `access` does not declare (shared/routes.ts): a programming error,
+ * answered 500 by the chain. Its function has neither the grant nor, bundled, the adapter code.
+ */
+export class UndeclaredAccessError extends Error {
+  override readonly name = 'UndeclaredAccessError';
+}
+
+const refusal = (route: string, port: string, access: string) =>
+  new UndeclaredAccessError(`${route} used deps.${port}, but its route declares no ${access} access`);
+
+/** Stand-ins for the ports a route did not declare; `route` names it in the error. */
+export const undeclared = {
+  db(route: string): Db {
+    const fail = (): never => {
+      throw refusal(route, 'db', '`table`');
+    };
+    return {
+      get client(): never {
+        return fail();
+      },
+      get table(): never {
+        return fail();
+      },
+    };
+  },
+  signer(route: string): Signer {
+    const fail = () => Promise.reject(refusal(route, 'signer', '`sign` or `publicKeys`'));
+    return { activeKey: fail, publicKeys: fail, sign: fail };
+  },
+  mailer(route: string): Mailer {
+    return { send: () => Promise.reject(refusal(route, 'mailer', '`mail`')) };
+  },
+};

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { esbuildOptions } from '../../lib/bundling.ts';
+import { type RouteAccess, routeList } from '../../shared/routes.ts';
+
+// Structure, not timing (bench/bundles.ts times the bundles): which SDK clients each deployed
+// bundle holds at all, read from esbuild's metafile.
+const work = mkdtempSync(join(tmpdir(), 'doorcode-access-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+const inputs = new Map<string, string[]>();
+
+beforeAll(async () => {
+  await Promise.all(
+    routeList.map(async (route) => {
+      const { metafile } = await build({
+        ...esbuildOptions(route.access, route.auth),
+        absWorkingDir: repoRoot,
+        entryPoints: [route.entry],
+        outfile: join(work, route.id, 'index.mjs'),
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      inputs.set(route.id, Object.keys((metafile as Metafile).inputs));
+    }),
+  );
+}, 120_000);
+
+const holds = (id: string, pkg: string) =>
+  inputs.get(id)!.some((path) => path.includes(`node_modules/${pkg}/`));
+
+/** Each client package and whether an access declares it. */
+const clients: Array<[string, (access: RouteAccess) => boolean]> = [
+  ['@aws-sdk/client-sesv2', (access) => access.mail === true],
+  ['@aws-sdk/client-kms', (access) => access.sign === true || access.publicKeys === true],
+  ['@aws-sdk/client-dynamodb', (access) => access.table !== undefined],
+  ['@aws-sdk/lib-dynamodb', (access) => access.table !== undefined],
+];
+
+describe('a route bundle holds the SDK clients its access declares, and no other', () => {
+  it.each(routeList)('$id', (route) => {
+    for (const [pkg, declared] of clients) {
+      expect({ pkg, held: holds(route.id, pkg) }).toEqual({ pkg, held: declared(route.access) });
+    }
+  });
+
+  it('leaves every client out of the preflight bundle', () => {
+    for (const [pkg] of clients) expect(holds('preflight', pkg)).toBe(false);
+    expect(inputs.get('preflight')!.filter((path) => path.includes('@aws-sdk/'))).toEqual([]);
+  });
+});
