@@ -277,10 +277,11 @@ export const routes = {
     contract: {
       body: { json: UpdateUserBody },
       responses: { 200: UserResult },
-      errors: [...bodyErrors, ...credentialErrors, 'forbidden'],
+      // rateLimited: concurrent changes of the same user kept replacing its image first.
+      errors: [...bodyErrors, ...credentialErrors, 'forbidden', 'rateLimited'],
     },
   },
-  /** Uploaded profile images, by the hash of their bytes: public and cacheable, apart from the session path. */
+  /** Uploaded profile images, by owner and bytes, deleted with the profile change: public, apart from the session path. */
   image: {
     method: 'GET',
     path: '/images/{id}',

@@ -4,6 +4,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 export const sha256Hex = (value: string | Uint8Array): string =>
   createHash('sha256').update(value).digest('hex');
 
+/** Raw SHA-256, for a name that is cut to a length (the stored-image ids). */
+export const sha256Bytes = (value: string | Uint8Array): Buffer =>
+  createHash('sha256').update(value).digest();
+
 /** Constant-time comparison of two hex digests. */
 export function sameDigest(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');

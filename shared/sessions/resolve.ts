@@ -4,13 +4,15 @@ import { readItems } from '../store/batch.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from '../tenancy/api-keys.ts';
 import { type Application, applicationFromItem, getApplication } from '../tenancy/applications.ts';
-import { type User, userFromItem } from '../users/user.ts';
+import { storedImageIdOf, type User, userFromItem } from '../users/user.ts';
 import { readCookies, sessionCookieName } from './cookies.ts';
 import { type SessionRecord, sessionFromItem } from './session.ts';
 import { verifySessionToken } from './token.ts';
 
 export interface ResolvedSession {
   user: User;
+  /** The stored image the profile names (shared/users/user.ts `storedImageIdOf`), read with the user. */
+  imageId: string | null;
   session: SessionRecord;
   token: string;
   /** How the token came: a client that sent it by cookie cannot read it (SPEC §4.4). */
@@ -56,8 +58,9 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
     apiKey: keyHash ? keys.apiKey(keyHash) : undefined,
   });
   const { session: sessionItem, account, application: appItem, apiKey: keyItem } = found;
-  const user = account ? userFromItem(account, deps.config.ISSUER) : null;
-  if (!sessionItem || !user || user.id !== claims.sub) return null;
+  if (!sessionItem || !account) return null;
+  const user = userFromItem(account, deps.config.ISSUER);
+  if (user.id !== claims.sub) return null;
   const session = sessionFromItem(sessionItem);
   // The record must still hold this token's jti (refresh rotates it) and be unexpired (TTL is late).
   if (
@@ -71,6 +74,7 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
   return {
     session,
     user,
+    imageId: storedImageIdOf(account),
     application: appItem ? applicationFromItem(appItem) : null,
     key: knownKey ?? (presentedKey === undefined ? undefined : apiKeyFromItem(presentedKey, keyItem)),
   };
@@ -128,7 +132,7 @@ function accept(
   return {
     key: found.key ?? null,
     application: found.application,
-    session: { user: found.user, session: found.session, token, via },
+    session: { user: found.user, imageId: found.imageId, session: found.session, token, via },
     bearerRejected,
   };
 }
@@ -161,7 +165,8 @@ export async function sessionsToEnd(
   const sessions: ResolvedSession[] = [];
   for (const { token, via } of tokens.slice(0, 4)) {
     const found = await lookup(deps, token, undefined);
-    if (found) sessions.push({ user: found.user, session: found.session, token, via });
+    if (found)
+      sessions.push({ user: found.user, imageId: found.imageId, session: found.session, token, via });
   }
   return sessions;
 }

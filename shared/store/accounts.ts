@@ -3,8 +3,8 @@ import type { ImageChange } from '../users/image.ts';
 import type { User } from '../users/user.ts';
 import type { Key } from './batch.ts';
 import type { Db } from './db.ts';
-import { failedConditions, type TransactItem } from './errors.ts';
-import { imageWrites } from './images.ts';
+import { cancellationItems, failedConditions, type TransactItem } from './errors.ts';
+import { imageDeletes, imageWrites } from './images.ts';
 import { keys } from './keys.ts';
 
 /** What a first sign-in creates (SPEC §1.7): the address's account, its user and an organization it owns. */
@@ -56,8 +56,25 @@ export function newAccountWrites(table: string, account: NewAccount): TransactIt
   ];
 }
 
-/** `missing`: the account (or its user) no longer exists. */
-export type ProfileOutcome = { outcome: 'updated' } | { outcome: 'missing' };
+/**
+ * `missing`: the account (or its user) no longer exists; `raced`: another change replaced the
+ * stored image since it was read (`imageId` is the one the profile names now).
+ */
+export type ProfileOutcome =
+  | { outcome: 'updated' }
+  | { outcome: 'missing' }
+  | { outcome: 'raced'; imageId: string | null };
+
+export interface ProfileUpdate {
+  name?: string;
+  /** The image change, and the id of the stored image the profile named when read (null: none). */
+  image?: { change: ImageChange; storedId: string | null };
+}
+
+// The stored image deleted is the one the profile still names: two concurrent changes cannot both
+// replace the same image, which would leave the first one's upload stored and named by nobody.
+const namesNoImage = 'attribute_not_exists(imageId)';
+const namesImage = 'imageId = :storedId';
 
 /**
  * How each image change is kept on the profile items: `image` holds a URL the user gave, `imageId`
@@ -76,45 +93,72 @@ const imageUpdate = (change: ImageChange) => {
 };
 
 /**
- * Changes the profile on the user item and its copy on the account item (with an uploaded image's
- * parts) in ONE TransactWriteItems, so they never disagree.
+ * The writes of the stored images: the new one's head and parts, and the Deletes of the one the
+ * profile named (SPEC §2: a removed photo is gone). None when the id stays (the same bytes again).
+ */
+function storedImageWrites(table: string, image: ProfileUpdate['image']): TransactItem[] {
+  if (!image) return [];
+  const uploaded = image.change.kind === 'uploaded' ? image.change.image : null;
+  if (image.storedId === (uploaded?.id ?? null)) return [];
+  return [
+    ...(uploaded ? imageWrites(table, uploaded) : []),
+    ...(image.storedId ? imageDeletes(table, image.storedId) : []),
+  ];
+}
+
+/**
+ * Changes the profile on the user item and its copy on the account item, with the stored images it
+ * adds and deletes, in ONE TransactWriteItems (at most 2 Updates, 3 Puts and 3 Deletes, about 500 KB:
+ * well within 100 items and 4 MB), so they never disagree and no stored image is left unnamed.
  */
 export async function updateProfile(
   db: Db,
   account: { userId: string; scope: string; email: string },
-  change: { name?: string; image?: ImageChange },
+  change: ProfileUpdate,
 ): Promise<ProfileOutcome> {
-  const image = change.image ? imageUpdate(change.image) : { set: [], remove: [], values: {} };
+  const image = change.image ? imageUpdate(change.image.change) : { set: [], remove: [], values: {} };
   const set = [...(change.name !== undefined ? ['#name = :name'] : []), ...image.set];
   const expression = [
     ...(set.length > 0 ? [`SET ${set.join(', ')}`] : []),
     ...(image.remove.length > 0 ? [`REMOVE ${image.remove.join(', ')}`] : []),
   ].join(' ');
-  const values = { ...(change.name !== undefined ? { ':name': change.name } : {}), ...image.values };
+  const storedId = change.image?.storedId ?? null;
+  const condition = change.image
+    ? `${accountExists} AND ${storedId ? namesImage : namesNoImage}`
+    : accountExists;
+  const values = {
+    ...(change.name !== undefined ? { ':name': change.name } : {}),
+    ...image.values,
+    ...(change.image && storedId ? { ':storedId': storedId } : {}),
+  };
   const update = (key: Key): TransactItem => ({
     Update: {
       TableName: db.table,
       Key: key,
       UpdateExpression: expression,
-      ConditionExpression: accountExists,
+      ConditionExpression: condition,
       ...(change.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
       ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   });
-  const uploaded = change.image?.kind === 'uploaded' ? imageWrites(db.table, change.image.image) : [];
   try {
     await db.client.send(
       new TransactWriteCommand({
         TransactItems: [
           update(keys.user(account.userId)),
           update(keys.account(account.scope, account.email)),
-          ...uploaded,
+          ...storedImageWrites(db.table, change.image),
         ],
       }),
     );
     return { outcome: 'updated' };
   } catch (error) {
-    if (failedConditions(error)) return { outcome: 'missing' };
-    throw error;
+    const failed = failedConditions(error);
+    if (!failed) throw error;
+    const current = cancellationItems(error);
+    const found = failed.map((index) => current[index]);
+    if (found.some((item) => item === undefined)) return { outcome: 'missing' };
+    return { outcome: 'raced', imageId: (found[0]?.imageId as string | undefined) ?? null };
   }
 }

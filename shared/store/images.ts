@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredImage } from '../users/image.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
@@ -10,53 +10,103 @@ import { keys } from './keys.ts';
  * of 300 000 bytes hold the largest image allowed (500 KB, SPEC §8).
  */
 const IMAGE_PART_BYTES = 300_000;
+/** The parts an image may have: `imageDeletes` deletes them all, so none is ever left behind. */
+const MAX_IMAGE_PARTS = 2;
+
+/** The small item beside an image's parts: enough to answer a revalidation without reading the bytes. */
+export interface ImageHead {
+  contentType: string;
+  /** The SHA-256 of the bytes, hex. */
+  sha256: string;
+  size: number;
+  parts: number;
+}
 
 /**
- * The Puts storing an image's parts, for the profile change's transaction. Unconditioned: the key is
- * the hash of the bytes, so an image already stored (by anyone) is rewritten with the same bytes.
+ * The Puts storing an image (its head and its parts), for the profile change's transaction.
+ * Unconditioned: the id names its owner and its bytes, so an existing item holds the same bytes.
  */
 export function imageWrites(table: string, image: StoredImage): TransactItem[] {
   const parts = Math.max(1, Math.ceil(image.bytes.length / IMAGE_PART_BYTES));
-  return Array.from({ length: parts }, (_, part) => ({
-    Put: {
-      TableName: table,
-      Item: {
-        ...keys.imagePart(image.sha256, part),
-        type: 'imagePart',
-        contentType: image.contentType,
-        part,
-        parts,
-        data: image.bytes.subarray(part * IMAGE_PART_BYTES, (part + 1) * IMAGE_PART_BYTES),
+  if (parts > MAX_IMAGE_PARTS)
+    throw new Error(`an image of ${image.bytes.length} bytes needs ${parts} parts`);
+  const head: ImageHead = {
+    contentType: image.contentType,
+    sha256: image.sha256,
+    size: image.bytes.length,
+    parts,
+  };
+  return [
+    { Put: { TableName: table, Item: { ...keys.imageHead(image.id), type: 'imageHead', ...head } } },
+    ...Array.from({ length: parts }, (_, part) => ({
+      Put: {
+        TableName: table,
+        Item: {
+          ...keys.imagePart(image.id, part),
+          type: 'imagePart',
+          part,
+          data: image.bytes.subarray(part * IMAGE_PART_BYTES, (part + 1) * IMAGE_PART_BYTES),
+        },
       },
-    },
-  }));
+    })),
+  ];
 }
 
-/** An image's bytes and type, or undefined when none (or not all of its parts) is stored. */
+/** The Deletes of an image's head and of every part it may have, for the profile change's transaction. */
+export function imageDeletes(table: string, imageId: string): TransactItem[] {
+  const parts = Array.from({ length: MAX_IMAGE_PARTS }, (_, part) => keys.imagePart(imageId, part));
+  return [keys.imageHead(imageId), ...parts].map((key) => ({ Delete: { TableName: table, Key: key } }));
+}
+
+const headFrom = (item: Item): ImageHead => ({
+  contentType: String(item.contentType),
+  sha256: String(item.sha256),
+  size: Number(item.size),
+  parts: Number(item.parts),
+});
+
+/** An image's head (one eventually consistent GetItem of a small item: half a read unit), if stored. */
+export async function readImageHead(db: Db, imageId: string): Promise<ImageHead | undefined> {
+  const { Item: item } = await db.client.send(
+    new GetCommand({ TableName: db.table, Key: keys.imageHead(imageId) }),
+  );
+  return item ? headFrom(item) : undefined;
+}
+
+/** `eventual` costs half the read units of `strong` but may not see a write of the last second. */
+export type Consistency = 'eventual' | 'strong';
+
+/** An image's head and bytes, or undefined when it is not (or not wholly) stored. */
 export async function readImage(
   db: Db,
-  sha256: string,
-): Promise<{ contentType: string; bytes: Buffer } | undefined> {
+  imageId: string,
+  consistency: Consistency,
+): Promise<{ head: ImageHead; bytes: Buffer } | undefined> {
   const items: Item[] = [];
   let cursor: Record<string, unknown> | undefined;
   do {
-    // Strongly consistent: a URL answered by update-user must serve its image at once.
     const page = await db.client.send(
       new QueryCommand({
         TableName: db.table,
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.image(sha256) },
-        ConsistentRead: true,
+        ExpressionAttributeValues: { ':pk': keys.image(imageId) },
+        ConsistentRead: consistency === 'strong',
         ExclusiveStartKey: cursor,
       }),
     );
     items.push(...(page.Items ?? []));
     cursor = page.LastEvaluatedKey;
   } while (cursor);
-  const first = items[0];
-  if (!first) return undefined;
-  const byPart = new Map(items.map((item) => [Number(item.part), item.data as Uint8Array]));
-  const chunks = Array.from({ length: Number(first.parts) }, (_, part) => byPart.get(part));
+  const headItem = items.find((item) => item.sk === keys.imageHead(imageId).sk);
+  if (!headItem) return undefined;
+  const head = headFrom(headItem);
+  const byPart = new Map(
+    items
+      .filter((item) => item.type === 'imagePart')
+      .map((item) => [Number(item.part), item.data as Uint8Array]),
+  );
+  const chunks = Array.from({ length: head.parts }, (_, part) => byPart.get(part));
+  // A Query is not isolated from a transaction: it may see some of a write's items and not others.
   if (!chunks.every((chunk) => chunk !== undefined)) return undefined;
-  return { contentType: String(first.contentType), bytes: Buffer.concat(chunks) };
+  return { head, bytes: Buffer.concat(chunks) };
 }

@@ -12,9 +12,13 @@ export const keys = {
   account: (scope: Scope, email: string) => ({ pk: `ACCOUNT#${scope}#${email}`, sk: 'ACCOUNT' }),
   /** The one pending sign-in request of an address in a scope (a new start replaces it). */
   signIn: (scope: Scope, email: string) => ({ pk: `ACCOUNT#${scope}#${email}`, sk: 'SIGNIN' }),
-  /** A stored profile image, by the SHA-256 of its bytes, in parts (one item holds at most 400 KB). */
-  image: (sha256: string) => `IMAGE#${sha256}`,
-  imagePart: (sha256: string, index: number) => ({ pk: `IMAGE#${sha256}`, sk: `PART#${index}` }),
+  /**
+   * A stored profile image, by its id (owner and bytes, shared/users/image.ts): a small head, read
+   * alone to revalidate, and the bytes in parts (one item holds at most 400 KB).
+   */
+  image: (imageId: string) => `IMAGE#${imageId}`,
+  imageHead: (imageId: string) => ({ pk: `IMAGE#${imageId}`, sk: 'HEAD' }),
+  imagePart: (imageId: string, index: number) => ({ pk: `IMAGE#${imageId}`, sk: `PART#${index}` }),
   device: (deviceCodeHash: string) => ({ pk: `DEVICE#${deviceCodeHash}`, sk: 'DEVICE' }),
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
   session: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../crypto/hash.ts';
+import { sha256Bytes, sha256Hex } from '../crypto/hash.ts';
 
 /** The image types a data URL may carry (shared/users/schemas.ts checks their magic bytes). */
 const imageTypes = {
@@ -10,12 +10,14 @@ const imageTypes = {
 type ImageType = keyof typeof imageTypes;
 
 /**
- * An uploaded image, stored under the SHA-256 of its bytes: the same bytes are one image whoever
- * sends them, and an id names its bytes forever (so its answer can be cached as immutable).
+ * An uploaded image, stored under an id that names its owner and its bytes: one user's image is
+ * never another's (deleting it when the photo changes touches nobody else's), and the bytes under
+ * an id never change.
  */
 export interface StoredImage {
+  /** The SHA-256 of the bytes, hex: the ETag. */
   sha256: string;
-  /** `<sha256>.<extension>`: the last segment of its URL. */
+  /** `<name>.<extension>`: the last segment of its URL. */
   id: string;
   contentType: string;
   bytes: Uint8Array;
@@ -28,20 +30,26 @@ export type ImageChange =
   | { kind: 'linked'; url: string }
   | { kind: 'uploaded'; image: StoredImage };
 
+/**
+ * 18 bytes of SHA-256 (144 bits, at least the 128 an unguessable public name needs) fill 24
+ * base64url characters exactly. The owner's id goes in hashed: the URL is public, the id is not.
+ */
+const ID_BYTES = 18;
+const storedImageName = (ownerId: string, sha256: string): string =>
+  sha256Bytes(`${ownerId}:${sha256}`).subarray(0, ID_BYTES).toString('base64url');
+
 const dataUrl = /^data:image\/(png|jpeg|gif|webp);base64,(.*)$/;
 
-/** The change a validated `image` value (UpdateUserBody) asks for. */
-export function imageChangeOf(value: string): ImageChange {
+/** The change a validated `image` value (UpdateUserBody) of user `ownerId` asks for. */
+export function imageChangeOf(value: string, ownerId: string): ImageChange {
   if (value === '') return { kind: 'removed' };
   const match = dataUrl.exec(value);
   if (!match) return { kind: 'linked', url: value };
   const type = imageTypes[match[1] as ImageType];
   const bytes = Buffer.from(match[2] ?? '', 'base64');
   const sha256 = sha256Hex(bytes);
-  return {
-    kind: 'uploaded',
-    image: { sha256, id: `${sha256}.${type.extension}`, contentType: type.contentType, bytes },
-  };
+  const id = `${storedImageName(ownerId, sha256)}.${type.extension}`;
+  return { kind: 'uploaded', image: { sha256, id, contentType: type.contentType, bytes } };
 }
 
 /** The path of stored images under the service's base URL (ISSUER). */
@@ -54,11 +62,7 @@ const IMAGES_PATH = '/images';
 export const imageUrl = (issuer: string, id: string): string =>
   `${issuer.replace(/\/+$/, '')}${IMAGES_PATH}/${id}`;
 
-const imageId = /^([0-9a-f]{64})\.(png|jpg|gif|webp)$/;
+const imageId = new RegExp(`^[A-Za-z0-9_-]{${(ID_BYTES * 4) / 3}}\\.(png|jpg|gif|webp)$`);
 
-/** The hash and content type an image id names, or null when it cannot be one of ours. */
-export function parseImageId(id: string | undefined): { sha256: string; contentType: string } | null {
-  const match = imageId.exec(id ?? '');
-  const type = Object.values(imageTypes).find((candidate) => candidate.extension === match?.[2]);
-  return match?.[1] && type ? { sha256: match[1], contentType: type.contentType } : null;
-}
+/** Whether `id` can name a stored image (anything else is not looked up). */
+export const isImageId = (id: string | undefined): id is string => imageId.test(id ?? '');

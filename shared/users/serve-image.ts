@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import { readImage } from '../store/images.ts';
-import { parseImageId } from './image.ts';
+import { type Consistency, readImage, readImageHead } from '../store/images.ts';
+import { isImageId } from './image.ts';
 
 export type ImageAnswer =
   | { kind: 'notModified'; etag: string; contentType: string }
@@ -14,23 +14,48 @@ const entityTags = (header: string | undefined): string[] =>
     .map((tag) => tag.trim().replace(/^W\//, ''))
     .filter((tag) => tag.length > 0);
 
+/** RFC 9110 §13.1.2: `*` matches any current representation. */
+const matches = (tags: string[], etag: string) => tags.includes(etag) || tags.includes('*');
+
+const etagOf = (sha256: string) => `"${sha256}"`;
+
+const noSuchImage = () => fail('notFound', 'No such image');
+
 /**
- * GET /images/{id}: a stored image by its id. An id names its bytes for ever, so the answer never
- * changes and its ETag is the hash: a client presenting it is answered 304 without a read (stored
- * images are never deleted). An id that is not ours, or names nothing stored, is the same 404.
+ * Eventually consistent first, for half the read units; a miss is read again strongly consistent,
+ * since update-user may have answered this URL a moment before every replica holds its image.
+ */
+async function findImage(deps: Deps, id: string, first: Consistency) {
+  const found = await readImage(deps.db, id, first);
+  return found || first === 'strong' ? found : readImage(deps.db, id, 'strong');
+}
+
+/**
+ * GET /images/{id}: a stored image by its id. An id names its owner and its bytes, so while it is
+ * stored its answer never changes and its ETag is the hash of the bytes; a removed or replaced
+ * photo is deleted and its id answers 404. A revalidation reads only the image's small head, and is
+ * 304 only if the image is stored (RFC 9110 §13.2.1: a precondition is evaluated only when the
+ * answer would otherwise be 2xx). An id that is not ours, or names nothing stored, is the same 404.
  */
 export async function serveImage(
   deps: Deps,
   id: string | undefined,
   ifNoneMatch: string | undefined,
 ): Promise<ImageAnswer> {
-  const named = parseImageId(id);
-  if (!named) throw fail('notFound', 'No such image');
-  const etag = `"${named.sha256}"`;
+  if (!isImageId(id)) throw noSuchImage();
   const tags = entityTags(ifNoneMatch);
-  if (tags.includes(etag)) return { kind: 'notModified', etag, contentType: named.contentType };
-  const image = await readImage(deps.db, named.sha256);
-  if (!image || image.contentType !== named.contentType) throw fail('notFound', 'No such image');
-  if (tags.includes('*')) return { kind: 'notModified', etag, contentType: named.contentType };
-  return { kind: 'image', etag, contentType: image.contentType, bytes: image.bytes };
+  let first: Consistency = 'eventual';
+  if (tags.length > 0) {
+    const head = await readImageHead(deps.db, id);
+    if (head && matches(tags, etagOf(head.sha256))) {
+      return { kind: 'notModified', etag: etagOf(head.sha256), contentType: head.contentType };
+    }
+    // The eventually consistent look found no head: only a strongly consistent read can still find it.
+    if (!head) first = 'strong';
+  }
+  const image = await findImage(deps, id, first);
+  if (!image) throw noSuchImage();
+  const etag = etagOf(image.head.sha256);
+  if (matches(tags, etag)) return { kind: 'notModified', etag, contentType: image.head.contentType };
+  return { kind: 'image', etag, contentType: image.head.contentType, bytes: image.bytes };
 }

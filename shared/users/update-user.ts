@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { tooBusy } from '../rate-limit/rate-limit.ts';
 import type { ResolvedSession } from '../sessions/resolve.ts';
 import { updateProfile } from '../store/accounts.ts';
 import { imageChangeOf, imageUrl } from './image.ts';
@@ -11,26 +12,43 @@ export interface ProfileChange {
   image?: string;
 }
 
+/** Attempts in all while concurrent changes of the same user keep replacing the stored image first. */
+const MAX_PROFILE_RACES = 5;
+
 /**
  * POST /auth/update-user. The profile lives on the user item and, as a copy, on the account
- * (email) item that sign-in reads; an uploaded image is stored apart under the hash of its bytes and
- * the profile keeps its id, so the profile items stay small whatever the photo. One transaction
- * writes them all, so they never disagree.
+ * (email) item that sign-in reads; an uploaded image is stored apart, under an id of its owner and
+ * its bytes, and the profile keeps that id, so the profile items stay small whatever the photo.
+ * One transaction writes them all and deletes the image the profile named (SPEC §2: the empty
+ * string removes the photo; a replaced one goes too), so each user has at most one stored image.
+ * The deletion is conditioned on the profile still naming that image; a change that lost the race
+ * learns the image named now and tries again, without another read.
  */
 export async function updateUser(deps: Deps, current: ResolvedSession, change: ProfileChange): Promise<User> {
   const { user } = current;
-  const image = change.image === undefined ? undefined : imageChangeOf(change.image);
-  const updated = await updateProfile(
-    deps.db,
-    { userId: user.id, scope: current.session.scope, email: user.email },
-    { ...(change.name !== undefined ? { name: change.name } : {}), ...(image ? { image } : {}) },
-  );
-  if (updated.outcome === 'missing') throw fail('unauthorized', 'The account no longer exists');
-  return {
-    ...user,
-    ...(change.name !== undefined ? { name: change.name } : {}),
-    ...(image?.kind === 'removed' ? { image: null } : {}),
-    ...(image?.kind === 'linked' ? { image: image.url } : {}),
-    ...(image?.kind === 'uploaded' ? { image: imageUrl(deps.config.ISSUER, image.image.id) } : {}),
-  };
+  const image = change.image === undefined ? undefined : imageChangeOf(change.image, user.id);
+  let storedId = current.imageId;
+  for (let attempt = 0; attempt < MAX_PROFILE_RACES; attempt++) {
+    const updated = await updateProfile(
+      deps.db,
+      { userId: user.id, scope: current.session.scope, email: user.email },
+      {
+        ...(change.name !== undefined ? { name: change.name } : {}),
+        ...(image ? { image: { change: image, storedId } } : {}),
+      },
+    );
+    if (updated.outcome === 'missing') throw fail('unauthorized', 'The account no longer exists');
+    if (updated.outcome === 'raced') {
+      storedId = updated.imageId;
+      continue;
+    }
+    return {
+      ...user,
+      ...(change.name !== undefined ? { name: change.name } : {}),
+      ...(image?.kind === 'removed' ? { image: null } : {}),
+      ...(image?.kind === 'linked' ? { image: image.url } : {}),
+      ...(image?.kind === 'uploaded' ? { image: imageUrl(deps.config.ISSUER, image.image.id) } : {}),
+    };
+  }
+  throw tooBusy();
 }

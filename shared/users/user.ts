@@ -15,7 +15,7 @@ export interface User {
  * under `issuer` (the service's base URL); a URL the user gave is answered as given.
  */
 export function userFromItem(item: Record<string, unknown>, issuer: string): User {
-  const imageId = item.imageId as string | undefined;
+  const imageId = storedImageIdOf(item);
   return {
     id: item.id as string,
     email: item.email as string,
@@ -25,6 +25,14 @@ export function userFromItem(item: Record<string, unknown>, issuer: string): Use
     createdAt: item.createdAt as string,
   };
 }
+
+/**
+ * The id of the stored image a user or account item names, or null (no photo, or a URL the user
+ * gave): what update-user deletes when the photo changes. Never taken from `image`, which a user may
+ * set to any URL, another user's image included.
+ */
+export const storedImageIdOf = (item: Record<string, unknown>): string | null =>
+  (item.imageId as string | undefined) ?? null;
 
 /** Email identity: trimmed and lower-cased (DESIGN §5: one account per normalised email per scope). */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();

@@ -7,6 +7,7 @@ import { bearer, createTestApplication, newEmail, signIn, startSynthetic } from 
 
 const PNG_1x1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const GIF_1x1 = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
 // Issue 3 budgets (docs/data-model.md keeps the same numbers): a BatchGetItem or
 // TransactWriteItems counts as one call.
@@ -131,7 +132,26 @@ describe('AWS calls per request', () => {
     });
   });
 
-  it('GET /images/{id}: 1 Query, and none for a revalidation with its ETag', async () => {
+  it('update-user replacing an uploaded image: 2 DynamoDB calls (the session read, one transaction)', async () => {
+    const { token } = await signIn(app);
+    await app.request('POST', '/auth/update-user', {
+      body: { image: `data:image/png;base64,${PNG_1x1}` },
+      headers: bearer(token),
+    });
+    const calls = await measure(() =>
+      app.request('POST', '/auth/update-user', {
+        body: { image: `data:image/gif;base64,${GIF_1x1}` },
+        headers: bearer(token),
+      }),
+    );
+    expectCalls(calls, {
+      commands: ['BatchGetItemCommand', 'TransactWriteItemsCommand'],
+      kmsSign: 0,
+      sesSend: 0,
+    });
+  });
+
+  it('GET /images/{id}: 1 Query; 1 GetItem for a revalidation with its ETag; 2 reads for a 404', async () => {
     const { token } = await signIn(app);
     const updated = await app.request('POST', '/auth/update-user', {
       body: { image: `data:image/png;base64,${PNG_1x1}` },
@@ -139,17 +159,30 @@ describe('AWS calls per request', () => {
     });
     const path = new URL(updated.body.user.image).pathname;
     let etag = '';
-    const calls = await measure(async () => {
+    const read = await measure(async () => {
       const response = await app.request('GET', path);
       etag = String(response.headers.etag);
       return response;
     });
-    expect(calls).toMatchObject({ dynamodb: 1, commands: ['QueryCommand'] });
+    expectCalls(read, { commands: ['QueryCommand'], kmsSign: 0, sesSend: 0 });
     const revalidation = await measure(
       () => app.request('GET', path, { headers: { 'if-none-match': etag } }),
       304,
     );
-    expect(revalidation.dynamodb).toBe(0);
+    expectCalls(revalidation, { commands: ['GetItemCommand'], kmsSign: 0, sesSend: 0 });
+
+    await app.request('POST', '/auth/update-user', { body: { image: '' }, headers: bearer(token) });
+    const removed = await measure(() => app.request('GET', path), 404);
+    expectCalls(removed, { commands: ['QueryCommand', 'QueryCommand'], kmsSign: 0, sesSend: 0 });
+    const removedRevalidation = await measure(
+      () => app.request('GET', path, { headers: { 'if-none-match': etag } }),
+      404,
+    );
+    expectCalls(removedRevalidation, {
+      commands: ['GetItemCommand', 'QueryCommand'],
+      kmsSign: 0,
+      sesSend: 0,
+    });
   });
 
   it('peek: 3 DynamoDB calls (key, then limit + application + request in one read, then the limit)', async () => {

@@ -30,6 +30,9 @@ const update = (token: string, body: unknown) =>
 const upload = async (token: string, type: string, bytes: Buffer): Promise<string> =>
   (await update(token, { image: `data:image/${type};base64,${bytes.toString('base64')}` })).body.user.image;
 const pathOf = (url: string) => new URL(url).pathname;
+/** An uploaded image's URL: 24 base64url characters (144 bits) naming its owner and bytes, then the type. */
+const imageUrl = (extension: string) =>
+  new RegExp(`^${TEST_ISSUER.replaceAll('.', '\\.')}/images/[A-Za-z0-9_-]{24}\\.${extension}$`);
 
 async function metered(run: () => Promise<{ status: number; bytes: Buffer }>) {
   counter.reset();
@@ -72,11 +75,11 @@ describe('GET /auth/session with a photo', () => {
 });
 
 describe('GET /images/{id}', () => {
-  it('serves the exact bytes with their type, an ETag of their hash and a year of immutable caching', async () => {
+  it('serves the exact bytes with their type, an ETag of their hash and an hour of caching', async () => {
     const { token } = await signIn(app);
     const png = largestPng();
     const url = await upload(token, 'png', png);
-    expect(url).toBe(`${TEST_ISSUER}/images/${sha256Hex(png)}.png`);
+    expect(url).toMatch(imageUrl('png'));
 
     const response = await app.request('GET', pathOf(url));
     expect(response.status).toBe(200);
@@ -84,9 +87,21 @@ describe('GET /images/{id}', () => {
     expect(response.headers).toMatchObject({
       'content-type': 'image/png',
       etag: `"${sha256Hex(png)}"`,
-      'cache-control': 'public, max-age=31536000, immutable',
+      'cache-control': 'public, max-age=3600',
       'x-content-type-options': 'nosniff',
     });
+  });
+
+  it('names an image by its owner and its bytes without showing either: the same upload keeps its URL', async () => {
+    const { token, body } = await signIn(app);
+    const first = await upload(token, 'gif', GIF_1x1);
+    const again = await upload(token, 'gif', GIF_1x1);
+    expect(again).toBe(first);
+    expect(first).not.toContain(body.user.id);
+    expect(first).not.toContain(sha256Hex(GIF_1x1));
+    const response = await app.request('GET', pathOf(first));
+    expect(response.status).toBe(200);
+    expect(response.bytes.equals(GIF_1x1)).toBe(true);
   });
 
   it('answers a revalidation with its ETag 304, without a body', async () => {
@@ -104,21 +119,101 @@ describe('GET /images/{id}', () => {
     expect(changed.bytes.equals(GIF_1x1)).toBe(true);
   });
 
-  it('names the same bytes by one URL whoever uploads them', async () => {
-    const first = await upload((await signIn(app)).token, 'gif', GIF_1x1);
-    const second = await upload((await signIn(app)).token, 'gif', GIF_1x1);
-    expect(second).toBe(first);
+  it('stops serving a removed photo: its URL answers 404', async () => {
+    const { token } = await signIn(app);
+    const url = await upload(token, 'gif', GIF_1x1);
+    expect((await update(token, { image: '' })).status).toBe(200);
+    expect((await app.request('GET', pathOf(url))).status).toBe(404);
+  });
+
+  it('stops serving a replaced photo: the old URL answers 404, the new one 200', async () => {
+    const { token } = await signIn(app);
+    const old = await upload(token, 'gif', GIF_1x1);
+    const png = largestPng();
+    const replaced = await upload(token, 'png', png);
+    expect(replaced).not.toBe(old);
+    expect((await app.request('GET', pathOf(old))).status).toBe(404);
+    const served = await app.request('GET', pathOf(replaced));
+    expect(served.status).toBe(200);
+    expect(served.bytes.equals(png)).toBe(true);
+
+    expect((await update(token, { image: 'https://cdn.example/me.png' })).status).toBe(200);
+    expect((await app.request('GET', pathOf(replaced))).status).toBe(404);
+  });
+
+  it("gives another user's upload of the same bytes its own URL; removing it leaves the first user's served", async () => {
+    const first = await signIn(app);
+    const second = await signIn(app);
+    const firstUrl = await upload(first.token, 'gif', GIF_1x1);
+    const secondUrl = await upload(second.token, 'gif', GIF_1x1);
+    expect(secondUrl).not.toBe(firstUrl);
+    expect((await update(second.token, { image: '' })).status).toBe(200);
+    expect((await app.request('GET', pathOf(secondUrl))).status).toBe(404);
+    const served = await app.request('GET', pathOf(firstUrl));
+    expect(served.status).toBe(200);
+    expect(served.bytes.equals(GIF_1x1)).toBe(true);
+  });
+
+  it("never deletes another user's image: linking its URL and then removing the photo leaves it served", async () => {
+    const owner = await signIn(app);
+    const url = await upload(owner.token, 'gif', GIF_1x1);
+    const other = await signIn(app);
+    expect((await update(other.token, { image: url })).body.user.image).toBe(url);
+    expect((await update(other.token, { image: '' })).status).toBe(200);
+    expect((await app.request('GET', pathOf(url))).status).toBe(200);
+  });
+
+  it('keeps one image per user under concurrent uploads: the one the profile names is served, no other', async () => {
+    const { token } = await signIn(app);
+    const gifs = Array.from({ length: 5 }, (_, i) => Buffer.concat([GIF_1x1, Buffer.from([i])]));
+    const answers = await Promise.all(
+      gifs.map((gif) => update(token, { image: `data:image/gif;base64,${gif.toString('base64')}` })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    const current = (await app.request('GET', '/auth/session', { headers: bearer(token) })).body.user.image;
+    for (const answer of answers) {
+      const url: string = answer.body.user.image;
+      expect((await app.request('GET', pathOf(url))).status, url).toBe(url === current ? 200 : 404);
+    }
+  });
+
+  it('answers If-None-Match on a removed image 404, not 304 (RFC 9110 §13.2.1: only a 2xx answer is conditional)', async () => {
+    const { token } = await signIn(app);
+    const url = await upload(token, 'gif', GIF_1x1);
+    await update(token, { image: '' });
+    for (const ifNoneMatch of [`"${sha256Hex(GIF_1x1)}"`, '*']) {
+      const response = await app.request('GET', pathOf(url), { headers: { 'if-none-match': ifNoneMatch } });
+      expect(response.status).toBe(404);
+      expect(response.body.error.code).toBe('NOT_FOUND');
+    }
+  });
+
+  it('reads the largest image in 63 read units (126 when read strongly consistent) and a revalidation in 0.5', async () => {
+    const { token } = await signIn(app);
+    const url = await upload(token, 'png', largestPng());
+    const read = await metered(() => app.request('GET', pathOf(url)));
+    expect(read.response.status).toBe(200);
+    expect(read.units).toBe(63);
+    const revalidation = await metered(() =>
+      app.request('GET', pathOf(url), { headers: { 'if-none-match': `"${sha256Hex(largestPng())}"` } }),
+    );
+    expect(revalidation.response.status).toBe(304);
+    expect(revalidation.units).toBe(0.5);
   });
 
   it.each([
-    ['an id nothing is stored under', `${'0'.repeat(64)}.png`],
-    ['a stored image under another extension', `${sha256Hex(GIF_1x1)}.png`],
-    ['an id that is not a hash', 'me.png'],
-    ['an id without an extension', sha256Hex(GIF_1x1)],
-  ])('answers 404 NOT_FOUND for %s', async (_, id) => {
+    ['an id nothing is stored under', () => `${'A'.repeat(24)}.png`],
+    ['a stored image under another extension', (id: string) => id.replace(/\.gif$/, '.png')],
+    ['the hash of its bytes', () => `${sha256Hex(GIF_1x1)}.gif`],
+    ['an id that is not ours', () => 'me.png'],
+    ['an id without an extension', (id: string) => id.replace(/\.gif$/, '')],
+  ])('answers 404 NOT_FOUND for %s', async (_, idOf) => {
     const { token } = await signIn(app);
-    await upload(token, 'gif', GIF_1x1);
-    const response = await app.request('GET', `/images/${id}`);
+    const id =
+      pathOf(await upload(token, 'gif', GIF_1x1))
+        .split('/')
+        .pop() ?? '';
+    const response = await app.request('GET', `/images/${idOf(id)}`);
     expect(response.status).toBe(404);
     expect(response.body.error.code).toBe('NOT_FOUND');
     expect(response.headers['cache-control']).toBe('no-store');

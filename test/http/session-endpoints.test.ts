@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../shared/crypto/hash.ts';
 import { MAX_IMAGE_BYTES, MAX_IMAGE_CHARS, MAX_IMAGE_URL_CHARS } from '../../shared/users/schemas.ts';
 import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
@@ -219,7 +218,7 @@ describe('POST /auth/update-user', () => {
     );
     const png = Buffer.from(PNG_1x1, 'base64');
     const uploaded = (await update(token, { image: `data:image/png;base64,${PNG_1x1}` })).body.user.image;
-    expect(uploaded).toBe(`${TEST_ISSUER}/images/${sha256Hex(png)}.png`);
+    expect(uploaded).toMatch(new RegExp(`^${TEST_ISSUER}/images/[A-Za-z0-9_-]{24}[.]png$`));
     expect((await app.request('GET', new URL(uploaded).pathname)).bytes).toEqual(png);
     const removed = await update(token, { image: '' });
     expect(removed.status).toBe(200);
@@ -227,6 +226,7 @@ describe('POST /auth/update-user', () => {
     expect(
       (await app.request('GET', '/auth/session', { headers: bearer(token) })).body.user.image,
     ).toBeNull();
+    expect((await app.request('GET', new URL(uploaded).pathname)).status).toBe(404);
   });
 
   it.each([
@@ -274,8 +274,8 @@ describe('POST /auth/update-user', () => {
 
     const updated = await update(token, { image });
     expect(updated.status).toBe(200);
-    const url = `${TEST_ISSUER}/images/${sha256Hex(png)}.png`;
-    expect(updated.body.user.image).toBe(url);
+    const url = updated.body.user.image;
+    expect(url).toMatch(new RegExp(`^${TEST_ISSUER}/images/[A-Za-z0-9_-]{24}[.]png$`));
     expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).body.user.image).toBe(url);
     expect((await signIn(app, email)).body.user.image).toBe(url);
     expect((await app.request('GET', new URL(url).pathname)).bytes).toEqual(png);
@@ -285,6 +285,7 @@ describe('POST /auth/update-user', () => {
     expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).body.user.image).toBe(
       longest,
     );
+    expect((await app.request('GET', new URL(url).pathname)).status).toBe(404);
 
     expect((await update(token, { image: '' })).status).toBe(200);
     expect((await signIn(app, email)).body.user.image).toBeNull();
