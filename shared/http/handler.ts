@@ -56,6 +56,8 @@ interface HttpRequest<R extends RouteSpec> {
   readonly requestId: string;
   /** The client as API Gateway saw it: the TCP peer (never a forwarded header, DESIGN §3). */
   readonly client: { readonly ip: string; readonly userAgent: string; readonly origin: string | undefined };
+  /** Milliseconds before the function times out (Lambda's context; the local server's deadline). */
+  readonly remainingMs: () => number;
 }
 
 interface Internal extends Record<string, unknown> {
@@ -69,6 +71,12 @@ interface Internal extends Record<string, unknown> {
 interface ChainContext extends LambdaContext {
   doorcodeRequest: Internal;
 }
+
+/**
+ * No early timeout answer (issue 7): it would race a handler that may still commit. The sign-in
+ * domain refuses to commit near the deadline instead (shared/sign-in/complete.ts).
+ */
+const noEarly = { timeoutEarlyInMillis: 0 };
 
 const requestIdOf = (event: HttpEvent, context: LambdaContext): string =>
   event.requestContext?.requestId ?? context.awsRequestId;
@@ -86,7 +94,7 @@ export type RouteHandler<R extends RouteSpec> = (request: HttpRequest<R>) => Pro
 
 export function http<R extends RouteSpec>(route: R, run: NoInfer<RouteHandler<R>>) {
   const routeName = `${route.method} ${route.path}`;
-  const chain = middy<HttpEvent, HttpResult, Error, LambdaContext, Internal>().use({
+  const chain = middy<HttpEvent, HttpResult, Error, LambdaContext, Internal>(noEarly).use({
     before: (request) => {
       const deps = depsFor(request.context);
       const requestId = requestIdOf(request.event, request.context);
@@ -137,7 +145,7 @@ export function http<R extends RouteSpec>(route: R, run: NoInfer<RouteHandler<R>
   }
 
   return chain.handler((event, context) =>
-    respond(route, run, event, (context as ChainContext).doorcodeRequest),
+    respond(route, run, event, (context as ChainContext).doorcodeRequest, context),
   );
 }
 
@@ -147,6 +155,7 @@ async function respond<R extends RouteSpec>(
   run: RouteHandler<R>,
   event: HttpEvent,
   internal: Internal,
+  context: LambdaContext,
 ): Promise<HttpResult> {
   const { contract } = route;
   const params = validate('path', contract.params, event.pathParameters ?? {});
@@ -172,6 +181,7 @@ async function respond<R extends RouteSpec>(
       userAgent: event.headers?.['user-agent'] ?? '',
       origin: event.headers?.origin,
     },
+    remainingMs: () => context.getRemainingTimeInMillis(),
   })) as {
     status?: number;
     body?: unknown;
