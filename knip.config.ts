@@ -22,8 +22,9 @@ const config: KnipConfig = {
   project: ['{bin,lib,functions,shared,test,bench}/**/*.ts', 'scripts/*.mjs'],
   // The vitest plugin would add the same entries from vitest.config.ts; listing them is the point.
   vitest: false,
-  // Debian's apt-get (scripts/ensure-chromium.mjs) and the JDK's java (DynamoDB Local) are system tools.
-  ignoreBinaries: ['apt-get', 'java'],
+  // Debian's apt-get (scripts/ensure-chromium.mjs) and the JDK's java and javac (DynamoDB Local and
+  // its loopback wrapper) are system tools.
+  ignoreBinaries: ['apt-get', 'java', 'javac'],
   // The parser dependency-cruiser loads by name (.dependency-cruiser.cjs: parser 'swc').
   ignoreDependencies: ['@swc/core'],
 };

@@ -19,6 +19,14 @@ const port = Number(process.env.PORT ?? 3000);
 const sesPort = Number(process.env.SES_PORT ?? 8005);
 const table = process.env.TABLE_NAME ?? 'doorcode-local';
 
+/** README "Local mode": without a JDK, DynamoDB Local cannot be bound to loopback. */
+const everyInterfaceWarning = [
+  '',
+  '  WARNING     DynamoDB Local listens on EVERY network interface (no javac found to bind it to',
+  '              127.0.0.1): anyone who can reach this machine can read and change its data and',
+  '              take over a local account. Install a JDK, or use a trusted network only.',
+].join('\n');
+
 const stops: Array<() => Promise<void>> = [];
 let stopping = false;
 async function shutdown(code: number): Promise<never> {
@@ -60,7 +68,8 @@ try {
       `  Status      ${server.url}/status`,
       `  JWKS        ${server.url}/.well-known/jwks.json`,
       `  Inbox       ${ses.inbox}   (every email the service sends; JSON at ${ses.endpoint}/store)`,
-      `  DynamoDB    ${dynamo.endpoint}   (DynamoDB Local, table "${table}", data in .data/dynamodb; listens on all interfaces)`,
+      `  DynamoDB    ${dynamo.endpoint}   (DynamoDB Local, table "${table}", data in .data/dynamodb)`,
+      ...(dynamo.loopbackOnly ? [] : [everyInterfaceWarning]),
       '',
       '  Ctrl-C stops everything.',
       '',

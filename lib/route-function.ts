@@ -6,7 +6,7 @@ import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime } from 'aws-c
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { RouteId, RouteSpec } from '../shared/routes.ts';
+import { FUNCTION_TIMEOUT_SECONDS, type RouteId, type RouteSpec } from '../shared/routes.ts';
 import { absentAdapterArgs, bundling } from './bundling.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -53,7 +53,7 @@ export class RouteFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: 256,
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       role: this.role,
       // A shared log group keeps the functions apart: Lambda names each stream
       // `YYYY/MM/DD/<function name>[<version>]<environment id>` in a custom log group.

@@ -33,6 +33,8 @@ const catalogue = {
   internal: { status: 500, code: 'INTERNAL_ERROR' },
   /** SPEC §4.3: the sign-in email could not be sent; with Retry-After. */
   mailUnavailable: { status: 503, code: 'SERVICE_UNAVAILABLE' },
+  /** Too little of the function's time was left to commit a sign-in and answer it: nothing changed; with Retry-After. */
+  outOfTime: { status: 503, code: 'SERVICE_UNAVAILABLE' },
 } as const satisfies Record<string, { status: number; code: string }>;
 
 export type ErrorName = keyof typeof catalogue;
@@ -70,7 +72,7 @@ export const fail = (kind: ErrorName, message: string, details?: Record<string, 
 
 /** An error whose client should come back later: `Retry-After` and `details.retryAfter` in whole seconds (at least 1). */
 export function retryLater(
-  kind: 'rateLimited' | 'mailUnavailable',
+  kind: 'rateLimited' | 'mailUnavailable' | 'outOfTime',
   message: (seconds: number) => string,
   retryAfterSeconds: number,
   details?: Record<string, unknown>,

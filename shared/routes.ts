@@ -15,6 +15,12 @@ import type { ErrorName } from './errors.ts';
 import { CodeBody, PeekBody, PollBody, StartBody } from './sign-in/schemas.ts';
 import { RevokeSessionBody, UpdateUserBody } from './users/schemas.ts';
 
+/**
+ * Every route function's timeout: lib/route-function.ts gives it to Lambda, and the local server
+ * counts each invocation's remaining time from it, so both report the same deadline to the chain.
+ */
+export const FUNCTION_TIMEOUT_SECONDS = 10;
+
 /** What a route's function may touch in AWS. Grants and the bundled adapters derive from this alone. */
 export interface RouteAccess {
   /** DynamoDB table access. */
@@ -153,6 +159,7 @@ export const routes = {
         'accountChanged',
         'rateLimited',
         'tooManyAttempts',
+        'outOfTime',
       ],
     },
   },
@@ -193,6 +200,7 @@ export const routes = {
         'authorizationPending',
         'accountChanged',
         'rateLimited',
+        'outOfTime',
       ],
     },
   },

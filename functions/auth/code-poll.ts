@@ -4,10 +4,10 @@ import { routes } from '../../shared/routes.ts';
 import { pollSignIn } from '../../shared/sign-in/poll.ts';
 
 // SPEC §5.6: poll reads no API key; the device code alone names the request and its scope.
-export const handler = http(routes.codePoll, async ({ deps, body, client }) =>
+export const handler = http(routes.codePoll, async ({ deps, body, client, remainingMs }) =>
   signInReply(
     deps,
     client.origin,
-    await pollSignIn(deps, { ...body, sourceIp: client.ip, userAgent: client.userAgent }),
+    await pollSignIn(deps, { ...body, sourceIp: client.ip, userAgent: client.userAgent, remainingMs }),
   ),
 );

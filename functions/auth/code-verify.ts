@@ -4,7 +4,7 @@ import { routes } from '../../shared/routes.ts';
 import { scopeOfCaller } from '../../shared/sessions/caller.ts';
 import { verifySignIn } from '../../shared/sign-in/verify.ts';
 
-export const handler = http(routes.codeVerify, async ({ deps, caller, body, client }) =>
+export const handler = http(routes.codeVerify, async ({ deps, caller, body, client, remainingMs }) =>
   signInReply(
     deps,
     client.origin,
@@ -13,6 +13,7 @@ export const handler = http(routes.codeVerify, async ({ deps, caller, body, clie
       ...body,
       sourceIp: client.ip,
       userAgent: client.userAgent,
+      remainingMs,
     }),
   ),
 );

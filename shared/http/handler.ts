@@ -57,6 +57,8 @@ interface HttpRequest<R extends RouteSpec> {
   readonly requestId: string;
   /** The client as API Gateway saw it: the TCP peer (never a forwarded header, DESIGN §3). */
   readonly client: { readonly ip: string; readonly userAgent: string; readonly origin: string | undefined };
+  /** Milliseconds before the function times out (Lambda's context; the local server's deadline). */
+  readonly remainingMs: () => number;
 }
 
 interface Internal extends Record<string, unknown> {
@@ -77,6 +79,12 @@ export const UNDECLARED_ERROR = 'error not declared in the route contract';
 // `disableContentTypeCheck` is a runtime option of @middy/http-json-body-parser 6 that its types omit.
 const jsonParserOptions = { disableContentTypeCheck: true, disableContentTypeError: false };
 
+/**
+ * No early timeout answer (issue 7): it would race a handler that may still commit. The sign-in
+ * domain refuses to commit near the deadline instead (shared/sign-in/complete.ts).
+ */
+const noEarly = { timeoutEarlyInMillis: 0 };
+
 const requestIdOf = (event: HttpEvent, context: LambdaContext): string =>
   event.requestContext?.requestId ?? context.awsRequestId;
 
@@ -93,7 +101,7 @@ export type RouteHandler<R extends RouteSpec> = (request: HttpRequest<R>) => Pro
 
 export function http<R extends RouteSpec>(route: R, run: NoInfer<RouteHandler<R>>) {
   const declared = new Set<string>(route.contract.errors);
-  const chain = middy<HttpEvent, HttpResult, Error, LambdaContext, Internal>().use({
+  const chain = middy<HttpEvent, HttpResult, Error, LambdaContext, Internal>(noEarly).use({
     before: (request) => {
       const requestId = requestIdOf(request.event, request.context);
       // This request's declared ports, and a logger with its request id, route and cold-start flag.
@@ -149,7 +157,7 @@ export function http<R extends RouteSpec>(route: R, run: NoInfer<RouteHandler<R>
   }
 
   return chain.handler((event, context) =>
-    respond(route, run, event, (context as ChainContext).doorcodeRequest),
+    respond(route, run, event, (context as ChainContext).doorcodeRequest, context),
   );
 }
 
@@ -159,6 +167,7 @@ async function respond<R extends RouteSpec>(
   run: RouteHandler<R>,
   event: HttpEvent,
   internal: Internal,
+  context: LambdaContext,
 ): Promise<HttpResult> {
   const { contract } = route;
   const params = validate('path', contract.params, event.pathParameters ?? {});
@@ -184,6 +193,7 @@ async function respond<R extends RouteSpec>(
       userAgent: event.headers?.['user-agent'] ?? '',
       origin: event.headers?.origin,
     },
+    remainingMs: () => context.getRemainingTimeInMillis(),
   })) as {
     status?: number;
     body?: unknown;

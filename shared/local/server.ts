@@ -5,13 +5,21 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Deps } from '../deps.ts';
 import type { LocalContext } from '../http/handler.ts';
 import type { HttpEvent, HttpResult, LambdaContext } from '../http/types.ts';
-import { type RouteSpec, routeList } from '../routes.ts';
+import { FUNCTION_TIMEOUT_SECONDS, type RouteSpec, routeList } from '../routes.ts';
+import { invocationSlots } from './invocation-slots.ts';
+import { splitTarget } from './request-target.ts';
 
 type Handler = (event: HttpEvent, context: LambdaContext) => Promise<HttpResult>;
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** API Gateway's own payload limit for HTTP APIs. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+/**
+ * Handlers running at once, like as many warm Lambda containers: as many as the largest parallel
+ * burst of the tests (20), so races stay races, and few enough that, with DynamoDB Local serving
+ * about one command at a time, each invocation of a burst ends well within its timeout.
+ */
+const LOCAL_CONCURRENCY = 20;
 
 interface CompiledRoute {
   route: RouteSpec;
@@ -70,7 +78,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
 /** Builds the API Gateway HTTP API (payload 2.0) event that Lambda would receive. */
 function toEvent(
   req: IncomingMessage,
-  url: URL,
+  target: { path: string; query: string },
   body: Buffer,
   pathParameters: Record<string, string>,
 ): HttpEvent {
@@ -84,13 +92,15 @@ function toEvent(
     .map((cookie) => cookie.trim())
     .filter(Boolean);
   const query: Record<string, string> = {};
-  for (const [key, value] of url.searchParams) query[key] = key in query ? `${query[key]},${value}` : value;
+  for (const [key, value] of new URLSearchParams(target.query)) {
+    query[key] = key in query ? `${query[key]},${value}` : value;
+  }
   const now = Date.now();
   return {
     version: '2.0',
     routeKey: '$default',
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
+    rawPath: target.path,
+    rawQueryString: target.query,
     headers,
     ...(cookies?.length ? { cookies } : {}),
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
@@ -107,7 +117,7 @@ function toEvent(
       timeEpoch: now,
       http: {
         method: req.method ?? 'GET',
-        path: url.pathname,
+        path: target.path,
         protocol: `HTTP/${req.httpVersion}`,
         sourceIp: (req.socket.remoteAddress ?? '0.0.0.0').replace(/^::ffff:/, ''),
         userAgent: headers['user-agent'] ?? '',
@@ -118,7 +128,13 @@ function toEvent(
   };
 }
 
+/**
+ * The invocation's context. Its remaining time counts down from the function timeout the stack
+ * gives Lambda, from the moment the handler is invoked, as Lambda's does (issue 7: a constant
+ * 10 s here hid every timeout from the chain and the domain).
+ */
 function lambdaContext(requestId: string, deps: Deps | undefined): LocalContext {
+  const deadline = performance.now() + FUNCTION_TIMEOUT_SECONDS * 1000;
   return {
     ...(deps ? { doorcodeDeps: deps } : {}),
     awsRequestId: requestId,
@@ -129,7 +145,7 @@ function lambdaContext(requestId: string, deps: Deps | undefined): LocalContext 
     logGroupName: 'local',
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => 10_000,
+    getRemainingTimeInMillis: () => Math.max(0, Math.round(deadline - performance.now())),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
@@ -171,18 +187,20 @@ export async function startServer({
   deps?: Deps;
 }): Promise<LocalServer> {
   const compiled = await loadRoutes();
+  const slots = invocationSlots(LOCAL_CONCURRENCY);
   const server = createServer(async (req, res) => {
     try {
-      const url = new URL(req.url ?? '/', 'http://local');
+      const target = splitTarget(req.url ?? '/');
       const body = await readBody(req);
       if (body === null) return gatewayError(res, 413, 'Request Entity Too Large');
       for (const { route, pattern, params, handler } of compiled) {
-        const match = pattern.exec(url.pathname);
+        const match = pattern.exec(target.path);
         if (!match || route.method !== req.method) continue;
         const pathParameters = decodeParameters(params, match);
         if (!pathParameters) return gatewayError(res, 400, 'Bad Request');
-        const event = toEvent(req, url, body, pathParameters);
-        return send(res, await handler(event, lambdaContext(event.requestContext.requestId, deps)));
+        const event = toEvent(req, target, body, pathParameters);
+        const result = await slots(() => handler(event, lambdaContext(event.requestContext.requestId, deps)));
+        return send(res, result);
       }
       return gatewayError(res, 404, 'Not Found');
     } catch {

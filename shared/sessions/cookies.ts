@@ -38,8 +38,15 @@ export const mayChangeStateByCookie = (
     : isPlatformOrigin(config, request.origin);
 
 /**
+ * How many values of one session cookie name are looked up at most (issue 7): the current cookie and
+ * one stale copy that another path or a parent domain set. More is no browser's normal state, and
+ * each value would cost a table read, so a request with more is refused (sign-out reads this many).
+ */
+export const MAX_SAME_NAME_COOKIES = 2;
+
+/**
  * Every value of the cookie `name` in API Gateway's `cookies` array. A browser can send the same
- * name twice (another subdomain or path set it too), so callers try each rather than the first.
+ * name twice (another subdomain or path set it too), so callers look at each rather than the first.
  */
 export function readCookies(cookies: readonly string[] | undefined, name: string): string[] {
   const values: string[] = [];

@@ -5,7 +5,7 @@ import { keys, PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from '../tenancy/api-keys.ts';
 import { type Application, applicationFromItem, getApplication } from '../tenancy/applications.ts';
 import { storedImageIdOf, type User, userFromItem } from '../users/user.ts';
-import { readCookies, sessionCookieName } from './cookies.ts';
+import { MAX_SAME_NAME_COOKIES, readCookies, sessionCookieName } from './cookies.ts';
 import { type SessionRecord, sessionFromItem } from './session.ts';
 import { verifySessionToken } from './token.ts';
 
@@ -102,10 +102,11 @@ export async function resolveCaller(deps: Deps, credentials: Credentials): Promi
   const key = presentedKey === undefined ? null : await resolveApiKey(deps, presentedKey);
   const scope = key?.applicationId ?? PLATFORM;
   const cookieTokens = readCookies(credentials.cookies, sessionCookieName(deps.config, scope));
-  for (const cookieToken of cookieTokens) {
-    const found = await lookup(deps, cookieToken, presentedKey, key ?? undefined);
-    if (found) return accept(found, cookieToken, 'cookie', presentedKey, bearerRejected);
+  if (cookieTokens.length > MAX_SAME_NAME_COOKIES) {
+    throw fail('unauthorized', 'Too many session cookies of one name');
   }
+  const fromCookie = await cookieSession(deps, cookieTokens, scope, presentedKey, key ?? undefined);
+  if (fromCookie) return accept(fromCookie.found, fromCookie.token, 'cookie', presentedKey, bearerRejected);
   // A token that was presented and does not resolve is an invalid credential, not anonymity.
   if (bearerRejected || cookieTokens.length > 0) throw fail('unauthorized', 'The session token is not valid');
   return {
@@ -116,8 +117,39 @@ export async function resolveCaller(deps: Deps, credentials: Credentials): Promi
   };
 }
 
+type Found = NonNullable<Awaited<ReturnType<typeof lookup>>>;
+
+/** SPEC §5.2: a cookie names its application; a token of another scope under that name is no session. */
+const inScope = (found: Found | null, scope: string): Found | null =>
+  found && found.session.scope === scope ? found : null;
+
+/**
+ * The session the cookie values name. Every value is looked up: a dead value beside a live one is a
+ * stale cookie (another path, a parent domain), but live sessions of two users mean one was planted
+ * (a sibling subdomain can set this name, and SameSite=Lax sends it), so neither is chosen (issue 7).
+ */
+async function cookieSession(
+  deps: Deps,
+  tokens: readonly string[],
+  scope: string,
+  presentedKey: string | undefined,
+  key: ApiKey | undefined,
+): Promise<{ found: Found; token: string } | null> {
+  const looked = await Promise.all(
+    tokens.map(async (token) => ({
+      token,
+      found: inScope(await lookup(deps, token, presentedKey, key), scope),
+    })),
+  );
+  const live = looked.filter((entry): entry is { found: Found; token: string } => entry.found !== null);
+  if (new Set(live.map((entry) => entry.found.user.id)).size > 1) {
+    throw fail('unauthorized', 'Session cookies of different users were sent');
+  }
+  return live[0] ?? null;
+}
+
 function accept(
-  found: NonNullable<Awaited<ReturnType<typeof lookup>>>,
+  found: Found,
   token: string,
   via: 'bearer' | 'cookie',
   presentedKey: string | undefined,
@@ -147,7 +179,8 @@ async function loadApplication(deps: Deps, applicationId: string): Promise<Appli
  * What sign-out ends (SPEC §3.2: the user's sessions in this application): the session of an
  * explicitly sent Bearer token, whatever key comes with it (holding the token proves the right to end
  * it; a revoked or foreign key must not leave it running), and the session of the target scope's
- * cookie only. Cookies of other scopes are sent by the browser on its own and are left alone.
+ * cookie only (its first MAX_SAME_NAME_COOKIES values: each costs a read). Cookies of other scopes
+ * are sent by the browser on its own and are left alone.
  */
 export async function sessionsToEnd(
   deps: Deps,
@@ -155,16 +188,15 @@ export async function sessionsToEnd(
   scope: string,
 ): Promise<ResolvedSession[]> {
   const bearer = credentials.bearer;
+  const cookies = readCookies(credentials.cookies, sessionCookieName(deps.config, scope));
   const tokens = [
     ...(bearer ? [{ token: bearer, via: 'bearer' as const }] : []),
-    ...readCookies(credentials.cookies, sessionCookieName(deps.config, scope)).map((token) => ({
-      token,
-      via: 'cookie' as const,
-    })),
+    ...cookies.slice(0, MAX_SAME_NAME_COOKIES).map((token) => ({ token, via: 'cookie' as const })),
   ];
   const sessions: ResolvedSession[] = [];
-  for (const { token, via } of tokens.slice(0, 4)) {
-    const found = await lookup(deps, token, undefined);
+  for (const { token, via } of tokens) {
+    const looked = await lookup(deps, token, undefined);
+    const found = via === 'cookie' ? inScope(looked, scope) : looked;
     if (found)
       sessions.push({ user: found.user, imageId: found.imageId, session: found.session, token, via });
   }

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { type AppError, fail } from '../errors.ts';
+import { type AppError, fail, retryLater } from '../errors.ts';
 import { newId } from '../random.ts';
 import { publicSession, type SessionRecord } from '../sessions/session.ts';
 import { issueSessionToken } from '../sessions/token.ts';
@@ -22,7 +22,15 @@ export interface CompleteInput {
   raced: () => AppError;
   userAgent: string;
   sourceIp: string;
+  /** Milliseconds before the function times out (Lambda's context, or the local server's deadline). */
+  remainingMs: () => number;
 }
+
+/**
+ * The time the commit and the answer may need at most: the transaction with its conflict retries
+ * (under 0.5 s, shared/store/conflict-retry.ts), the SDK's own retries, and serializing the answer.
+ */
+const COMMIT_MARGIN_MS = 2_000;
 
 /** SignInResult (SPEC §2) plus what the HTTP layer needs for headers. */
 export interface SignInResult {
@@ -70,6 +78,11 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
     ip: input.sourceIp,
   };
 
+  // Issue 7: a function that times out after the commit leaves the code used and its client without
+  // the session. With too little time left, nothing is written, so the same code works on a retry.
+  if (input.remainingMs() < COMMIT_MARGIN_MS) {
+    throw retryLater('outOfTime', (s) => `The service is busy; retry in ${s} s`, 1);
+  }
   const consumed = await consumeRequest(deps.db, {
     request,
     expectStatus: input.expectStatus,

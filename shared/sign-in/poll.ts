@@ -7,7 +7,7 @@ import { readItems } from '../store/batch.ts';
 import { recordPoll } from '../store/device-grants.ts';
 import { keys } from '../store/keys.ts';
 import { signInKeys } from './check-code.ts';
-import { completeSignIn, type SignInResult } from './complete.ts';
+import { type CompleteInput, completeSignIn, type SignInResult } from './complete.ts';
 import {
   type DeviceGrant,
   deviceFromItem,
@@ -28,7 +28,7 @@ const expired = () => fail('pollExpired', 'The sign-in request has expired; star
  */
 export async function pollSignIn(
   deps: Deps,
-  input: { deviceCode: string; sourceIp: string; userAgent: string },
+  input: { deviceCode: string; sourceIp: string; userAgent: string } & Pick<CompleteInput, 'remainingMs'>,
 ): Promise<SignInResult> {
   const deviceCodeHash = sha256Hex(input.deviceCode);
   const polled = await readItems(deps.db, {
@@ -62,6 +62,7 @@ export async function pollSignIn(
     raced: unusable,
     userAgent: input.userAgent,
     sourceIp: input.sourceIp,
+    remainingMs: input.remainingMs,
   });
 }
 

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { approveRequest } from '../store/sign-in-requests.ts';
 import { alreadyUsed, checkCode } from './check-code.ts';
-import { completeSignIn, type SignInResult } from './complete.ts';
+import { type CompleteInput, completeSignIn, type SignInResult } from './complete.ts';
 import { MAX_ATTEMPTS } from './request.ts';
 
 export interface CodeInput {
@@ -13,7 +13,10 @@ export interface CodeInput {
 }
 
 /** POST /auth/code/verify: pending -> consumed, with a session (SPEC §3.1). */
-export async function verifySignIn(deps: Deps, input: CodeInput): Promise<SignInResult> {
+export async function verifySignIn(
+  deps: Deps,
+  input: CodeInput & Pick<CompleteInput, 'remainingMs'>,
+): Promise<SignInResult> {
   const { request, account } = await checkCode(deps, input);
   return completeSignIn(deps, {
     request,
@@ -22,6 +25,7 @@ export async function verifySignIn(deps: Deps, input: CodeInput): Promise<SignIn
     raced: alreadyUsed,
     userAgent: input.userAgent,
     sourceIp: input.sourceIp,
+    remainingMs: input.remainingMs,
   });
 }
 

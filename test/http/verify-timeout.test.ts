@@ -1,0 +1,93 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Db } from '../../shared/store/db.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { freshIp, type TestResponse } from '../support/http-client.ts';
+import { latestCode } from '../support/inbox.ts';
+import { newEmail } from '../support/sign-in.ts';
+
+/** How late each answer of the store arrives; 0: on time. */
+let answerDelayMs = 0;
+
+/** The app's table through a client whose answers arrive `answerDelayMs` late; each command runs at once. */
+function slowStore(config: TestApp['deps']['config']): Db {
+  const db = createDb({
+    table: config.TABLE_NAME,
+    region: config.AWS_REGION,
+    endpoint: config.DYNAMODB_ENDPOINT,
+  });
+  db.client.middlewareStack.add(
+    (next) => async (args) => {
+      const delay = answerDelayMs;
+      const result = await next(args);
+      if (delay > 0) await sleep(delay);
+      return result;
+    },
+    { step: 'initialize', name: 'slowAnswers' },
+  );
+  return db;
+}
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ overrides: (defaults) => ({ db: slowStore(defaults.config) }) });
+});
+afterAll(() => app.close());
+
+/** One request sent while every store answer is `delayMs` late. */
+async function whileSlow<T>(delayMs: number, send: () => Promise<T>): Promise<T> {
+  answerDelayMs = delayMs;
+  try {
+    return await send();
+  } finally {
+    answerDelayMs = 0;
+  }
+}
+
+async function startSignIn() {
+  const email = newEmail();
+  const start = await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
+  expect(start.status).toBe(200);
+  return { email, deviceCode: start.body.deviceCode as string, code: await latestCode(email) };
+}
+
+function expectRetryLater(response: TestResponse) {
+  expect(response.status, response.text).toBe(503);
+  expect(response.body.error.code).toBe('SERVICE_UNAVAILABLE');
+  expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+}
+
+// Issue 7, item 9: a request that runs out of time must not consume the code and leave its client
+// without the session. Each slow answer below brings the commit to about 9 s of the function's 10 s.
+describe('sign-in near the function timeout', () => {
+  it('POST /auth/code/verify refuses to commit with 503 and Retry-After; the code still works', async () => {
+    const { email, code } = await startSignIn();
+
+    // Two reads before the commit: the request with the limit's log, and the limit's write.
+    const late = await whileSlow(4_500, () =>
+      app.request('POST', '/auth/code/verify', { body: { email, code }, ip: freshIp() }),
+    );
+    expectRetryLater(late);
+
+    const again = await app.request('POST', '/auth/code/verify', { body: { email, code }, ip: freshIp() });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.user.email).toBe(email);
+  }, 60_000);
+
+  it('POST /auth/code/poll refuses to commit with 503 and Retry-After; the device code still works', async () => {
+    const { email, code, deviceCode } = await startSignIn();
+    const approve = await app.request('POST', '/auth/code/approve', { body: { email, code }, ip: freshIp() });
+    expect(approve.status).toBe(200);
+
+    // Four calls before the commit: the grant with the limit's log, the limit, the poll time, the request.
+    const late = await whileSlow(2_300, () =>
+      app.request('POST', '/auth/code/poll', { body: { deviceCode }, ip: freshIp() }),
+    );
+    expectRetryLater(late);
+
+    app.clock.advance(60_000);
+    const again = await app.request('POST', '/auth/code/poll', { body: { deviceCode }, ip: freshIp() });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.user.email).toBe(email);
+  }, 60_000);
+});
