@@ -13,6 +13,8 @@ export const BENCH_ORIGIN = 'https://app.bench.test';
 
 interface Request {
   readonly path?: string;
+  /** API Gateway's `pathParameters` for a route with `{name}` in its path. */
+  readonly params?: Record<string, string>;
   readonly headers?: Record<string, string>;
   readonly body?: unknown;
 }
@@ -37,6 +39,8 @@ function requests(bearer: string): Record<string, Request> {
     revokeSessionById: { headers: session, body: { id: 'ses_bench' } },
     revokeOtherSessions: { headers: session },
     updateUser: { headers: session, body: { name: 'Bench' } },
+    // A well-formed id the (empty) stub table does not hold: the route reads and answers 404.
+    image: { path: '/images/AAAAAAAAAAAAAAAAAAAAAAAA.png', params: { id: 'AAAAAAAAAAAAAAAAAAAAAAAA.png' } },
   };
 }
 
@@ -83,6 +87,7 @@ export function benchEvent(route: RouteSpec & { readonly id: string }, bearer: s
       time: new Date(0).toISOString(),
       timeEpoch: 0,
     },
+    ...(request.params ? { pathParameters: request.params } : {}),
     ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
     isBase64Encoded: false,
   };
