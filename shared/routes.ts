@@ -5,7 +5,7 @@
  * `auth`, validates path, query and body from `contract`, builds the answer from its declared
  * response schema and serializes errors in the route's `errorStyle`.
  */
-import type * as z from 'zod';
+import type * as z from 'zod/v4/core';
 import { NoBody, SignInResult } from './contracts/common.ts';
 import { Jwks, Root, StatusReport } from './contracts/health.ts';
 import { ConditionalGet, ImagePath } from './contracts/images.ts';
@@ -51,7 +51,7 @@ export type ErrorStyle = 'app' | 'oauth' | 'mcp';
 export type AuthMode = 'none' | 'key-optional' | 'secret-key' | 'session' | 'session-optional' | 'sign-out';
 
 /** How a request body is encoded; the chain answers 415 for any other content type. */
-export type BodySpec = { readonly json: z.ZodType } | { readonly form: z.ZodType };
+export type BodySpec = { readonly json: z.$ZodType } | { readonly form: z.$ZodType };
 
 /** An answer whose body is not JSON (an image): the handler gives its bytes and type. */
 export interface RawResponse {
@@ -62,13 +62,13 @@ export interface RawResponse {
 /** A route's interface: what it accepts and everything it may answer. */
 interface RouteContract {
   /** Path parameters (`{id}` in the path). */
-  readonly params?: z.ZodType;
-  readonly query?: z.ZodType;
+  readonly params?: z.$ZodType;
+  readonly query?: z.$ZodType;
   /** Request headers the route reads itself (lower-case names), besides the credentials. */
-  readonly headers?: z.ZodType;
+  readonly headers?: z.$ZodType;
   readonly body?: BodySpec;
   /** The answer's body schema per status; `NoBody` for an empty answer. */
-  readonly responses: Readonly<Record<number, z.ZodType | RawResponse>>;
+  readonly responses: Readonly<Record<number, z.$ZodType | RawResponse>>;
   /** Every error of the catalogue (shared/errors.ts) the route may answer besides `internal`. */
   readonly errors: readonly ErrorName[];
 }

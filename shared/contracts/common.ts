@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** SPEC §2 User. `image` is an https URL or null. */
 export const User = z.object({
   id: z.string(),
   email: z.string(),
-  name: z.string().nullable(),
-  image: z.string().nullable(),
+  name: z.nullable(z.string()),
+  image: z.nullable(z.string()),
   emailVerified: z.boolean(),
   createdAt: z.string(),
 });
@@ -14,7 +14,7 @@ export const User = z.object({
 export const Session = z.object({
   id: z.string(),
   /** Null for a platform session (SPEC §5.3). */
-  applicationId: z.string().nullable(),
+  applicationId: z.nullable(z.string()),
   createdAt: z.string(),
   expiresAt: z.string(),
 });
@@ -24,17 +24,17 @@ export const SignInResult = z.object({ user: User, token: z.string(), session: S
 
 /** SPEC §2 Page; unpaginated lists have `total` and `hasMore` null. */
 export const Page = z.object({
-  limit: z.number().int(),
-  offset: z.number().int(),
-  total: z.number().int().nullable(),
-  hasMore: z.boolean().nullable(),
+  limit: z.int(),
+  offset: z.int(),
+  total: z.nullable(z.int()),
+  hasMore: z.nullable(z.boolean()),
 });
 
 /** The fields of an application any holder of its key may see. */
 export const PublicApplication = z.object({
   id: z.string(),
   name: z.string(),
-  logoUrl: z.string().nullable(),
+  logoUrl: z.nullable(z.string()),
 });
 
 /** A 204 or any answer without a body. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** SPEC §4.1 `GET /`. */
 export const Root = z.object({ status: z.literal('ok'), service: z.string(), timestamp: z.string() });
@@ -15,7 +15,7 @@ export const StatusReport = z.object({
       name: z.string(),
       status: CheckStatus,
       latencyMs: z.number(),
-      message: z.string().optional(),
+      message: z.optional(z.string()),
     }),
   ),
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Page, PublicApplication, Session, User } from './common.ts';
 
 /**
@@ -6,10 +6,10 @@ import { Page, PublicApplication, Session, User } from './common.ts';
  * when the client cannot already hold it (SPEC §4.4).
  */
 export const SessionInfo = z.object({
-  user: User.optional(),
-  session: Session.optional(),
-  application: PublicApplication.nullable().optional(),
-  token: z.string().optional(),
+  user: z.optional(User),
+  session: z.optional(Session),
+  application: z.optional(z.nullable(PublicApplication)),
+  token: z.optional(z.string()),
 });
 
 /** SPEC §2 SessionSummary: device, IP and creation time. */
@@ -24,7 +24,7 @@ const SessionSummary = z.object({
 
 export const SessionList = z.object({ items: z.array(SessionSummary), page: Page });
 
-export const Revoked = z.object({ revoked: z.literal(true), count: z.number().int().optional() });
+export const Revoked = z.object({ revoked: z.literal(true), count: z.optional(z.int()) });
 
 export const SignedOut = z.object({ signedOut: z.literal(true) });
 

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import type * as z from 'zod';
+import type * as z from 'zod/v4/core';
+import { safeParse } from 'zod/v4/core';
 import { callerFor } from '#callers';
 import { type Deps, forRequest, getDeps } from '../deps.ts';
 import { fail } from '../errors.ts';
@@ -14,7 +15,7 @@ import { contractBody, errorSerializers, type RawBody, toAppError, toResult } fr
 import type { HttpEvent, HttpResult, LambdaContext } from './types.ts';
 
 type Contract<R extends RouteSpec> = R['contract'];
-type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Parsed<S> = S extends z.$ZodType ? z.output<S> : undefined;
 type BodyOf<R extends RouteSpec> = Contract<R>['body'] extends { json: infer S }
   ? Parsed<S>
   : Contract<R>['body'] extends { form: infer S }
@@ -25,7 +26,7 @@ type Responses<R extends RouteSpec> = Contract<R>['responses'];
 /** The body part of an answer: raw bytes where the contract says so, else a body of its schema. */
 type BodyPart<Declared> = Declared extends RawResponse
   ? { raw: RawBody }
-  : Declared extends z.ZodType
+  : Declared extends z.$ZodType
     ? undefined extends z.input<Declared>
       ? { body?: z.input<Declared> }
       : { body: z.input<Declared> }
@@ -217,11 +218,11 @@ async function respond<R extends RouteSpec>(
 /** Parses one part of the request with its contract schema, or answers 400 naming every problem. */
 function validate(
   part: 'path' | 'query' | 'headers' | 'body',
-  schema: z.ZodType | undefined,
+  schema: z.$ZodType | undefined,
   value: unknown,
 ): unknown {
   if (!schema) return undefined;
-  const parsed = schema.safeParse(value);
+  const parsed = safeParse(schema, value);
   if (parsed.success) return parsed.data;
   throw fail('invalidRequest', `The request ${part} is not valid`, {
     issues: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),

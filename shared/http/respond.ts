@@ -1,4 +1,5 @@
-import type * as z from 'zod';
+import type * as z from 'zod/v4/core';
+import { safeParse } from 'zod/v4/core';
 import { AppError, errorBody, fail } from '../errors.ts';
 import type { ErrorStyle, RawResponse } from '../routes.ts';
 import type { HttpResult } from './types.ts';
@@ -49,7 +50,7 @@ export function toResult(answer: Answer, requestId: string): HttpResult {
  * stripped, so nothing the contract does not name leaves the service. A mismatch is our bug (500).
  */
 export function contractBody(
-  responses: Readonly<Record<number, z.ZodType | RawResponse>>,
+  responses: Readonly<Record<number, z.$ZodType | RawResponse>>,
   status: number,
   reply: { body?: unknown; raw?: RawBody | undefined },
 ): unknown {
@@ -60,7 +61,7 @@ export function contractBody(
     return undefined;
   }
   if (reply.raw) throw new Error(`The route's contract declares a JSON ${status} answer`);
-  const parsed = declared.safeParse(reply.body);
+  const parsed = safeParse(declared, reply.body);
   if (!parsed.success) {
     const where = parsed.error.issues.map((issue) => issue.path.join('.') || '(body)').join(', ');
     throw new Error(`The ${status} answer does not match the route's contract at ${where}`);

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * C0 and C1 controls and DEL (`Cc`), UTF-16 surrogates not paired into one character (`Cs`, as a
@@ -13,11 +13,12 @@ const UNPRINTABLE = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
  * VALIDATION_ERROR (issue 7, item 8). Checked before trimming: a trailing line break is refused,
  * not quietly cut.
  */
-export const DisplayName = z
-  .string()
-  .refine((name) => !UNPRINTABLE.test(name), {
+export const DisplayName = z.string().check(
+  z.refine((name: string) => !UNPRINTABLE.test(name), {
     message: 'a name cannot hold control characters, line or paragraph separators, or unpaired surrogates',
-  })
-  .trim()
-  .min(1)
-  .max(120);
+    abort: true,
+  }),
+  z.trim(),
+  z.minLength(1),
+  z.maxLength(120),
+);

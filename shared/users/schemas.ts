@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DisplayName } from './display-name.ts';
 
 /** SPEC §2 / §8: the image string is at most 716800 chars, the image itself at most 500 KB. */
@@ -38,34 +38,38 @@ function imageProblem(value: string): string | null {
   }
 }
 
+/** An issue of the image field, raised inside its transform (zod/mini: pushed on the payload). */
+const imageIssue = (ctx: { issues: unknown[] }, value: string, message: string) =>
+  ctx.issues.push({ code: 'custom', message, input: value });
+
 export const UpdateUserBody = z
   .strictObject({
-    name: DisplayName.optional(),
-    image: z
-      .string()
-      .max(MAX_IMAGE_CHARS)
-      .transform((value, ctx) => {
-        const problem = imageProblem(value);
-        if (problem) {
-          ctx.addIssue({ code: 'custom', message: problem });
-          return z.NEVER;
-        }
-        // Stored as ASCII: an https URL in its serialised form (non-ASCII percent-encoded, IDN as
-        // punycode), so it is answered exactly as stored, and its length is what the profile item holds.
-        const stored = value === '' || value.startsWith('data:') ? value : new URL(value).href;
-        if (!value.startsWith('data:') && stored.length > MAX_IMAGE_URL_CHARS) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `an image URL is at most ${MAX_IMAGE_URL_CHARS} characters, encoded`,
-          });
-          return z.NEVER;
-        }
-        return stored;
-      })
-      .optional(),
+    name: z.optional(DisplayName),
+    image: z.optional(
+      z.pipe(
+        z.string().check(z.maxLength(MAX_IMAGE_CHARS)),
+        z.transform((value: string, ctx) => {
+          const problem = imageProblem(value);
+          if (problem) {
+            imageIssue(ctx, value, problem);
+            return z.NEVER;
+          }
+          // Stored as ASCII: an https URL in its serialised form (non-ASCII percent-encoded, IDN as
+          // punycode), so it is answered exactly as stored, and its length is what the profile item holds.
+          const stored = value === '' || value.startsWith('data:') ? value : new URL(value).href;
+          if (!value.startsWith('data:') && stored.length > MAX_IMAGE_URL_CHARS) {
+            imageIssue(ctx, value, `an image URL is at most ${MAX_IMAGE_URL_CHARS} characters, encoded`);
+            return z.NEVER;
+          }
+          return stored;
+        }),
+      ),
+    ),
   })
-  .refine((body) => body.name !== undefined || body.image !== undefined, {
-    message: 'send at least one of name, image (the email cannot be changed)',
-  });
+  .check(
+    z.refine((body) => body.name !== undefined || body.image !== undefined, {
+      message: 'send at least one of name, image (the email cannot be changed)',
+    }),
+  );
 
-export const RevokeSessionBody = z.object({ id: z.string().min(1).max(200) });
+export const RevokeSessionBody = z.object({ id: z.string().check(z.minLength(1), z.maxLength(200)) });
