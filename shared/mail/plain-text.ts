@@ -13,15 +13,30 @@ export function oneLine(value: string): string {
 
 /** Long enough for a product and its platform (`Mozilla/5.0 (X11; Linux x86_64)`), short enough to read. */
 const MAX_CLIENT_CHARS = 80;
-/** A URL with a scheme, or a `www.` host: mail programs would show either as a link. */
-const LINK = /\b[a-z][a-z0-9+.-]*:\/\/[^\s;)]*|\bwww\.[^\s;)]*/gi;
+/** A URL with a scheme, a `mailto:`-like one, or a `www.` host: mail programs would show each as a link. */
+const LINK = /\b[a-z][a-z0-9+.-]*:\/\/[^\s;)]*|\b(?:mailto|tel|sms|callto):[^\s;)]*|\bwww\.[^\s;)]*/gi;
+/** A bare host or address (`verify-here.com`, `help@evil.test`): mail programs link these too. */
+const HOST_LIKE = /[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b/gi;
+
+/**
+ * `value` with nothing a mail program would turn into a link (SPEC §1.1: no link in the email):
+ * URLs are dropped, and a bare host or address keeps its words but loses its dots and `@`.
+ */
+export function withoutLinks(value: string): string {
+  return oneLine(
+    value
+      .replace(LINK, ' ')
+      .replace(HOST_LIKE, (host) => host.replaceAll('.', ' '))
+      .replaceAll('@', ' '),
+  );
+}
 
 /**
  * A client's user agent as short printable ASCII without links (SPEC §1.1: no link in the email).
  * It says what the client claims to be, which anyone can choose.
  */
 export function clientInWords(userAgent: string): string {
-  const plain = oneLine(userAgent.replace(/[^\x20-\x7E]+/g, ' ').replace(LINK, ' '));
+  const plain = withoutLinks(userAgent.replace(/[^\x20-\x7E]+/g, ' '));
   if (plain === '') return 'not stated';
   return plain.length <= MAX_CLIENT_CHARS ? plain : `${plain.slice(0, MAX_CLIENT_CHARS - 1).trimEnd()}…`;
 }

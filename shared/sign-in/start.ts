@@ -2,7 +2,7 @@ import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { fail, retryLater } from '../errors.ts';
 import { MailUnavailableError } from '../mail/mailer.ts';
-import { oneLine } from '../mail/plain-text.ts';
+import { withoutLinks } from '../mail/plain-text.ts';
 import { newId } from '../random.ts';
 import { MAX_WRITES, newHit, tooBusy } from '../rate-limit/rate-limit.ts';
 import { readItems } from '../store/batch.ts';
@@ -95,8 +95,8 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     logs = afterRace(logs, opened.logs);
   }
 
-  // The name comes from the table: one line whatever it holds, or the service's if nothing is left.
-  const sender = oneLine(application?.name ?? '') || deps.config.SERVICE_NAME;
+  // The name comes from the table: one line and no link whatever it holds, or the service's if nothing is left.
+  const sender = withoutLinks(application?.name ?? '') || deps.config.SERVICE_NAME;
   try {
     await deps.mailer.send(
       signInEmail({

@@ -127,11 +127,11 @@ describe('the subject is one line whatever the application is called (issue 7, i
     expect(answer.status).toBe(200);
     const message = await newestMail(email);
     expect(message.subject).toBe(
-      `Your Acme Bcc: attacker@evil.test Notes sign-in code (${answer.body.phrase})`,
+      `Your Acme Bcc: attacker evil test Notes sign-in code (${answer.body.phrase})`,
     );
     expect(message.destination.to).toEqual([email]);
     expect(message.body.text?.split('\n')[0]).toBe(
-      'Your sign-in code for Acme Bcc: attacker@evil.test Notes is:',
+      'Your sign-in code for Acme Bcc: attacker evil test Notes is:',
     );
     for (const part of bothParts(message)) {
       for (const character of ['\u0000', '\r', '\u2028']) expect(part).not.toContain(character);

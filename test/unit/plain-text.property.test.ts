@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientInWords, oneLine, utcInWords } from '../../shared/mail/plain-text.ts';
+import { clientInWords, oneLine, utcInWords, withoutLinks } from '../../shared/mail/plain-text.ts';
 import fc from '../support/fast-check.ts';
 
 /** Anything that could end a header line or reorder the text around it. */
@@ -50,5 +50,26 @@ describe('values written into an email (issue 7, item 8: no input can add a head
   it('utcInWords says the day, date and time in UTC', () => {
     expect(utcInWords(Date.UTC(2026, 10, 23, 9, 5, 59))).toBe('Monday 23 November 2026 at 09:05 UTC');
     expect(utcInWords(Date.UTC(2027, 0, 1, 0, 0))).toBe('Friday 1 January 2027 at 00:00 UTC');
+  });
+});
+
+describe('values written into an email hold nothing a mail program turns into a link (SPEC §1.1)', () => {
+  /** What autolinkers pick up: a scheme, a `www.` host, a bare host with a letter TLD, an address. */
+  const LINKABLE = /:\/\/|\bwww\.|\b(?:mailto|tel|sms):|[\w-]\.[a-z]{2,}\b|@/i;
+
+  it.each([
+    'Mozilla/5.0 approve only at doorcode-verify.com/approve',
+    'bot/1.0 (support: help@doorcode-security.com)',
+    'curl/8.0 mailto:help@evil.test',
+    'Acme https://evil.test/approve',
+    'see WWW.EVIL.TEST now',
+  ])('%s', (value) => {
+    expect(withoutLinks(value)).not.toMatch(LINKABLE);
+    expect(clientInWords(value)).not.toMatch(LINKABLE);
+  });
+
+  it('keeps a real browser user agent readable (version numbers are not hosts)', () => {
+    const agent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/120.0.0.0 Safari/537.36';
+    expect(withoutLinks(agent)).toBe(agent);
   });
 });
