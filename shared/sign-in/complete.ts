@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { type AppError, fail, retryLater } from '../errors.ts';
 import { newId } from '../random.ts';
+import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { publicSession, type SessionRecord } from '../sessions/session.ts';
 import { issueSessionToken } from '../sessions/token.ts';
 import type { NewAccount } from '../store/accounts.ts';
@@ -93,6 +94,8 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
     ...(input.deviceCodeHash ? { deviceCodeHash: input.deviceCodeHash } : {}),
   });
   if (consumed.outcome === 'raced') throw input.raced();
+  // Concurrent writes to its items kept cancelling it: nothing was written, the code still works.
+  if (consumed.outcome === 'conflict') throw tooBusy();
   // The account appeared since we read it: only another path creating accounts can do that.
   if (consumed.outcome === 'accountExists') {
     throw fail('accountChanged', 'The account changed during sign-in; try again');

@@ -92,6 +92,8 @@ export async function startSignIn(deps: Deps, input: StartInput) {
       hits: startHits(deps.db.table, logs, hit),
     });
     if (opened.outcome === 'opened') break;
+    // Concurrent writes kept cancelling it (real DynamoDB; nothing was written): come back in a moment.
+    if (opened.outcome === 'conflict') throw tooBusy();
     logs = afterRace(logs, opened.logs);
   }
 

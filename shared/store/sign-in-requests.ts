@@ -1,6 +1,7 @@
 import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeviceGrant, SignInRequest } from '../sign-in/request.ts';
 import type { Item } from './batch.ts';
+import { isTransactionConflict } from './conflict-retry.ts';
 import type { Db } from './db.ts';
 import { deviceItem, expiresAtOf } from './device-grants.ts';
 import {
@@ -34,10 +35,15 @@ export const stateValues = (
   ':now': now,
 });
 
-/** `raced`: a limit's log changed since it was read; `logs` holds, by name, each such log as it is now. */
+/**
+ * `raced`: a limit's log changed since it was read; `logs` holds, by name, each such log as it is
+ * now. `conflict`: DynamoDB kept cancelling the transaction for concurrent writes to its items
+ * (after shared/store/conflict-retry.ts gave up): nothing was written.
+ */
 export type OpenOutcome<Names extends string> =
   | { outcome: 'opened' }
-  | { outcome: 'raced'; logs: { [Name in Names]?: { current: Item | undefined } } };
+  | { outcome: 'raced'; logs: { [Name in Names]?: { current: Item | undefined } } }
+  | { outcome: 'conflict' };
 
 /**
  * ONE TransactWriteItems: the limits' hits, the request (replacing any earlier one of the address,
@@ -73,6 +79,7 @@ export async function openRequest<Names extends string>(
     await db.client.send(new TransactWriteCommand({ TransactItems: writes }));
     return { outcome: 'opened' };
   } catch (error) {
+    if (isTransactionConflict(error)) return { outcome: 'conflict' };
     const failed = failedConditions(error);
     if (!failed) throw error;
     const current = cancellationItems(error);

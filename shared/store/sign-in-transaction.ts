@@ -2,6 +2,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SessionRecord } from '../sessions/session.ts';
 import type { SignInRequest } from '../sign-in/request.ts';
 import { type NewAccount, newAccountWrites } from './accounts.ts';
+import { isTransactionConflict } from './conflict-retry.ts';
 import type { Db } from './db.ts';
 import { failedConditions, type TransactItem } from './errors.ts';
 import { keys } from './keys.ts';
@@ -24,7 +25,12 @@ export interface Consumption {
 }
 
 /** `raced`: another request consumed (or changed) it first; `accountExists`: the account appeared since it was read. */
-export type ConsumeOutcome = { outcome: 'consumed' } | { outcome: 'raced' } | { outcome: 'accountExists' };
+/** `conflict`: DynamoDB kept cancelling it for concurrent writes to its items; nothing was written. */
+export type ConsumeOutcome =
+  | { outcome: 'consumed' }
+  | { outcome: 'raced' }
+  | { outcome: 'accountExists' }
+  | { outcome: 'conflict' };
 
 /**
  * pending|approved -> consumed in ONE TransactWriteItems: the request is deleted only if it is still
@@ -58,6 +64,7 @@ export async function consumeRequest(db: Db, consumption: Consumption): Promise<
     await db.client.send(new TransactWriteCommand({ TransactItems: writes }));
     return { outcome: 'consumed' };
   } catch (error) {
+    if (isTransactionConflict(error)) return { outcome: 'conflict' };
     const failed = failedConditions(error);
     if (!failed) throw error;
     // Only the request's Delete and the account's Put carry conditions.

@@ -1,0 +1,72 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Db } from '../../shared/store/db.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { freshIp } from '../support/http-client.ts';
+import { latestCode } from '../support/inbox.ts';
+import { newEmail } from '../support/sign-in.ts';
+
+// Real DynamoDB cancels a transaction that touches an item another transaction is writing
+// (`TransactionConflict`); DynamoDB Local never does. shared/store/conflict-retry.ts retries a few
+// times; when the conflicts outlast it, nothing was written and the client is told to come back in
+// a moment (429 RATE_LIMITED, reason `busy`), never a 500 (review of issue 7).
+
+/** Whether every TransactWriteItems is cancelled as conflicting, as a busy real table can. */
+let conflicting = false;
+
+function conflictingStore(config: TestApp['deps']['config']): Db {
+  const db = createDb({
+    table: config.TABLE_NAME,
+    region: config.AWS_REGION,
+    endpoint: config.DYNAMODB_ENDPOINT,
+  });
+  db.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (conflicting && context.commandName === 'TransactWriteItemsCommand') {
+        throw new TransactionCanceledException({
+          message: 'Transaction cancelled',
+          $metadata: {},
+          CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }],
+        });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'conflicts', priority: 'low' },
+  );
+  return db;
+}
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ overrides: (defaults) => ({ db: conflictingStore(defaults.config) }) });
+});
+afterAll(() => app.close());
+
+const busy = { code: 'RATE_LIMITED', details: { reason: 'busy', retryAfter: 1 } };
+
+describe('transactions that real DynamoDB keeps cancelling for conflicts', () => {
+  it('start answers 429 busy with Retry-After, and works once the conflicts pass', async () => {
+    const email = newEmail();
+    conflicting = true;
+    const refused = await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
+    conflicting = false;
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject(busy);
+    expect(refused.headers['retry-after']).toBe('1');
+    const started = await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
+    expect(started.status).toBe(200);
+  });
+
+  it('verify answers 429 busy, and the code still works afterwards', async () => {
+    const email = newEmail();
+    await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
+    const code = await latestCode(email);
+    conflicting = true;
+    const refused = await app.request('POST', '/auth/code/verify', { body: { email, code }, ip: freshIp() });
+    conflicting = false;
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject(busy);
+    const verified = await app.request('POST', '/auth/code/verify', { body: { email, code }, ip: freshIp() });
+    expect(verified.status).toBe(200);
+  });
+});
