@@ -93,6 +93,23 @@ describe('a write whose answer was lost and that the SDK sent again', () => {
     expect((await storedRequest(email))?.attempts).toBe(5);
   });
 
+  it('counts exactly five of twenty parallel wrong codes when one of their answers was lost', async () => {
+    const email = newEmail();
+    const { code } = await start(email);
+
+    const { result, sends } = await losingFirstAnswer(updating('attempts'), () =>
+      Promise.all(
+        Array.from({ length: 20 }, () => post('/auth/code/verify', { email, code: wrongCode(code) })),
+      ),
+    );
+
+    // At least the five counts and the resend (later wrong codes may read the request destroyed).
+    expect(sends).toBeGreaterThanOrEqual(6);
+    expect(result.every((answer) => answer.status === 400 || answer.status === 429)).toBe(true);
+    expect((await storedRequest(email))?.attempts).toBe(5);
+    expect(((await storedRequest(email))?.attemptIds as Set<string>).size).toBe(5);
+  });
+
   it('approves a code (SPEC §3.1), and a second approval is still refused as already used', async () => {
     const email = newEmail();
     const { code, deviceCode } = await start(email);
