@@ -11,3 +11,10 @@ export const cryptoRandom: Random = { bytes: (length) => randomBytes(length) };
 export function newId(random: Random, prefix: string): string {
   return `${prefix}_${Buffer.from(random.bytes(16)).toString('base64url')}`;
 }
+
+/**
+ * 64 random bits naming one conditional write, stored with it: when the SDK sends the write again
+ * after its answer was lost, the repository finds its own id in the item the failed condition
+ * returns, and takes the write as landed (never as a concurrent request's, which has its own id).
+ */
+export const newWriteId = (random: Random): string => Buffer.from(random.bytes(8)).toString('base64url');

@@ -1,6 +1,7 @@
 import { sameDigest } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { newWriteId } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { type Item, readItems } from '../store/batch.ts';
@@ -30,7 +31,8 @@ export const signInKeys = (scope: string, email: string) => ({
 /**
  * The shared part of verify and approve (SPEC §3.1): one consistent read of the request, the
  * account and the IP limit's log, the IP limit, then the state checks. A wrong code is counted by a conditional
- * ADD, so concurrent guesses can never exceed MAX_ATTEMPTS.
+ * ADD, so concurrent guesses can never exceed MAX_ATTEMPTS, and once only, even when the SDK resends
+ * the write (store/sign-in-requests.ts `notCountedYet`).
  */
 export async function checkCode(
   deps: Deps,
@@ -58,7 +60,10 @@ export async function checkCode(
 }
 
 async function refuseWrongCode(deps: Deps, request: SignInRequest): Promise<never> {
-  const counted = await countWrongAttempt(deps.db, request, MAX_ATTEMPTS);
+  const counted = await countWrongAttempt(deps.db, request, {
+    maxAttempts: MAX_ATTEMPTS,
+    attemptId: newWriteId(deps.random),
+  });
   switch (counted.outcome) {
     case 'counted':
       // SPEC §3.1: the fifth wrong attempt destroys the request (it stays, marked, until TTL).

@@ -1,6 +1,7 @@
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
+import { newWriteId } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { readItems } from '../store/batch.ts';
@@ -70,7 +71,13 @@ export async function pollSignIn(
 async function enforceInterval(deps: Deps, deviceCodeHash: string, device: DeviceGrant, now: number) {
   const early = device.lastPolledAt !== undefined && now - device.lastPolledAt < device.interval * 1000;
   const interval = early ? device.interval + POLL_INTERVAL_SECONDS : device.interval;
-  const recorded = await recordPoll(deps.db, { deviceCodeHash, seen: device.lastPolledAt, now, interval });
+  const recorded = await recordPoll(deps.db, {
+    deviceCodeHash,
+    seen: device.lastPolledAt,
+    now,
+    interval,
+    pollId: newWriteId(deps.random),
+  });
   if (recorded.outcome === 'gone') throw unusable();
   // Another poll was recorded since this one read the grant: they cannot both be on time.
   if (recorded.outcome === 'raced' || early) throw slowDown(interval);

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import { newWriteId } from '../random.ts';
 import { approveRequest } from '../store/sign-in-requests.ts';
 import { alreadyUsed, checkCode } from './check-code.ts';
 import { type CompleteInput, completeSignIn, type SignInResult } from './complete.ts';
@@ -35,6 +36,7 @@ export async function approveSignIn(deps: Deps, input: CodeInput): Promise<{ app
   const approved = await approveRequest(deps.db, request, {
     now: deps.clock.now(),
     maxAttempts: MAX_ATTEMPTS,
+    approvalId: newWriteId(deps.random),
   });
   if (approved.outcome === 'raced') throw alreadyUsed();
   return { approved: true };

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
-import { isConditionFailure } from './errors.ts';
+import { conditionFailureItem, holdsWrittenItem, isConditionFailure } from './errors.ts';
 import { keys } from './keys.ts';
 
 /** The stored record of a key: found by the key's SHA-256, never by the key (DESIGN §3). */
@@ -27,17 +27,22 @@ export type CreateOutcome = { outcome: 'created' } | { outcome: 'exists' };
 
 export async function putApiKey(db: Db, stored: StoredApiKey): Promise<CreateOutcome> {
   const { keyHash, ...fields } = stored;
+  const item = { ...keys.apiKey(keyHash), type: 'apiKey', ...fields };
   try {
     await db.client.send(
       new PutCommand({
         TableName: db.table,
-        Item: { ...keys.apiKey(keyHash), type: 'apiKey', ...fields },
+        Item: item,
         ConditionExpression: newKey,
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
     return { outcome: 'created' };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return { outcome: 'exists' };
+    // An SDK resend of our own Put that had landed (its answer lost) finds our item: created.
+    return holdsWrittenItem(conditionFailureItem(error), item)
+      ? { outcome: 'created' }
+      : { outcome: 'exists' };
   }
 }

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
-import { isConditionFailure } from './errors.ts';
+import { conditionFailureItem, holdsWrittenItem, isConditionFailure } from './errors.ts';
 import { keys } from './keys.ts';
 
 /** One GetItem (eventually consistent). */
@@ -22,17 +22,22 @@ export async function putApplication<Record extends { readonly id: string }>(
   db: Db,
   app: Record,
 ): Promise<CreateOutcome> {
+  const item = { ...keys.application(app.id), type: 'application', ...app };
   try {
     await db.client.send(
       new PutCommand({
         TableName: db.table,
-        Item: { ...keys.application(app.id), type: 'application', ...app },
+        Item: item,
         ConditionExpression: newApplication,
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
     return { outcome: 'created' };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return { outcome: 'exists' };
+    // An SDK resend of our own Put that had landed (its answer lost) finds our item: created.
+    return holdsWrittenItem(conditionFailureItem(error), item)
+      ? { outcome: 'created' }
+      : { outcome: 'exists' };
   }
 }

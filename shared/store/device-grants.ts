@@ -28,22 +28,27 @@ const noPollSinceRead = `${stillGranted} AND lastPolledAt = :seen`;
  */
 export type PollOutcome = { outcome: 'recorded' } | { outcome: 'gone' } | { outcome: 'raced' };
 
-/** Records a poll at `now` with the interval the next poll must wait. */
+/**
+ * Records a poll at `now` with the interval the next poll must wait. `pollId` (random.ts
+ * `newWriteId`) is stored with it: an SDK resend of this write that had landed finds it, whereas a
+ * concurrent poll of the same millisecond stores its own (`lastPolledAt === now` cannot tell them).
+ */
 export async function recordPoll(
   db: Db,
-  poll: { deviceCodeHash: string; seen: number | undefined; now: number; interval: number },
+  poll: { deviceCodeHash: string; seen: number | undefined; now: number; interval: number; pollId: string },
 ): Promise<PollOutcome> {
   try {
     await db.client.send(
       new UpdateCommand({
         TableName: db.table,
         Key: keys.device(poll.deviceCodeHash),
-        UpdateExpression: 'SET lastPolledAt = :now, #interval = :interval',
+        UpdateExpression: 'SET lastPolledAt = :now, #interval = :interval, pollId = :pollId',
         ConditionExpression: poll.seen === undefined ? firstPoll : noPollSinceRead,
         ExpressionAttributeNames: { '#interval': 'interval' },
         ExpressionAttributeValues: {
           ':now': poll.now,
           ':interval': poll.interval,
+          ':pollId': poll.pollId,
           ...(poll.seen === undefined ? {} : { ':seen': poll.seen }),
         },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -52,6 +57,9 @@ export async function recordPoll(
     return { outcome: 'recorded' };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return conditionFailureItem(error) ? { outcome: 'raced' } : { outcome: 'gone' };
+    const current = conditionFailureItem(error);
+    if (!current) return { outcome: 'gone' };
+    // Our own write, landed and sent again (its answer lost): recorded, not raced.
+    return current.pollId === poll.pollId ? { outcome: 'recorded' } : { outcome: 'raced' };
   }
 }

@@ -1,6 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import { type AttributeValue, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 
 /** One entry of a TransactWriteItems request (document-client form). */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -42,4 +43,19 @@ export function conditionFailureItem(error: unknown): Record<string, unknown> | 
 export function cancellationItems(error: unknown): Array<Record<string, unknown> | undefined> {
   const reasons = (error as { CancellationReasons?: Array<{ Item?: Marshalled }> }).CancellationReasons ?? [];
   return reasons.map((reason) => (reason.Item ? unmarshall(reason.Item) : undefined));
+}
+
+/**
+ * Whether `stored` (from `conditionFailureItem`) is exactly the item `written` put, as DynamoDB keeps
+ * it (undefined attributes removed, as db.ts marshals): a resent Put that had landed finds its own
+ * item. Items with a random id or hash of at least 128 bits are never written identically twice.
+ */
+export function holdsWrittenItem(
+  stored: Record<string, unknown> | undefined,
+  written: Record<string, unknown>,
+): boolean {
+  return (
+    stored !== undefined &&
+    isDeepStrictEqual(stored, unmarshall(marshall(written, { removeUndefinedValues: true })))
+  );
 }

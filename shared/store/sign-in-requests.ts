@@ -121,20 +121,39 @@ export type AttemptOutcome =
   | { outcome: 'destroyed' }
   | { outcome: 'replaced' };
 
-/** Counts a wrong code with a conditional ADD, so concurrent guesses never exceed MAX_ATTEMPTS. */
+// SPEC §8: 5 attempts. Each wrong code is one ADD of 1 and of its `attemptId` to the set
+// `attemptIds`, under `attempts < :max` and only if the set does not hold its id yet. So concurrent
+// wrong codes are each counted by their first write and at most `max` are (never a lost count, no
+// read, no retry), and a resend of a write that had landed fails its condition and finds its id:
+// each wrong code counts exactly once. (`attempts = :read` cannot do this: a resend's +1 and a
+// concurrent guess's +1 look the same, so it would either count a resend twice or miss a guess.)
+const notCountedYet = `${notDestroyed} AND NOT contains(attemptIds, :attemptId)`;
+
+/**
+ * Counts a wrong code once (see `notCountedYet`). `attemptId` (random.ts `newWriteId`) names this
+ * wrong code. A resent count that had landed answers the count stored now (which may include
+ * concurrent wrong codes counted after it).
+ */
 export async function countWrongAttempt(
   db: Db,
   request: SignInRequest,
-  maxAttempts: number,
+  attempt: { maxAttempts: number; attemptId: string },
 ): Promise<AttemptOutcome> {
+  const { maxAttempts, attemptId } = attempt;
   try {
     const { Attributes } = await db.client.send(
       new UpdateCommand({
         TableName: db.table,
         Key: requestKey(request),
-        UpdateExpression: 'ADD attempts :one',
-        ConditionExpression: notDestroyed,
-        ExpressionAttributeValues: { ':one': 1, ':requestId': request.requestId, ':max': maxAttempts },
+        UpdateExpression: 'ADD attempts :one, attemptIds :attemptIds',
+        ConditionExpression: notCountedYet,
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':attemptIds': new Set([attemptId]),
+          ':attemptId': attemptId,
+          ':requestId': request.requestId,
+          ':max': maxAttempts,
+        },
         ReturnValues: 'UPDATED_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -142,38 +161,52 @@ export async function countWrongAttempt(
     return { outcome: 'counted', attempts: Number(Attributes?.attempts ?? maxAttempts) };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return conditionFailureItem(error)?.requestId === request.requestId
-      ? { outcome: 'destroyed' }
-      : { outcome: 'replaced' };
+    const current = conditionFailureItem(error);
+    if (current?.requestId !== request.requestId) return { outcome: 'replaced' };
+    if ((current.attemptIds as Set<string> | undefined)?.has(attemptId)) {
+      return { outcome: 'counted', attempts: Number(current.attempts) };
+    }
+    return { outcome: 'destroyed' };
   }
 }
 
 /** `raced`: the request left `pending` (or was replaced, destroyed, or expired) since it was read. */
 export type ApproveOutcome = { outcome: 'approved' } | { outcome: 'raced' };
 
-/** pending -> approved (SPEC §3.1). */
+/**
+ * pending -> approved (SPEC §3.1). `approvalId` (random.ts `newWriteId`) is stored with the
+ * approval: a resend of this write that had landed finds it and answers approved, whereas a
+ * concurrent approval with the same code finds another id and stays refused (a code works once).
+ */
 export async function approveRequest(
   db: Db,
   request: SignInRequest,
-  rules: { now: number; maxAttempts: number },
+  rules: { now: number; maxAttempts: number; approvalId: string },
 ): Promise<ApproveOutcome> {
   try {
     await db.client.send(
       new UpdateCommand({
         TableName: db.table,
         Key: requestKey(request),
-        UpdateExpression: 'SET #status = :approved',
+        UpdateExpression: 'SET #status = :approved, approvalId = :approvalId',
         ConditionExpression: stillInState,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':approved': 'approved',
+          ':approvalId': rules.approvalId,
           ...stateValues(request, 'pending', rules.now, rules.maxAttempts),
         },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
     return { outcome: 'approved' };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return { outcome: 'raced' };
+    const current = conditionFailureItem(error);
+    const ours =
+      current?.requestId === request.requestId &&
+      current.status === 'approved' &&
+      current.approvalId === rules.approvalId;
+    return ours ? { outcome: 'approved' } : { outcome: 'raced' };
   }
 }
