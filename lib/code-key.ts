@@ -31,7 +31,7 @@ export class CodeKey extends Construct {
     Validations.of(this.secret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'Rotating the code-hash key only invalidates the sign-in codes pending at that moment (at most 10 minutes old): no stored state depends on it for longer. Rotation is a manual step (docs/security.md) rather than a rotation Lambda that would also need table access.',
+        'Rotating the code-hash key only invalidates the sign-in codes pending at that moment (at most 10 minutes old): no stored state depends on it for longer. Rotation is a manual step at a quiet time (docs/security.md), not a scheduled Lambda that would refuse pending codes at arbitrary moments.',
     });
   }
 }
