@@ -1,15 +1,15 @@
 /**
- * A loopback stand-in for DynamoDB, KMS and SES v2, so a bundle's first invocation runs its SDK
+ * A loopback stand-in for DynamoDB, KMS, SES v2 and Secrets Manager, so a bundle's first invocation runs its SDK
  * clients end to end (credentials, signing, endpoint, HTTP, parsing) without leaving the machine.
  * `ok` answers every call as an empty table would (no item, writes accepted), publishes `key` and
- * signs with it, and accepts every email; `fail` refuses every call with a non-retryable 400, so
+ * signs with it, accepts every email and holds a code-hash key; `fail` refuses every call with a non-retryable 400, so
  * the route's unexpected-error path runs once (no retry delays). It counts calls per service.
  */
 import { constants, createPublicKey, type KeyObject, privateEncrypt } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Service = 'dynamodb' | 'kms' | 'ses';
+export type Service = 'dynamodb' | 'kms' | 'ses' | 'secretsmanager';
 export type StubMode = 'ok' | 'fail';
 
 export interface AwsStub {
@@ -35,6 +35,7 @@ function serviceOf(req: IncomingMessage): Service | undefined {
   const target = String(req.headers['x-amz-target'] ?? '');
   if (target.startsWith('DynamoDB_')) return 'dynamodb';
   if (target.startsWith('TrentService.')) return 'kms';
+  if (target.startsWith('secretsmanager.')) return 'secretsmanager';
   if (req.url?.startsWith('/v2/email/')) return 'ses';
   return undefined;
 }
@@ -42,6 +43,7 @@ function serviceOf(req: IncomingMessage): Service | undefined {
 function okAnswer(service: Service, operation: string, body: string, key: KeyObject): object {
   if (service === 'dynamodb') return dynamoAnswers[operation] ?? {};
   if (service === 'ses') return { MessageId: 'bench' };
+  if (service === 'secretsmanager') return { Name: 'bench', SecretString: 'be'.repeat(32) };
   const algorithms = { KeyUsage: 'SIGN_VERIFY', SigningAlgorithms: ['RSASSA_PKCS1_V1_5_SHA_256'] };
   if (operation === 'GetPublicKey') {
     const spki = createPublicKey(key).export({ format: 'der', type: 'spki' });
@@ -57,7 +59,7 @@ function okAnswer(service: Service, operation: string, body: string, key: KeyObj
 
 /** Starts the stub on 127.0.0.1; `key` is the RSA private key KMS "holds". */
 export async function startAwsStub(mode: StubMode, key: KeyObject): Promise<AwsStub> {
-  let counts: Record<Service, number> = { dynamodb: 0, kms: 0, ses: 0 };
+  let counts: Record<Service, number> = { dynamodb: 0, kms: 0, ses: 0, secretsmanager: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -92,7 +94,7 @@ export async function startAwsStub(mode: StubMode, key: KeyObject): Promise<AwsS
     endpoint: `http://127.0.0.1:${port}`,
     calls: () => ({ ...counts }),
     reset: () => {
-      counts = { dynamodb: 0, kms: 0, ses: 0 };
+      counts = { dynamodb: 0, kms: 0, ses: 0, secretsmanager: 0 };
     },
     close: () =>
       new Promise((resolve) => {

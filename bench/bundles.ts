@@ -55,6 +55,7 @@ function childEnv(endpoint: string): Record<string, string> {
     MAIL_FROM: 'no-reply@bench.test',
     PLATFORM_ORIGINS: BENCH_ORIGIN,
     KMS_KEY_IDS: 'alias/bench',
+    CODE_KEY_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:bench-AbCdEf',
     LOG_LEVEL: 'info',
   };
 }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../shared/config.ts';
+import { inMemoryCodeHasher } from '../shared/crypto/local-code-key.ts';
 import { generateLocalKeyPem, LocalSigner } from '../shared/crypto/local-signer.ts';
 import { createDeps } from '../shared/deps.ts';
 import { ensureTable } from '../shared/local/create-table.ts';
@@ -59,6 +60,7 @@ export const callsBenchmark: Benchmark = {
     const clock = { offset: 0, now: () => Date.now() + clock.offset };
     const deps = createDeps(config, {
       signer: counter.signer(new LocalSigner(generateLocalKeyPem())),
+      codeHasher: inMemoryCodeHasher(),
       clock,
     });
     const counted = { ...deps, mailer: counter.mailer(deps.mailer) };

@@ -14,6 +14,7 @@ export function declaredServices(access: RouteAccess): Service[] {
     ...(access.table ? (['dynamodb'] as const) : []),
     ...(access.sign || access.publicKeys ? (['kms'] as const) : []),
     ...(access.mail ? (['ses'] as const) : []),
+    ...(access.codeKey ? (['secretsmanager'] as const) : []),
   ];
 }
 

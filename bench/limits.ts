@@ -9,6 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../shared/clock.ts';
 import { loadConfig } from '../shared/config.ts';
+import { inMemoryCodeHasher } from '../shared/crypto/local-code-key.ts';
 import { createDeps, type Deps } from '../shared/deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { ensureTable } from '../shared/local/create-table.ts';
@@ -110,7 +111,7 @@ export const limitsBenchmark: Benchmark = {
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       LOG_LEVEL: 'silent',
     });
-    const base = createDeps(config, { mailer: { send: async () => {} } });
+    const base = createDeps(config, { mailer: { send: async () => {} }, codeHasher: inMemoryCodeHasher() });
     countWrites(base);
     const withClock = (clock: Clock): Deps => ({ ...base, clock });
     const rows: Row[] = [];

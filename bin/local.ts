@@ -1,7 +1,9 @@
 /**
  * `npm start`: the whole service on this machine. Starts DynamoDB Local (data in .data/dynamodb),
- * the SES v2 emulator with its inbox page, and a local RSA signing key (.data/signing-key.pem),
- * then serves every route of the route table through the real Lambda handlers.
+ * the SES v2 emulator with its inbox page, a local RSA signing key (.data/signing-key.pem) and the
+ * code-hash key (.data/code-hash-key), then serves every route of the route table through the real
+ * Lambda handlers. Everything under .data/ is its owner's only (issue 7, item 3): the table and
+ * both keys are what an attacker needs to take over a local account.
  */
 import { join } from 'node:path';
 import { loadConfig } from '../shared/config.ts';
@@ -9,12 +11,15 @@ import { createDeps } from '../shared/deps.ts';
 import { ensureTable } from '../shared/local/create-table.ts';
 import { startDynamoDbLocal } from '../shared/local/dynamodb-local.ts';
 import { freePort } from '../shared/local/ports.ts';
+import { privateDir } from '../shared/local/private-dir.ts';
 import { startServer } from '../shared/local/server.ts';
 import { startSesLocal } from '../shared/local/ses-local.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-const dataDir = join(process.cwd(), '.data');
+// Files this process and DynamoDB Local (which inherits the mask) create are their owner's only.
+process.umask(0o077);
+const dataDir = privateDir(join(process.cwd(), '.data'));
 const port = Number(process.env.PORT ?? 3000);
 const sesPort = Number(process.env.SES_PORT ?? 8005);
 const table = process.env.TABLE_NAME ?? 'doorcode-local';
@@ -53,6 +58,7 @@ try {
     MAIL_FROM: process.env.MAIL_FROM ?? 'no-reply@doorcode.test',
     PLATFORM_ORIGINS: process.env.PLATFORM_ORIGINS ?? `http://127.0.0.1:${port},http://localhost:${port}`,
     LOCAL_SIGNING_KEY_FILE: process.env.LOCAL_SIGNING_KEY_FILE ?? join(dataDir, 'signing-key.pem'),
+    LOCAL_CODE_KEY_FILE: process.env.LOCAL_CODE_KEY_FILE ?? join(dataDir, 'code-hash-key'),
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     SES_ENDPOINT: ses.endpoint,
   });

@@ -9,6 +9,7 @@ const keyOrder: Readonly<Record<keyof RouteAccess, true>> = {
   sign: true,
   publicKeys: true,
   mail: true,
+  codeKey: true,
 };
 
 /**

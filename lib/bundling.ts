@@ -41,6 +41,7 @@ function absentAdapters(access: RouteAccess, auth: AuthMode): Record<string, str
     '#adapters/dynamodb': access.table === undefined,
     '#adapters/signing': access.sign !== true && access.publicKeys !== true,
     '#adapters/ses': access.mail !== true,
+    '#adapters/code-key': access.codeKey !== true,
   };
   return {
     ...Object.fromEntries(

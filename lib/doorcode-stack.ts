@@ -3,6 +3,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type RouteId, routeList, routes } from '../shared/routes.ts';
 import { AccessRoles } from './access-roles.ts';
+import { CodeKey } from './code-key.ts';
 import { CustomDomain } from './custom-domain.ts';
 import type { GrantTargets } from './grants.ts';
 import { RouteApi } from './http-api.ts';
@@ -35,6 +36,7 @@ export class DoorcodeStack extends Stack {
 
     const data = new SingleTable(this, 'Data');
     const signing = new SigningKey(this, 'Signing', { serviceName: inputs.serviceName });
+    const codeKey = new CodeKey(this, 'CodeKey', { serviceName: inputs.serviceName });
     const sender = new Sender(this, 'Sender', {
       address: inputs.senderEmail,
       verifyDomain: inputs.domain !== undefined,
@@ -59,6 +61,7 @@ export class DoorcodeStack extends Stack {
       MAIL_FROM: inputs.senderEmail,
       PLATFORM_ORIGINS: inputs.platformOrigins.join(','),
       KMS_KEY_IDS: signing.key.keyArn,
+      CODE_KEY_SECRET_ARN: codeKey.secret.secretArn,
       LOG_LEVEL: inputs.logLevel,
     };
     const targets: GrantTargets = {
@@ -68,6 +71,7 @@ export class DoorcodeStack extends Stack {
       senderIdentityArn: sender.identity.emailIdentityArn,
       recipientIdentitiesArn: this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
       senderAddress: sender.address,
+      codeKeySecretArn: codeKey.secret.secretArn,
     };
 
     // One log group for the whole service, not one per access profile: in a shared group Lambda
@@ -107,6 +111,10 @@ export class DoorcodeStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: data.table.tableName });
     new CfnOutput(this, 'SigningKeyArn', { value: signing.key.keyArn });
+    new CfnOutput(this, 'CodeKeySecretArn', {
+      value: codeKey.secret.secretArn,
+      description: 'HMAC key of stored sign-in codes',
+    });
     if (customDomain) {
       new CfnOutput(this, 'CustomDomainTarget', {
         value: customDomain.target,

@@ -27,6 +27,8 @@ export interface GrantTargets {
   /** `arn:…:ses:<region>:<account>:identity/*`: in the SES sandbox each recipient's identity is authorized too. */
   readonly recipientIdentitiesArn: string;
   readonly senderAddress: string;
+  /** The Secrets Manager secret holding the sign-in code-hash key. */
+  readonly codeKeySecretArn: string;
 }
 
 /**
@@ -74,6 +76,14 @@ export function accessStatements(access: RouteAccess, targets: GrantTargets): Po
         // (verified) recipient's identity; the From-address condition still pins the sender.
         resources: [targets.senderIdentityArn, targets.recipientIdentitiesArn],
         conditions: { StringEquals: { 'ses:FromAddress': targets.senderAddress } },
+      }),
+    );
+  }
+  if (access.codeKey) {
+    statements.push(
+      new PolicyStatement({
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [targets.codeKeySecretArn],
       }),
     );
   }

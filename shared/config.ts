@@ -39,6 +39,10 @@ export const Config = z
     KMS_KEY_IDS: list,
     /** Local mode: a PKCS#8 PEM file holding the RSA signing key (instead of KMS). */
     LOCAL_SIGNING_KEY_FILE: z.optional(z.string().check(z.minLength(1))),
+    /** The Secrets Manager secret holding the sign-in code-hash key (DESIGN §3), as 64 hex characters. */
+    CODE_KEY_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
+    /** Local mode: a file holding the code-hash key as hex (instead of Secrets Manager). */
+    LOCAL_CODE_KEY_FILE: z.optional(z.string().check(z.minLength(1))),
     /** Local mode: endpoints of DynamoDB Local and the SES emulator. */
     DYNAMODB_ENDPOINT: z.optional(z.url()),
     SES_ENDPOINT: z.optional(z.url()),
@@ -48,6 +52,10 @@ export const Config = z
     z.refine((config) => !(config.KMS_KEY_IDS.length > 0 && config.LOCAL_SIGNING_KEY_FILE), {
       message: 'set either KMS_KEY_IDS or LOCAL_SIGNING_KEY_FILE, not both',
       path: ['KMS_KEY_IDS'],
+    }),
+    z.refine((config) => !(config.CODE_KEY_SECRET_ARN && config.LOCAL_CODE_KEY_FILE), {
+      message: 'set either CODE_KEY_SECRET_ARN or LOCAL_CODE_KEY_FILE, not both',
+      path: ['CODE_KEY_SECRET_ARN'],
     }),
   );
 export type Config = z.infer<typeof Config>;

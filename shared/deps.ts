@@ -1,9 +1,12 @@
 // The AWS adapters: a route's bundle resolves only those its access declares (lib/bundling.ts).
+
+import { codeHasherFrom } from '#adapters/code-key';
 import { createDb } from '#adapters/dynamodb';
 import { sesMailerFrom } from '#adapters/ses';
 import { signerFrom } from '#adapters/signing';
 import { type Clock, systemClock } from './clock.ts';
 import { type Config, loadConfig } from './config.ts';
+import type { CodeHasher } from './crypto/code-hasher.ts';
 import type { Signer } from './crypto/signer.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -18,13 +21,20 @@ export interface Deps {
   readonly db: Db;
   readonly signer: Signer;
   readonly mailer: Mailer;
+  readonly codeHasher: CodeHasher;
   readonly clock: Clock;
   readonly random: Random;
   readonly logger: Logger;
 }
 
 /** Every port: what the local server, tests and benches build. */
-const allAccess: RouteAccess = { table: 'readwrite', sign: true, publicKeys: true, mail: true };
+const allAccess: RouteAccess = {
+  table: 'readwrite',
+  sign: true,
+  publicKeys: true,
+  mail: true,
+  codeKey: true,
+};
 
 const usesSigner = (access: RouteAccess) => access.sign === true || access.publicKeys === true;
 
@@ -51,6 +61,8 @@ export function createDeps(
         : undeclared.db(caller)),
     signer: overrides.signer ?? (usesSigner(access) ? signerFrom(config) : undeclared.signer(caller)),
     mailer: overrides.mailer ?? (access.mail ? sesMailerFrom(config) : undeclared.mailer(caller)),
+    codeHasher:
+      overrides.codeHasher ?? (access.codeKey ? codeHasherFrom(config) : undeclared.codeHasher(caller)),
     clock: overrides.clock ?? systemClock,
     random: overrides.random ?? cryptoRandom,
     logger: overrides.logger ?? createLogger(config.LOG_LEVEL),
@@ -95,6 +107,7 @@ function declaredOnly(deps: Deps, route: RouteSpec): Deps {
       db: access.table ? deps.db : undeclared.db(label),
       signer: usesSigner(access) ? deps.signer : undeclared.signer(label),
       mailer: access.mail ? deps.mailer : undeclared.mailer(label),
+      codeHasher: access.codeKey ? deps.codeHasher : undeclared.codeHasher(label),
     };
     byRoute.set(route, view);
   }

@@ -31,6 +31,8 @@ export interface RouteAccess {
   readonly publicKeys?: boolean;
   /** `ses:SendEmail` from the sender identity. */
   readonly mail?: boolean;
+  /** `secretsmanager:GetSecretValue` on the sign-in code-hash key (DESIGN §3): the routes that hash codes. */
+  readonly codeKey?: boolean;
 }
 
 type HttpMethod = 'GET' | 'POST' | 'OPTIONS';
@@ -134,7 +136,7 @@ export const routes = {
     entry: 'functions/auth/code-start.ts',
     errorStyle: 'app',
     auth: 'key-optional',
-    access: { table: 'readwrite', mail: true },
+    access: { table: 'readwrite', mail: true, codeKey: true },
     contract: {
       body: { json: StartBody },
       responses: { 200: StartResult },
@@ -147,7 +149,7 @@ export const routes = {
     entry: 'functions/auth/code-verify.ts',
     errorStyle: 'app',
     auth: 'key-optional',
-    access: { table: 'readwrite', sign: true },
+    access: { table: 'readwrite', sign: true, codeKey: true },
     contract: {
       body: { json: CodeBody },
       responses: { 200: SignInResult },
@@ -169,7 +171,7 @@ export const routes = {
     entry: 'functions/auth/code-approve.ts',
     errorStyle: 'app',
     auth: 'key-optional',
-    access: { table: 'readwrite' },
+    access: { table: 'readwrite', codeKey: true },
     contract: {
       body: { json: CodeBody },
       responses: { 200: Approved },

@@ -1,3 +1,4 @@
+import type { CodeHasher } from './crypto/code-hasher.ts';
 import type { Signer } from './crypto/signer.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Db } from './store/db.ts';
@@ -34,5 +35,8 @@ export const undeclared = {
   },
   mailer(route: string): Mailer {
     return { send: () => Promise.reject(refusal(route, 'mailer', '`mail`')) };
+  },
+  codeHasher(route: string): CodeHasher {
+    return { hash: () => Promise.reject(refusal(route, 'codeHasher', '`codeKey`')) };
   },
 };

@@ -13,3 +13,4 @@ function absent(): never {
 export const createDb = absent;
 export const signerFrom = absent;
 export const sesMailerFrom = absent;
+export const codeHasherFrom = absent;

@@ -14,10 +14,10 @@ export class LocalSigner implements Signer {
     if (this.#privateKey.asymmetricKeyType !== 'rsa') throw new Error('The local signing key must be RSA');
   }
 
-  /** Loads the PEM at `file`, creating a 2048-bit key there (mode 0600) the first time. */
+  /** Loads the PEM at `file`, creating a 2048-bit key there (mode 0600, its folder 0700) the first time. */
   static fromFile(file: string): LocalSigner {
     if (!existsSync(file)) {
-      mkdirSync(dirname(file), { recursive: true });
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
       writeFileSync(file, generateLocalKeyPem(), { mode: 0o600 });
     }
     return new LocalSigner(readFileSync(file, 'utf8'));

@@ -50,7 +50,7 @@ export async function startDynamoDbLocal({
     '-sharedDb',
   ];
   if (dbPath) {
-    mkdirSync(dbPath, { recursive: true });
+    mkdirSync(dbPath, { recursive: true, mode: 0o700 });
     args.push('-dbPath', dbPath);
   } else {
     args.push('-inMemory');

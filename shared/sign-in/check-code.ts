@@ -53,7 +53,7 @@ export async function checkCode(
     });
   }
   if (request.status !== 'pending') throw alreadyUsed();
-  if (!sameDigest(codeHash(request.requestId, input.code), request.codeHash)) {
+  if (!sameDigest(await codeHash(deps.codeHasher, request.requestId, input.code), request.codeHash)) {
     await refuseWrongCode(deps, request);
   }
   return { request, account: found.account };

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../crypto/hash.ts';
+import type { CodeHasher } from '../crypto/code-hasher.ts';
 import type { Random } from '../random.ts';
 
 /** DESIGN §5: uppercase letters and digits without the look-alikes 0/O, 1/I/L. */
@@ -27,10 +27,12 @@ export function formatCode(code: string): string {
   return `${code.slice(0, 4)}-${code.slice(4)}`;
 }
 
-/** DESIGN §3: the stored form, bound to its request so equal codes of two requests differ. */
-export function codeHash(requestId: string, code: string): string {
-  return sha256Hex(`${requestId}:${normaliseCode(code)}`);
-}
+/**
+ * DESIGN §3: the stored form, bound to its request so equal codes of two requests differ, and keyed
+ * with the server-side code key so that a reader of the table cannot search the 31⁸ codes offline.
+ */
+export const codeHash = (hasher: CodeHasher, requestId: string, code: string): Promise<string> =>
+  hasher.hash(requestId, normaliseCode(code));
 
 /** The device code: 64 hex characters (256 bits), stored only as its hash. */
 export function generateDeviceCode(random: Random): string {

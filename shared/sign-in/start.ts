@@ -66,7 +66,7 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     requestId,
     scope: input.scope,
     email: input.email,
-    codeHash: codeHash(requestId, code),
+    codeHash: await codeHash(deps.codeHasher, requestId, code),
     attempts: 0,
     status: 'pending',
     validUntil,

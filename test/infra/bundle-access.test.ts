@@ -40,6 +40,7 @@ const clients: Array<[string, (access: RouteAccess) => boolean]> = [
   ['@aws-sdk/client-kms', (access) => access.sign === true || access.publicKeys === true],
   ['@aws-sdk/client-dynamodb', (access) => access.table !== undefined],
   ['@aws-sdk/lib-dynamodb', (access) => access.table !== undefined],
+  ['@aws-sdk/client-secrets-manager', (access) => access.codeKey === true],
 ];
 
 describe('a route bundle holds the SDK clients its access declares, and no other', () => {

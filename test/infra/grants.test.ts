@@ -13,6 +13,7 @@ const targets: GrantTargets = {
   senderIdentityArn: 'arn:aws:ses:eu-west-1:123456789012:identity/no-reply@example.com',
   recipientIdentitiesArn: 'arn:aws:ses:eu-west-1:123456789012:identity/*',
   senderAddress: 'no-reply@example.com',
+  codeKeySecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:code-key-AbCdEf',
 };
 
 /** The statements as IAM receives them (after CDK's own rendering and merging). */
@@ -72,6 +73,22 @@ describe('accessStatements', () => {
         actions: ['ses:SendEmail'],
         resources: [targets.recipientIdentitiesArn, targets.senderIdentityArn],
         condition: { StringEquals: { 'ses:FromAddress': targets.senderAddress } },
+      },
+    ]);
+  });
+
+  it('lets a route that hashes codes read the code-hash secret, and nothing else of Secrets Manager', () => {
+    expect(
+      rendered({ codeKey: true }).map((s) => ({
+        actions: s.actions,
+        resources: s.resources,
+        condition: s.condition,
+      })),
+    ).toEqual([
+      {
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [targets.codeKeySecretArn],
+        condition: undefined,
       },
     ]);
   });

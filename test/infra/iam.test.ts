@@ -9,6 +9,7 @@ const { stack, template, resources, logicalId, routeFunction, onlyResourceOf } =
 const tableId = onlyResourceOf('AWS::DynamoDB::Table');
 const keyId = onlyResourceOf('AWS::KMS::Key');
 const identityId = onlyResourceOf('AWS::SES::EmailIdentity');
+const secretId = onlyResourceOf('AWS::SecretsManager::Secret');
 
 const READ = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query'];
 const WRITE = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
@@ -23,6 +24,7 @@ function expectedActions(access: RouteAccess): string[] {
     ...(access.sign ? ['kms:Sign'] : []),
     ...(access.sign || access.publicKeys ? ['kms:GetPublicKey'] : []),
     ...(access.mail ? ['ses:SendEmail'] : []),
+    ...(access.codeKey ? ['secretsmanager:GetSecretValue'] : []),
   ].sort();
 }
 
@@ -104,6 +106,7 @@ describe('IAM: each function may do exactly what its route declares', () => {
       dynamodb: tableId,
       kms: keyId,
       ses: identityId,
+      secretsmanager: secretId,
     };
     for (const statement of roleStatements(template, logicalId(fn.role))) {
       const services = new Set(statement.actions.map((action) => action.split(':')[0]!));
@@ -148,6 +151,23 @@ describe('IAM: each function may do exactly what its route declares', () => {
         StringEquals: { 'kms:SigningAlgorithm': 'RSASSA_PKCS1_V1_5_SHA_256', 'kms:MessageType': 'DIGEST' },
       });
     }
+  });
+
+  it('lets only the roles of routes that hash codes read the code-hash secret (DESIGN §3)', () => {
+    const readers = Object.keys(template.findResources('AWS::IAM::Role')).filter((roleId) =>
+      roleStatements(template, roleId).some((s) => s.actions.some((a) => a.startsWith('secretsmanager:'))),
+    );
+    const codeRoutes = routeList.filter((route) => route.access.codeKey);
+    expect(codeRoutes.map((route) => route.id).sort()).toEqual(['codeApprove', 'codeStart', 'codeVerify']);
+    expect(readers.sort()).toEqual([...new Set(codeRoutes.map((route) => roleIdOf(route.id)))].sort());
+    // No other identity policy and no resource policy opens the secret.
+    const elsewhere = allIdentityStatements(template).filter(
+      (s) =>
+        s.actions.some((a) => a.startsWith('secretsmanager:')) &&
+        s.actions.join() !== 'secretsmanager:GetSecretValue',
+    );
+    expect(elsewhere).toEqual([]);
+    template.resourceCountIs('AWS::SecretsManager::ResourcePolicy', 0);
   });
 
   it('grants no wildcard action in any identity policy', () => {

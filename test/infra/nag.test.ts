@@ -27,7 +27,7 @@ describe('cdk-nag AwsSolutions', () => {
     ).toEqual([]);
   });
 
-  it('acknowledges only APIG4 on the API and the SES identity wildcard of mail profiles, with written reasons', () => {
+  it('acknowledges only APIG4 on the API, the SES identity wildcard of mail profiles and SMG4 on the code key, with written reasons', () => {
     const { stack } = synthDoorcode();
     const acknowledged = stack.node.findAll().flatMap((construct) =>
       construct.node.metadata
@@ -50,11 +50,14 @@ describe('cdk-nag AwsSolutions', () => {
       id: sesWildcard,
     }));
     expect(acknowledged.map(({ path, id }) => ({ path, id }))).toEqual(
-      expect.arrayContaining([{ path: 'DoorcodeStack/Http/Api', id: 'AwsSolutions-APIG4' }, ...mailRoles]),
+      expect.arrayContaining([
+        { path: 'DoorcodeStack/Http/Api', id: 'AwsSolutions-APIG4' },
+        { path: 'DoorcodeStack/CodeKey/Secret', id: 'AwsSolutions-SMG4' },
+        ...mailRoles,
+      ]),
     );
-    expect(acknowledged).toHaveLength(1 + mailRoles.length);
-    for (const { id, reason } of acknowledged) {
-      expect(reason).toMatch(id === sesWildcard ? /sandbox/ : /authoriz/);
-    }
+    expect(acknowledged).toHaveLength(2 + mailRoles.length);
+    const reasons: Record<string, RegExp> = { [sesWildcard]: /sandbox/, 'AwsSolutions-SMG4': /pending/ };
+    for (const { id, reason } of acknowledged) expect(reason).toMatch(reasons[id] ?? /authoriz/);
   });
 });

@@ -55,12 +55,14 @@ describe('Lambda functions', () => {
     expect(variables.ISSUER).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
     expect(variables.TABLE_NAME).toEqual({ Ref: tableId });
     expect(variables.KMS_KEY_IDS).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    expect(variables.CODE_KEY_SECRET_ARN).toEqual({ Ref: onlyResourceOf('AWS::SecretsManager::Secret') });
     // What CloudFormation puts in place of the tokens at deploy time.
     const deployed: Record<string, unknown> = {
       ...variables,
       ISSUER: 'https://abc123.execute-api.eu-west-1.amazonaws.com',
       TABLE_NAME: 'DoorcodeStack-DataTable-1ABC',
       KMS_KEY_IDS: 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+      CODE_KEY_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:CodeKeySecret-AbCdEf',
       AWS_REGION: 'eu-west-1',
     };
     expect(Object.values(deployed).every((value) => typeof value === 'string')).toBe(true);
@@ -72,6 +74,7 @@ describe('Lambda functions', () => {
       LOG_LEVEL: 'info',
     });
     expect(config.LOCAL_SIGNING_KEY_FILE).toBeUndefined();
+    expect(config.LOCAL_CODE_KEY_FILE).toBeUndefined();
     expect(config.DYNAMODB_ENDPOINT).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import type { Clock } from '../../shared/clock.ts';
 import { loadConfig } from '../../shared/config.ts';
+import { inMemoryCodeHasher } from '../../shared/crypto/local-code-key.ts';
 import { LocalSigner } from '../../shared/crypto/local-signer.ts';
 import { createDeps, type Deps } from '../../shared/deps.ts';
 import { UNDECLARED_ERROR } from '../../shared/http/handler.ts';
@@ -14,6 +15,8 @@ import { testKeyPair } from './keys.ts';
 
 export const TEST_ISSUER = 'https://auth.doorcode.test';
 export const PLATFORM_ORIGIN = 'https://app.doorcode.test';
+/** The code-hash key of every test app (hex), so a test can tell what a stored code hash must be. */
+export const TEST_CODE_KEY = '5e'.repeat(32);
 
 export interface TestApp {
   url: string;
@@ -60,6 +63,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logs: string[] = [];
   const defaults = createDeps(config, {
     signer: new LocalSigner(testKeyPair().pem),
+    codeHasher: inMemoryCodeHasher(TEST_CODE_KEY),
     clock,
     logger: createLogger('debug', (line) => logs.push(line)),
   });

@@ -1,4 +1,6 @@
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { inMemoryCodeHasher } from '../../shared/crypto/local-code-key.ts';
 import { cryptoRandom, type Random } from '../../shared/random.ts';
 import {
   CODE_ALPHABET,
@@ -114,38 +116,54 @@ describe('generateCode and formatCode (DESIGN §5: unambiguous alphabet, shown X
   });
 });
 
-describe('codeHash (DESIGN §3: hash of request id + normalised code)', () => {
-  it('is the same for the displayed code and what a user types', () => {
-    fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 40 }), anyCode, (requestId, code) => {
+describe('codeHash (DESIGN §3: HMAC of request id + normalised code, keyed with the code key)', () => {
+  const key = 'ab'.repeat(32);
+  const hasher = inMemoryCodeHasher(key);
+
+  it('is the same for the displayed code and what a user types', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 40 }), anyCode, async (requestId, code) => {
         const shown = formatCode(code);
         const typed = shown.toLowerCase().replace('-', '');
-        expect(codeHash(requestId, shown)).toBe(codeHash(requestId, typed));
-        expect(codeHash(requestId, shown)).toBe(codeHash(requestId, ` ${shown.toLowerCase()} `));
-        expect(codeHash(requestId, shown)).toMatch(/^[0-9a-f]{64}$/);
+        const stored = await codeHash(hasher, requestId, shown);
+        expect(await codeHash(hasher, requestId, typed)).toBe(stored);
+        expect(await codeHash(hasher, requestId, ` ${shown.toLowerCase()} `)).toBe(stored);
+        expect(stored).toMatch(/^[0-9a-f]{64}$/);
       }),
     );
   });
 
-  it('binds the code to its request', () => {
-    fc.assert(
-      fc.property(
+  it('is the HMAC-SHA256 under the key, never a plain SHA-256 a table reader could search', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1 }), anyCode, async (requestId, code) => {
+        const stored = await codeHash(hasher, requestId, code);
+        const message = `${requestId}:${code}`;
+        expect(stored).toBe(createHmac('sha256', Buffer.from(key, 'hex')).update(message).digest('hex'));
+        expect(stored).not.toBe(createHash('sha256').update(message).digest('hex'));
+        expect(await codeHash(inMemoryCodeHasher(), requestId, code)).not.toBe(stored);
+      }),
+    );
+  });
+
+  it('binds the code to its request', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.string({ minLength: 1 }),
         fc.string({ minLength: 1 }),
         anyCode,
-        (first, second, code) => {
+        async (first, second, code) => {
           fc.pre(first !== second);
-          expect(codeHash(first, code)).not.toBe(codeHash(second, code));
+          expect(await codeHash(hasher, first, code)).not.toBe(await codeHash(hasher, second, code));
         },
       ),
     );
   });
 
-  it('differs for different codes', () => {
-    fc.assert(
-      fc.property(fc.string(), anyCode, anyCode, (requestId, a, b) => {
+  it('differs for different codes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string(), anyCode, anyCode, async (requestId, a, b) => {
         fc.pre(a !== b);
-        expect(codeHash(requestId, a)).not.toBe(codeHash(requestId, b));
+        expect(await codeHash(hasher, requestId, a)).not.toBe(await codeHash(hasher, requestId, b));
       }),
     );
   });

@@ -35,4 +35,14 @@ describe('loadConfig', () => {
       /KMS_KEY_IDS/,
     );
   });
+
+  it('refuses both a code-key secret and a local code-key file', () => {
+    expect(() =>
+      loadConfig({
+        ...valid,
+        CODE_KEY_SECRET_ARN: 'arn:aws:secretsmanager:x',
+        LOCAL_CODE_KEY_FILE: '/tmp/k',
+      }),
+    ).toThrow(/CODE_KEY_SECRET_ARN/);
+  });
 });
