@@ -8,9 +8,23 @@ import * as z from 'zod/mini';
 const UNPRINTABLE = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
 
 /**
- * SPEC §2 / §8: a display name is 1 to 120 characters, counted after trimming. The one schema of
- * every name field (`start`'s and `update-user`'s), so each refuses the same characters with 400
- * VALIDATION_ERROR (issue 7, item 8). Checked before trimming: a trailing line break is refused,
+ * Format characters (`Cf`) steer or hide text: bidi controls reorder what is shown around them
+ * (`Ada\u202Egnp.exe` reads as `Adaexe.png`), zero-width spaces, word joiners, the BOM and the tag
+ * block (all of U+E0000-E007F, assigned or not) are invisible. Only ZWNJ (U+200C) and ZWJ (U+200D)
+ * are allowed: Persian, the Indic scripts and emoji sequences need them to spell a name.
+ */
+const FORMAT = /(?![\u200C\u200D])\p{Cf}|[\u{E0000}-\u{E007F}]/u;
+
+/**
+ * What a reader can see: a letter, digit, punctuation or symbol, except the Hangul fillers and the
+ * blank Braille pattern, which are drawn as nothing.
+ */
+const VISIBLE = /(?![\u115F\u1160\u3164\uFFA0\u2800])[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/**
+ * SPEC §2 / §8: a display name is 1 to 120 characters, counted after trimming, at least one of them
+ * visible. The one schema of every name field (`start`'s and `update-user`'s), so each refuses the
+ * same characters with 400 VALIDATION_ERROR (issue 7, item 8). Checked before trimming: a trailing line break is refused,
  * not quietly cut.
  */
 export const DisplayName = z.string().check(
@@ -18,7 +32,15 @@ export const DisplayName = z.string().check(
     message: 'a name cannot hold control characters, line or paragraph separators, or unpaired surrogates',
     abort: true,
   }),
+  z.refine((name: string) => !FORMAT.test(name), {
+    message: 'a name cannot hold bidirectional controls or invisible format characters',
+    abort: true,
+  }),
   z.trim(),
   z.minLength(1),
+  z.refine((name: string) => VISIBLE.test(name), {
+    message: 'a name needs at least one visible character',
+    abort: true,
+  }),
   z.maxLength(120),
 );

@@ -167,6 +167,36 @@ describe('POST /auth/code/start when the email cannot be sent', () => {
     const start = await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
     expect(start.status).toBe(200);
   });
+
+  it('gives the mailbox its starts back across scopes, beyond the cross-scope limit of 10', async () => {
+    const applications = await Promise.all([1, 2, 3].map(() => createTestApplication(app)));
+    // The platform and three applications, three starts each (each scope's own limit): 12 in all.
+    const scopes = [{}, ...applications.map(({ publicKey }) => ({ 'x-api-key': publicKey }))];
+    const email = newEmail();
+    const answers: number[] = [];
+    mailDown = true;
+    try {
+      for (const headers of scopes) {
+        for (let i = 0; i < 3; i++) {
+          const failed = await app.request('POST', '/auth/code/start', {
+            body: { email },
+            headers,
+            ip: freshIp(),
+          });
+          answers.push(failed.status);
+        }
+      }
+    } finally {
+      mailDown = false;
+    }
+    expect(answers).toEqual(Array(12).fill(503));
+    const start = await app.request('POST', '/auth/code/start', {
+      body: { email },
+      headers: scopes[3],
+      ip: freshIp(),
+    });
+    expect(start.status).toBe(200);
+  });
 });
 
 describe('a revoked API key', () => {

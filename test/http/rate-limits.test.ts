@@ -125,6 +125,35 @@ describe('POST /auth/code/start: the recipient limit counts per scope (SPEC §8,
   });
 });
 
+describe('POST /auth/code/start: when several limits refuse at once, the longest wait wins', () => {
+  it("answers the recipient limit's Retry-After, not the IP's before it or the mailbox's after it", async () => {
+    const applications = await Promise.all([1, 2, 3].map(() => createTestApplication(app)));
+    const [first, second, third] = applications.map(({ publicKey }) => ({ 'x-api-key': publicKey }));
+    const email = newEmail();
+    // t = 0: seven starts to the mailbox in three applications (3 + 3 + 1), each from its own IP.
+    for (const [headers, count] of [
+      [first!, 3],
+      [second!, 3],
+      [third!, 1],
+    ] as const) {
+      for (let i = 0; i < count; i++) expect((await start(email, freshIp(), headers)).status).toBe(200);
+    }
+    // t = 100 s: three platform starts to it and two to others, all from one IP.
+    app.clock.advance(100_000);
+    const ip = freshIp();
+    for (let i = 0; i < 3; i++) expect((await start(email, ip)).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await start(newEmail(), ip)).status).toBe(200);
+
+    // t = 110 s: all three refuse. The IP's oldest hit leaves in 50 s, the mailbox's tenth-newest
+    // (t = 0) in 490 s, the recipient's oldest in the platform (t = 100 s) in 590 s.
+    app.clock.advance(10_000);
+    const refused = await start(email, ip);
+
+    expect(expectRateLimited(refused)).toBe(590);
+    expect(refused.body.error.details.reason).toBeUndefined();
+  });
+});
+
 describe('POST /auth/code/verify and /auth/code/approve: 10 per minute per IP, shared (SPEC §8)', () => {
   it('refuses the eleventh code check from one IP as RATE_LIMITED, not TOO_MANY_ATTEMPTS', async () => {
     const emails = [newEmail(), newEmail(), newEmail()];

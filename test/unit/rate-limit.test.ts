@@ -65,11 +65,17 @@ describe('sliding-log rate limits', () => {
     expect(update.ExpressionAttributeValues[':expiresAt']).toBe(601 + 60);
   });
 
-  it('tell two hits of one millisecond apart by their ids', () => {
+  it('tell two hits of one millisecond apart by their ids, so each counts', () => {
     const [first, second] = [hitAt(5), hitAt(5)];
     expect(first.id).not.toBe(second.id);
-    const read = { ...log([]), hits: [first] };
-    expect(() => recordHit('t', read, second)).not.toThrow();
+    // The second's ADD carries an entry of its own: the string set grows to two, not stays at one.
+    const add = recordHit('t', { ...log([]), hits: [first] }, second);
+    expect(add.ExpressionAttributeValues[':hit']).toEqual(new Set([entryOf(second)]));
+    expect(entryOf(second)).not.toBe(entryOf(first));
+    // Read back, three entries of one millisecond are three hits: the log is full, the next refused.
+    const item = { hits: new Set([first, second, hitAt(5)].map(entryOf)), version: 3 };
+    const refused = refusal(() => recordHit('t', rateLogFrom(limit, 's', item), hitAt(6)));
+    expect(refused.headers?.['retry-after']).toBe('600');
   });
 
   it('read the log from a marshalled item, as a failed condition returns it', () => {
