@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
-import { conditionFailureItem, holdsWrittenItem, isConditionFailure } from './errors.ts';
+import { type CreateOutcome, putNew } from './items.ts';
 import { keys } from './keys.ts';
 
 /** The stored record of a key: found by the key's SHA-256, never by the key (DESIGN §3). */
@@ -20,29 +20,8 @@ export async function readApiKey(db: Db, keyHash: string): Promise<Item | undefi
   return Item;
 }
 
-// A new key never overwrites another (a hash collision of 128 random bits would be one).
-const newKey = 'attribute_not_exists(pk)';
-
-export type CreateOutcome = { outcome: 'created' } | { outcome: 'exists' };
-
+/** Stores a new key record; a hash collision of 128 random bits would be `exists`. */
 export async function putApiKey(db: Db, stored: StoredApiKey): Promise<CreateOutcome> {
   const { keyHash, ...fields } = stored;
-  const item = { ...keys.apiKey(keyHash), type: 'apiKey', ...fields };
-  try {
-    await db.client.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: item,
-        ConditionExpression: newKey,
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return { outcome: 'created' };
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    // An SDK resend of our own Put that had landed (its answer lost) finds our item: created.
-    return holdsWrittenItem(conditionFailureItem(error), item)
-      ? { outcome: 'created' }
-      : { outcome: 'exists' };
-  }
+  return putNew(db, { ...keys.apiKey(keyHash), type: 'apiKey', ...fields });
 }

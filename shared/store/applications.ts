@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
-import { conditionFailureItem, holdsWrittenItem, isConditionFailure } from './errors.ts';
+import { type CreateOutcome, putNew } from './items.ts';
 import { keys } from './keys.ts';
 
 /** One GetItem (eventually consistent). */
@@ -12,32 +12,10 @@ export async function readApplication(db: Db, applicationId: string): Promise<It
   return Item;
 }
 
-// A new application never overwrites another with the same id.
-const newApplication = 'attribute_not_exists(pk)';
-
-export type CreateOutcome = { outcome: 'created' } | { outcome: 'exists' };
-
 /** Stores an application record (shared/tenancy/applications.ts `Application`) under its id. */
 export async function putApplication<Record extends { readonly id: string }>(
   db: Db,
   app: Record,
 ): Promise<CreateOutcome> {
-  const item = { ...keys.application(app.id), type: 'application', ...app };
-  try {
-    await db.client.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: item,
-        ConditionExpression: newApplication,
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return { outcome: 'created' };
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    // An SDK resend of our own Put that had landed (its answer lost) finds our item: created.
-    return holdsWrittenItem(conditionFailureItem(error), item)
-      ? { outcome: 'created' }
-      : { outcome: 'exists' };
-  }
+  return putNew(db, { ...keys.application(app.id), type: 'application', ...app });
 }

@@ -1,8 +1,9 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredImage } from '../users/image.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
+import { queryAll } from './items.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -82,21 +83,11 @@ export async function readImage(
   imageId: string,
   consistency: Consistency,
 ): Promise<{ head: ImageHead; bytes: Buffer } | undefined> {
-  const items: Item[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.client.send(
-      new QueryCommand({
-        TableName: db.table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.image(imageId) },
-        ConsistentRead: consistency === 'strong',
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
+  const items = await queryAll(db, {
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.image(imageId) },
+    ConsistentRead: consistency === 'strong',
+  });
   const headItem = items.find((item) => item.sk === keys.imageHead(imageId).sk);
   if (!headItem) return undefined;
   const head = headFrom(headItem);

@@ -1,8 +1,9 @@
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SessionRecord } from '../sessions/session.ts';
 import { deleteItems, type Item } from './batch.ts';
 import type { Db } from './db.ts';
 import { conditionFailureItem, isConditionFailure } from './errors.ts';
+import { queryAll } from './items.ts';
 import { keys } from './keys.ts';
 
 /** The stored session; `expiresAt` is also the TTL attribute. */
@@ -50,22 +51,11 @@ export async function rotateSessionToken(
 
 /** Every session item of a user (expired ones included: TTL deletes late), strongly consistent. */
 export async function readSessions(db: Db, userId: string): Promise<Item[]> {
-  const items: Item[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.client.send(
-      new QueryCommand({
-        TableName: db.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':prefix': keys.sessionPrefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return items;
+  return queryAll(db, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':prefix': keys.sessionPrefix },
+    ConsistentRead: true,
+  });
 }
 
 /** Deletes sessions of one user; an id that names none deletes nothing. */

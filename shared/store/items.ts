@@ -1,0 +1,47 @@
+import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Item } from './batch.ts';
+import type { Db } from './db.ts';
+import { conditionFailureItem, holdsWrittenItem, isConditionFailure } from './errors.ts';
+
+/** Every item a key condition names, page after page. */
+export async function queryAll(
+  db: Db,
+  query: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): Promise<Item[]> {
+  const items: Item[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await db.client.send(
+      new QueryCommand({ ...query, TableName: db.table, ExclusiveStartKey: cursor }),
+    );
+    items.push(...(page.Items ?? []));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return items;
+}
+
+export type CreateOutcome = { outcome: 'created' } | { outcome: 'exists' };
+
+// A new item never overwrites another under the same key.
+const newItem = 'attribute_not_exists(pk)';
+
+/** Puts `item` unless its key is taken: `exists` then, but `created` for an SDK resend of our own landed Put. */
+export async function putNew(db: Db, item: Item): Promise<CreateOutcome> {
+  try {
+    await db.client.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: item,
+        ConditionExpression: newItem,
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { outcome: 'created' };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    // Its answer lost, our own Put that had landed finds our item.
+    return holdsWrittenItem(conditionFailureItem(error), item)
+      ? { outcome: 'created' }
+      : { outcome: 'exists' };
+  }
+}
