@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CODE_KEY_BYTES, type CodeHasher, codeKeyFromHex, keyedCodeHasher } from './code-hasher.ts';
 
@@ -13,8 +13,8 @@ const generateCodeKeyHex = (): string => randomBytes(CODE_KEY_BYTES).toString('h
 export function localCodeHasher(file: string): CodeHasher {
   if (!existsSync(file)) {
     const folder = dirname(file);
+    // A folder it creates is 0700; an existing one (the user's choice) is left as it is.
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-    chmodSync(folder, 0o700);
     writeFileSync(file, `${generateCodeKeyHex()}\n`, { mode: 0o600, flag: 'wx' });
   }
   const key = codeKeyFromHex(readFileSync(file, 'utf8'));

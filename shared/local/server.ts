@@ -7,6 +7,7 @@ import type { LocalContext } from '../http/handler.ts';
 import type { HttpEvent, HttpResult, LambdaContext } from '../http/types.ts';
 import { FUNCTION_TIMEOUT_SECONDS, type RouteSpec, routeList } from '../routes.ts';
 import { invocationSlots } from './invocation-slots.ts';
+import { isLoopbackHost } from './loopback-host.ts';
 import { splitTarget } from './request-target.ts';
 
 type Handler = (event: HttpEvent, context: LambdaContext) => Promise<HttpResult>;
@@ -188,8 +189,11 @@ export async function startServer({
 }): Promise<LocalServer> {
   const compiled = await loadRoutes();
   const slots = invocationSlots(LOCAL_CONCURRENCY);
+  let boundPort = port;
   const server = createServer(async (req, res) => {
     try {
+      // DNS rebinding: a page may reach loopback under a name of its own (shared/local/loopback-host.ts).
+      if (!isLoopbackHost(req.headers.host, boundPort)) return gatewayError(res, 421, 'Misdirected Request');
       const target = splitTarget(req.url ?? '/');
       const body = await readBody(req);
       if (body === null) return gatewayError(res, 413, 'Request Entity Too Large');
@@ -215,6 +219,7 @@ export async function startServer({
   });
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
+  boundPort = actualPort;
   return {
     url: `http://${host}:${actualPort}`,
     server,

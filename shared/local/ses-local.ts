@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
+import { guardLoopbackHost } from './loopback-host.ts';
 
 export interface SesLocal {
   endpoint: string;
@@ -18,6 +19,8 @@ export async function startSesLocal({ port }: { port: number }): Promise<SesLoca
   const require = createRequire(import.meta.url);
   const module = require('aws-ses-v2-local') as { default: SesServerFactory };
   const server = await module.default({ host: '127.0.0.1', port });
+  // Its store holds every sign-in code sent: no page may read it under a rebound name.
+  guardLoopbackHost(server, () => port);
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
