@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Makes sure the browser tests have a Chromium (DESIGN.md §4): `CHROMIUM_PATH` if set, else Debian's
 // /usr/bin/chromium. Only when it runs as root on Debian does it install Debian's chromium with
-// apt-get (as CI does); it never calls sudo. Elsewhere it prints how to get a browser and fails.
+// apt-get (as CI does), never raising its privileges. Elsewhere it prints how to get a browser and fails.
 // Prints nothing when the browser is already there.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
@@ -26,7 +26,7 @@ const HOW_TO = [
   'the browser tests need a Chromium. Either:',
   '  - point CHROMIUM_PATH at a Chromium or Chrome executable (CHROMIUM_PATH=/path/to/chromium npm test), or',
   `  - on Debian, as root: apt-get update && apt-get install -y --no-install-recommends chromium (${DEBIAN_CHROMIUM}).`,
-  "This script installs Debian's chromium itself only when it runs as root on Debian; it never uses sudo.",
+  "This script installs Debian's chromium itself only when it already runs as root on Debian.",
 ];
 
 const configured = process.env.CHROMIUM_PATH;
