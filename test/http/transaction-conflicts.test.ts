@@ -1,10 +1,10 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../../shared/store/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import { newEmail } from '../support/sign-in.ts';
+import { storeWith } from '../support/store.ts';
 
 // Real DynamoDB cancels a transaction that touches an item another transaction is writing
 // (`TransactionConflict`); DynamoDB Local never does. shared/store/conflict-retry.ts retries a few
@@ -14,27 +14,17 @@ import { newEmail } from '../support/sign-in.ts';
 /** Whether every TransactWriteItems is cancelled as conflicting, as a busy real table can. */
 let conflicting = false;
 
-function conflictingStore(config: TestApp['deps']['config']): Db {
-  const db = createDb({
-    table: config.TABLE_NAME,
-    region: config.AWS_REGION,
-    endpoint: config.DYNAMODB_ENDPOINT,
+const conflictingStore = (config: TestApp['deps']['config']) =>
+  storeWith(config, 'conflicts', (next, context) => async (args) => {
+    if (conflicting && (context as { commandName?: string }).commandName === 'TransactWriteItemsCommand') {
+      throw new TransactionCanceledException({
+        message: 'Transaction cancelled',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }],
+      });
+    }
+    return next(args);
   });
-  db.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (conflicting && context.commandName === 'TransactWriteItemsCommand') {
-        throw new TransactionCanceledException({
-          message: 'Transaction cancelled',
-          $metadata: {},
-          CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }],
-        });
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'conflicts', priority: 'low' },
-  );
-  return db;
-}
 
 let app: TestApp;
 beforeAll(async () => {

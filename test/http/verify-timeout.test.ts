@@ -1,32 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../../shared/store/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import { newEmail } from '../support/sign-in.ts';
+import { storeWith } from '../support/store.ts';
 
 /** How late each answer of the store arrives; 0: on time. */
 let answerDelayMs = 0;
 
 /** The app's table through a client whose answers arrive `answerDelayMs` late; each command runs at once. */
-function slowStore(config: TestApp['deps']['config']): Db {
-  const db = createDb({
-    table: config.TABLE_NAME,
-    region: config.AWS_REGION,
-    endpoint: config.DYNAMODB_ENDPOINT,
+const slowStore = (config: TestApp['deps']['config']) =>
+  storeWith(config, 'slowAnswers', (next) => async (args) => {
+    const delay = answerDelayMs;
+    const result = await next(args);
+    if (delay > 0) await sleep(delay);
+    return result;
   });
-  db.client.middlewareStack.add(
-    (next) => async (args) => {
-      const delay = answerDelayMs;
-      const result = await next(args);
-      if (delay > 0) await sleep(delay);
-      return result;
-    },
-    { step: 'initialize', name: 'slowAnswers' },
-  );
-  return db;
-}
 
 let app: TestApp;
 beforeAll(async () => {
