@@ -1,11 +1,11 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImageChange } from '../users/image.ts';
 import type { User } from '../users/user.ts';
 import type { Key } from './batch.ts';
 import type { Db } from './db.ts';
-import { cancellationItems, failedConditions, type TransactItem } from './errors.ts';
+import type { TransactItem } from './errors.ts';
 import { imageDeletes, imageWrites } from './images.ts';
 import { keys } from './keys.ts';
+import { transactWrite } from './transact.ts';
 
 /** What a first sign-in creates (SPEC §1.7): the address's account, its user and an organization it owns. */
 export interface NewAccount {
@@ -58,12 +58,14 @@ export function newAccountWrites(table: string, account: NewAccount): TransactIt
 
 /**
  * `missing`: the account (or its user) no longer exists; `raced`: another change replaced the
- * stored image since it was read (`imageId` is the one the profile names now).
+ * stored image since it was read (`imageId` is the one the profile names now); `conflict`: real
+ * DynamoDB kept cancelling it for concurrent writes (shared/store/transact.ts), nothing written.
  */
 export type ProfileOutcome =
   | { outcome: 'updated' }
   | { outcome: 'missing' }
-  | { outcome: 'raced'; imageId: string | null };
+  | { outcome: 'raced'; imageId: string | null }
+  | { outcome: 'conflict' };
 
 export interface ProfileUpdate {
   name?: string;
@@ -142,23 +144,14 @@ export async function updateProfile(
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   });
-  try {
-    await db.client.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          update(keys.user(account.userId)),
-          update(keys.account(account.scope, account.email)),
-          ...storedImageWrites(db.table, change.image),
-        ],
-      }),
-    );
-    return { outcome: 'updated' };
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (!failed) throw error;
-    const current = cancellationItems(error);
-    const found = failed.map((index) => current[index]);
-    if (found.some((item) => item === undefined)) return { outcome: 'missing' };
-    return { outcome: 'raced', imageId: (found[0]?.imageId as string | undefined) ?? null };
-  }
+  const written = await transactWrite(db, [
+    update(keys.user(account.userId)),
+    update(keys.account(account.scope, account.email)),
+    ...storedImageWrites(db.table, change.image),
+  ]);
+  if (written.outcome === 'written') return { outcome: 'updated' };
+  if (written.outcome === 'conflict') return written;
+  const found = written.failed.map((index) => written.current[index]);
+  if (found.some((item) => item === undefined)) return { outcome: 'missing' };
+  return { outcome: 'raced', imageId: (found[0]?.imageId as string | undefined) ?? null };
 }

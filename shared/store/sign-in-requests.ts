@@ -1,18 +1,12 @@
-import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeviceGrant, SignInRequest } from '../sign-in/request.ts';
 import type { Item } from './batch.ts';
-import { isTransactionConflict } from './conflict-retry.ts';
 import type { Db } from './db.ts';
 import { deviceItem, expiresAtOf } from './device-grants.ts';
-import {
-  cancellationItems,
-  conditionFailureItem,
-  failedConditions,
-  isConditionFailure,
-  type TransactItem,
-} from './errors.ts';
+import { conditionFailureItem, isConditionFailure, type TransactItem } from './errors.ts';
 import { keys } from './keys.ts';
 import type { RateLogWrite } from './rate-logs.ts';
+import { transactWrite } from './transact.ts';
 
 // SPEC §3.1: a request answers only while it is the same request (a new start replaces it) ...
 const sameRequest = 'requestId = :requestId';
@@ -75,20 +69,13 @@ export async function openRequest<Names extends string>(
     },
     { Put: { TableName: db.table, Item: deviceItem(opening.deviceCodeHash, opening.device) } },
   ];
-  try {
-    await db.client.send(new TransactWriteCommand({ TransactItems: writes }));
-    return { outcome: 'opened' };
-  } catch (error) {
-    if (isTransactionConflict(error)) return { outcome: 'conflict' };
-    const failed = failedConditions(error);
-    if (!failed) throw error;
-    const current = cancellationItems(error);
-    const logs: { [Name in Names]?: { current: Item | undefined } } = {};
-    hits.forEach(([name], index) => {
-      if (failed.includes(index)) logs[name] = { current: current[index] };
-    });
-    return { outcome: 'raced', logs };
-  }
+  const written = await transactWrite(db, writes);
+  if (written.outcome !== 'failed') return { outcome: written.outcome === 'written' ? 'opened' : 'conflict' };
+  const logs: { [Name in Names]?: { current: Item | undefined } } = {};
+  hits.forEach(([name], index) => {
+    if (written.failed.includes(index)) logs[name] = { current: written.current[index] };
+  });
+  return { outcome: 'raced', logs };
 }
 
 /** `replaced`: a newer start replaced the request already. */

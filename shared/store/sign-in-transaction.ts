@@ -1,13 +1,12 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SessionRecord } from '../sessions/session.ts';
 import type { SignInRequest } from '../sign-in/request.ts';
 import { type NewAccount, newAccountWrites } from './accounts.ts';
-import { isTransactionConflict } from './conflict-retry.ts';
 import type { Db } from './db.ts';
-import { failedConditions, type TransactItem } from './errors.ts';
+import type { TransactItem } from './errors.ts';
 import { keys } from './keys.ts';
 import { sessionItem } from './sessions.ts';
 import { requestKey, stateValues, stillInState } from './sign-in-requests.ts';
+import { transactWrite } from './transact.ts';
 
 /** What consuming a request writes besides deleting it. */
 export interface Consumption {
@@ -60,14 +59,9 @@ export async function consumeRequest(db: Db, consumption: Consumption): Promise<
       : []),
     ...(consumption.newAccount ? newAccountWrites(db.table, consumption.newAccount) : []),
   ];
-  try {
-    await db.client.send(new TransactWriteCommand({ TransactItems: writes }));
-    return { outcome: 'consumed' };
-  } catch (error) {
-    if (isTransactionConflict(error)) return { outcome: 'conflict' };
-    const failed = failedConditions(error);
-    if (!failed) throw error;
-    // Only the request's Delete and the account's Put carry conditions.
-    return failed.includes(0) ? { outcome: 'raced' } : { outcome: 'accountExists' };
-  }
+  const written = await transactWrite(db, writes);
+  if (written.outcome === 'written') return { outcome: 'consumed' };
+  if (written.outcome === 'conflict') return written;
+  // Only the request's Delete and the account's Put carry conditions.
+  return written.failed.includes(0) ? { outcome: 'raced' } : { outcome: 'accountExists' };
 }

@@ -38,6 +38,8 @@ export async function updateUser(deps: Deps, current: ResolvedSession, change: P
       },
     );
     if (updated.outcome === 'missing') throw fail('unauthorized', 'The account no longer exists');
+    // Concurrent writes kept cancelling it (real DynamoDB): nothing was written; come back in a moment.
+    if (updated.outcome === 'conflict') throw tooBusy();
     if (updated.outcome === 'raced') {
       storedId = updated.imageId;
       continue;

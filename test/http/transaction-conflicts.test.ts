@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
-import { newEmail } from '../support/sign-in.ts';
+import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { storeWith } from '../support/store.ts';
 
 // Real DynamoDB cancels a transaction that touches an item another transaction is writing
@@ -58,5 +58,23 @@ describe('transactions that real DynamoDB keeps cancelling for conflicts', () =>
     expect(refused.body.error).toMatchObject(busy);
     const verified = await app.request('POST', '/auth/code/verify', { body: { email, code }, ip: freshIp() });
     expect(verified.status).toBe(200);
+  });
+
+  it('update-user answers 429 busy and changes nothing, then works', async () => {
+    const { token } = await signIn(app);
+    conflicting = true;
+    const refused = await app.request('POST', '/auth/update-user', {
+      body: { name: 'Ada' },
+      headers: bearer(token),
+    });
+    conflicting = false;
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject(busy);
+    expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).body.user.name).toBeNull();
+    const updated = await app.request('POST', '/auth/update-user', {
+      body: { name: 'Ada' },
+      headers: bearer(token),
+    });
+    expect(updated.body.user.name).toBe('Ada');
   });
 });
