@@ -16,7 +16,7 @@ import { freePort } from '../shared/local/ports.ts';
 import { startServer } from '../shared/local/server.ts';
 import { startSesLocal } from '../shared/local/ses-local.ts';
 import { createApiKey } from '../shared/tenancy/api-keys.ts';
-import { createApplication } from '../shared/tenancy/applications.ts';
+import { createFixtureApplication } from '../shared/tenancy/applications.ts';
 import { CallCounter } from './call-counter.ts';
 import { type RequestOptions, send } from './loopback-client.ts';
 import type { Benchmark } from './types.ts';
@@ -91,7 +91,7 @@ export const callsBenchmark: Benchmark = {
     };
 
     try {
-      const app = await createApplication(counted, {
+      const app = await createFixtureApplication(counted, {
         organizationId: 'org_bench',
         name: 'Bench',
         config: { 'authentication.syntheticEmailDomain': 'synthetic.bench.test' },

@@ -27,6 +27,7 @@ export const bundling = {
 
 const absentAdapter = fileURLToPath(new URL('../shared/adapters/absent.ts', import.meta.url));
 const noCredentials = fileURLToPath(new URL('../shared/adapters/no-credentials.ts', import.meta.url));
+const noPermission = fileURLToPath(new URL('../shared/adapters/no-permission.ts', import.meta.url));
 
 /**
  * The adapters a route's bundle must not hold, as esbuild aliases: each `#adapters/...` import
@@ -51,6 +52,8 @@ function absentAdapters(access: RouteAccess, auth: AuthMode): Record<string, str
     ),
     // A route that reads no credential holds no session or key lookup (nor the store behind it).
     ...(auth === 'none' ? { '#callers': noCredentials } : {}),
+    // Only management routes (auth `manage`) consult the permission matrix and read their targets.
+    ...(auth !== 'manage' ? { '#authorize': noPermission } : {}),
   };
 }
 

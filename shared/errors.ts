@@ -17,6 +17,16 @@ const catalogue = {
   /** SPEC §7: a known caller that may not do this, e.g. a cookie sent from a foreign origin. */
   forbidden: { status: 403, code: 'FORBIDDEN' },
   notFound: { status: 404, code: 'NOT_FOUND' },
+  /** DESIGN §6: the organization's plan allows no more applications; `details: { plan, limit }`. */
+  planLimit: { status: 403, code: 'PLAN_LIMIT_REACHED' },
+  /** An application holds at most 20 active API keys; `details.limit`. */
+  apiKeyLimit: { status: 403, code: 'API_KEY_LIMIT_REACHED' },
+  /** The address is already a member of the organization. */
+  alreadyMember: { status: 409, code: 'ALREADY_MEMBER' },
+  /** An organization always keeps an owner: its last owner cannot leave or be demoted. */
+  lastOwner: { status: 409, code: 'LAST_OWNER' },
+  /** An organization is deleted only once it holds no application. */
+  organizationNotEmpty: { status: 409, code: 'ORGANIZATION_NOT_EMPTY' },
   /** A first sign-in raced another path that created the same account. */
   accountChanged: { status: 409, code: 'VALIDATION_ERROR' },
   /** SPEC §3.1: verify or approve after the 10 minutes. */

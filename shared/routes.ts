@@ -5,92 +5,27 @@
  * `auth`, validates path, query and body from `contract`, builds the answer from its declared
  * response schema and serializes errors in the route's `errorStyle`.
  */
-import type * as z from 'zod/v4/core';
 import { NoBody, SignInResult } from './contracts/common.ts';
 import { Jwks, Root, StatusReport } from './contracts/health.ts';
 import { ConditionalGet, ImagePath } from './contracts/images.ts';
 import { Revoked, SessionInfo, SessionList, SignedOut, UserResult } from './contracts/sessions.ts';
 import { Approved, PeekResult, StartResult } from './contracts/sign-in.ts';
-import type { ErrorName } from './errors.ts';
+import { bodyErrors, credentialErrors, type RouteSpec } from './route-spec.ts';
+import { apiKeyRoutes } from './route-table/api-keys.ts';
+import { applicationRoutes } from './route-table/applications.ts';
+import { organizationRoutes } from './route-table/organizations.ts';
 import { CodeBody, PeekBody, PollBody, StartBody } from './sign-in/schemas.ts';
 import { RevokeSessionBody, UpdateUserBody } from './users/schemas.ts';
 
-/**
- * Every route function's timeout: lib/route-function.ts gives it to Lambda, and the local server
- * counts each invocation's remaining time from it, so both report the same deadline to the chain.
- */
-export const FUNCTION_TIMEOUT_SECONDS = 10;
-
-/** What a route's function may touch in AWS. Grants and the bundled adapters derive from this alone. */
-export interface RouteAccess {
-  /** DynamoDB table access. */
-  readonly table?: 'read' | 'readwrite';
-  /** `kms:Sign` on the signing key (RSASSA_PKCS1_V1_5_SHA_256 over a DIGEST only). */
-  readonly sign?: boolean;
-  /** `kms:GetPublicKey` on the signing key (to verify tokens or publish the JWKS). */
-  readonly publicKeys?: boolean;
-  /** `ses:SendEmail` from the sender identity. */
-  readonly mail?: boolean;
-  /** `secretsmanager:GetSecretValue` on the sign-in code-hash key (DESIGN §3): the routes that hash codes. */
-  readonly codeKey?: boolean;
-}
-
-type HttpMethod = 'GET' | 'POST' | 'OPTIONS';
-
-/** `app`: the platform envelope of SPEC §7; `oauth`: RFC 6749 error objects; `mcp`: JSON-RPC errors. */
-export type ErrorStyle = 'app' | 'oauth' | 'mcp';
-
-/**
- * Which credentials the chain reads and what it refuses (SPEC §5), resolved into a typed caller
- * (shared/sessions/caller.ts):
- * - `none`: nothing is read (health, discovery, poll: SPEC §5.6);
- * - `key-optional`: an `X-API-Key` may come and must then be valid (sign-in);
- * - `secret-key`: a secret key is required (peek: SPEC §5.7);
- * - `session`: a session token by Bearer or cookie, with an optional key of the session's application;
- * - `session-optional`: as `session`, but anonymous and key-only callers pass (`GET /auth/session`);
- * - `sign-out`: every presented token of the target application, never refused (SPEC §4.4).
- */
-export type AuthMode = 'none' | 'key-optional' | 'secret-key' | 'session' | 'session-optional' | 'sign-out';
-
-/** How a request body is encoded; the chain answers 415 for any other content type. */
-export type BodySpec = { readonly json: z.$ZodType } | { readonly form: z.$ZodType };
-
-/** An answer whose body is not JSON (an image): the handler gives its bytes and type. */
-export interface RawResponse {
-  /** The media type(s) it may have, e.g. `image/*`. */
-  readonly raw: string;
-}
-
-/** A route's interface: what it accepts and everything it may answer. */
-interface RouteContract {
-  /** Path parameters (`{id}` in the path). */
-  readonly params?: z.$ZodType;
-  readonly query?: z.$ZodType;
-  /** Request headers the route reads itself (lower-case names), besides the credentials. */
-  readonly headers?: z.$ZodType;
-  readonly body?: BodySpec;
-  /** The answer's body schema per status; `NoBody` for an empty answer. */
-  readonly responses: Readonly<Record<number, z.$ZodType | RawResponse>>;
-  /** Every error of the catalogue (shared/errors.ts) the route may answer besides `internal`. */
-  readonly errors: readonly ErrorName[];
-}
-
-export interface RouteSpec {
-  readonly method: HttpMethod;
-  readonly path: string;
-  /** Handler module, relative to the repository root; it exports `handler`. */
-  readonly entry: string;
-  readonly errorStyle: ErrorStyle;
-  readonly auth: AuthMode;
-  readonly access: RouteAccess;
-  readonly contract: RouteContract;
-}
-
-/** The chain's own refusals of a body it cannot read, common to every route that takes one. */
-const bodyErrors = ['invalidRequest', 'payloadTooLarge', 'unsupportedMediaType'] as const;
-
-/** Errors every authenticated route may answer on top of its own. */
-const credentialErrors = ['unauthorized'] as const;
+export type {
+  AuthMode,
+  BodySpec,
+  ErrorStyle,
+  RawResponse,
+  RouteAccess,
+  RouteSpec,
+} from './route-spec.ts';
+export { FUNCTION_TIMEOUT_SECONDS } from './route-spec.ts';
 
 export const routes = {
   /** CORS preflight for every path (API Gateway prefers a route with the request's own method). */
@@ -306,6 +241,9 @@ export const routes = {
       errors: ['notFound'],
     },
   },
+  ...organizationRoutes,
+  ...applicationRoutes,
+  ...apiKeyRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

@@ -30,11 +30,18 @@ export const Page = z.object({
   hasMore: z.nullable(z.boolean()),
 });
 
+/** How sign-in pages and emails present an application. */
+const Branding = z.object({
+  primaryColor: z.optional(z.string()),
+  backgroundColor: z.optional(z.string()),
+});
+
 /** The fields of an application any holder of its key may see. */
 export const PublicApplication = z.object({
   id: z.string(),
   name: z.string(),
   logoUrl: z.nullable(z.string()),
+  branding: Branding,
 });
 
 /** A 204 or any answer without a body. */

@@ -2,12 +2,15 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type * as z from 'zod/v4/core';
 import { safeParse } from 'zod/v4/core';
+import { authorize } from '#authorize';
 import { callerFor } from '#callers';
 import { type Deps, forRequest, getDeps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { describeError, type Logger } from '../log.ts';
 import type { RawResponse, RouteSpec } from '../routes.ts';
 import type { CallerByMode } from '../sessions/caller.ts';
+import type { GrantOf } from '../tenancy/authorize.ts';
+import type { Action } from '../tenancy/permissions.ts';
 import { bodyText, parseForm } from './body.ts';
 import { corsHeaders } from './cors.ts';
 import { credentialsOf } from './credentials.ts';
@@ -44,9 +47,16 @@ type ReplyOf<R extends RouteSpec> = {
   [S in keyof Responses<R> & number]: ReplyWith<S, Responses<R>[S]>;
 }[keyof Responses<R> & number];
 
+/** What the permission matrix granted a management route (shared/tenancy/authorize.ts); else nothing. */
+type GrantFor<R extends RouteSpec> = R['permission'] extends { action: infer A extends Action }
+  ? GrantOf<A>
+  : undefined;
+
 /** What a route's handler receives: the typed caller and the validated request. No raw event. */
 interface HttpRequest<R extends RouteSpec> {
   readonly caller: CallerByMode[R['auth']];
+  /** The target the route's `permission` allowed the caller to act on (management routes). */
+  readonly grant: GrantFor<R>;
   readonly params: Parsed<Contract<R>['params']>;
   readonly query: Parsed<Contract<R>['query']>;
   /** The request headers the contract names (credentials are read by the chain, not here). */
@@ -179,9 +189,14 @@ async function respond<R extends RouteSpec>(
   const { deps, log, requestId } = internal;
   const caller = await callerFor(deps, route.auth, credentialsOf(event), {
     changesState: route.method !== 'GET',
+    notesKeyUse: route.access.table === 'readwrite',
   });
+  const grant = route.permission
+    ? await authorize(deps, caller as CallerByMode['manage'], route.permission, { params, body })
+    : undefined;
   const reply = (await run({
     caller: caller as CallerByMode[R['auth']],
+    grant: grant as GrantFor<R>,
     params: params as HttpRequest<R>['params'],
     query: query as HttpRequest<R>['query'],
     headers: headers as HttpRequest<R>['headers'],

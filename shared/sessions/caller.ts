@@ -1,8 +1,8 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import type { AuthMode } from '../routes.ts';
+import type { AuthMode } from '../route-spec.ts';
 import { PLATFORM } from '../store/keys.ts';
-import type { ApiKey } from '../tenancy/api-keys.ts';
+import { type ApiKey, noteKeyUse } from '../tenancy/api-keys.ts';
 import type { Application } from '../tenancy/applications.ts';
 import { keyScopeEvenIfRevoked, scopeOf } from '../tenancy/scope.ts';
 import { mayChangeStateByCookie, readCookies, sessionCookieName } from './cookies.ts';
@@ -20,7 +20,7 @@ export interface KeyHolder {
 }
 
 /** A key and its application, as `GET /auth/session` answers it. */
-interface KeyHolderWithApplication extends KeyHolder {
+export interface KeyHolderWithApplication extends KeyHolder {
   readonly application: Application;
 }
 
@@ -57,7 +57,7 @@ interface SigningOut {
   readonly clearsCookie: boolean;
 }
 
-type SessionCaller = PlatformSession | ApplicationSession;
+export type SessionCaller = PlatformSession | ApplicationSession;
 
 /** The caller each auth mode lets through (shared/routes.ts `AuthMode`). */
 export interface CallerByMode {
@@ -67,6 +67,8 @@ export interface CallerByMode {
   session: SessionCaller;
   'session-optional': Anonymous | KeyHolderWithApplication | SessionCaller;
   'sign-out': SigningOut;
+  'api-key': KeyHolderWithApplication;
+  manage: KeyHolderWithApplication | SessionCaller;
 }
 
 const anonymous: Anonymous = { kind: 'anonymous' };
@@ -79,6 +81,8 @@ export const scopeOfCaller = (caller: Anonymous | KeyHolder): string =>
 export interface RequestKind {
   /** A request that changes state (any method but GET): a cookie alone may not authorize it cross-site. */
   readonly changesState: boolean;
+  /** The route may write the table: only then is an API key's use noted (shared/tenancy/api-keys.ts). */
+  readonly notesKeyUse?: boolean;
 }
 
 /**
@@ -92,7 +96,10 @@ export async function callerFor<M extends AuthMode>(
   credentials: Credentials,
   kind: RequestKind,
 ): Promise<CallerByMode[M]> {
-  return (await resolvers[mode](deps, credentials, kind)) as CallerByMode[M];
+  const caller = (await resolvers[mode](deps, credentials, kind)) as CallerByMode[M];
+  const key = 'key' in caller ? caller.key : null;
+  if (key && kind.notesKeyUse) await noteKeyUse(deps, key);
+  return caller;
 }
 
 type Resolver<M extends AuthMode> = (
@@ -145,6 +152,21 @@ const resolvers: { [M in AuthMode]: Resolver<M> } = {
       return { kind: 'apiKey', key: resolved.key, application: resolved.application };
     }
     return anonymous;
+  },
+  'api-key': async (deps, credentials, kind) => {
+    if (credentials.apiKey === undefined) throw fail('unauthorized', 'An API key is required');
+    const caller = await resolvers['session-optional'](
+      deps,
+      { ...credentials, bearer: undefined, cookies: [] },
+      kind,
+    );
+    if (caller.kind !== 'apiKey') throw fail('unauthorized', 'The API key is not valid');
+    return caller;
+  },
+  manage: async (deps, credentials, kind) => {
+    const caller = await resolvers['session-optional'](deps, credentials, kind);
+    if (caller.kind === 'anonymous') throw fail('unauthorized', 'A session or an API key is required');
+    return caller;
   },
   'sign-out': async (deps, credentials, kind) => {
     const scope = (await keyScopeEvenIfRevoked(deps, credentials.apiKey)) ?? PLATFORM;

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { SignInResult } from '../sign-in/complete.ts';
 import { deleteSession, deleteSessions, readSessions, rotateSessionToken } from '../store/sessions.ts';
+import { unpaginated } from '../tenancy/pages.ts';
 import type { ResolvedSession } from './resolve.ts';
 import { publicSession, type SessionRecord, sessionFromItem, sessionSummary } from './session.ts';
 import { issueSessionToken } from './token.ts';
@@ -66,7 +67,7 @@ export async function revokeOtherSessions(deps: Deps, current: ResolvedSession):
 /** GET /auth/list-sessions: newest first, not paginated, so `total` and `hasMore` are null (SPEC §2 Page). */
 export async function listSessions(deps: Deps, current: ResolvedSession) {
   const items = (await sessionsOf(deps, current.user.id)).map((s) => sessionSummary(s, current.session.id));
-  return { items, page: { limit: items.length, offset: 0, total: null, hasMore: null } };
+  return unpaginated(items);
 }
 
 /** POST /auth/sign-out: ends every session of each presented user in the target application (SPEC §3.2). */

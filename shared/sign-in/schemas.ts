@@ -3,7 +3,7 @@ import { DisplayName } from '../users/display-name.ts';
 import { normaliseEmail } from '../users/user.ts';
 import { CODE_ALPHABET, CODE_LENGTH, normaliseCode } from './code.ts';
 
-const Email = z.pipe(z.email().check(z.maxLength(254)), z.transform(normaliseEmail));
+export const Email = z.pipe(z.email().check(z.maxLength(254)), z.transform(normaliseEmail));
 
 /** SPEC §2: case-insensitive, hyphens ignored. A code that cannot be right is not counted as an attempt. */
 const Code = z.pipe(z.string().check(z.maxLength(32)), z.transform(normaliseCode)).check(

@@ -1,10 +1,12 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImageChange } from '../users/image.ts';
 import type { User } from '../users/user.ts';
-import type { Key } from './batch.ts';
+import type { Item, Key } from './batch.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
 import { imageDeletes, imageWrites } from './images.ts';
 import { keys } from './keys.ts';
+import { organizationWrites } from './organizations.ts';
 import { transactWrite } from './transact.ts';
 
 /** What a first sign-in creates (SPEC §1.7): the address's account, its user and an organization it owns. */
@@ -35,24 +37,11 @@ export function newAccountWrites(table: string, account: NewAccount): TransactIt
       },
     },
     { Put: { TableName: table, Item: { ...keys.user(user.id), type: 'user', ...profile } } },
-    {
-      Put: {
-        TableName: table,
-        Item: {
-          ...keys.organization(organization.id),
-          type: 'organization',
-          ...organization,
-          ownerId: user.id,
-          createdAt,
-        },
-      },
-    },
-    {
-      Put: {
-        TableName: table,
-        Item: { ...keys.member(organization.id, user.id), type: 'member', role: 'owner', createdAt },
-      },
-    },
+    ...organizationWrites(
+      table,
+      { ...organization, createdAt },
+      { userId: user.id, email: user.email, role: 'owner', createdAt },
+    ),
   ];
 }
 
@@ -154,4 +143,12 @@ export async function updateProfile(
   const found = written.failed.map((index) => written.current[index]);
   if (found.some((item) => item === undefined)) return { outcome: 'missing' };
   return { outcome: 'raced', imageId: (found[0]?.imageId as string | undefined) ?? null };
+}
+
+/** The account of a normalised address in a scope, strongly consistent: one GetItem. */
+export async function readAccount(db: Db, scope: string, email: string): Promise<Item | undefined> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.table, Key: keys.account(scope, email), ConsistentRead: true }),
+  );
+  return Item;
 }

@@ -1,8 +1,10 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
-import { type CreateOutcome, putNew } from './items.ts';
+import { isConditionFailure } from './errors.ts';
+import { type CreateOutcome, putNew, queryAll } from './items.ts';
 import { keys } from './keys.ts';
+import { transactWrite } from './transact.ts';
 
 /** One GetItem (eventually consistent). */
 export async function readApplication(db: Db, applicationId: string): Promise<Item | undefined> {
@@ -12,10 +14,215 @@ export async function readApplication(db: Db, applicationId: string): Promise<It
   return Item;
 }
 
-/** Stores an application record (shared/tenancy/applications.ts `Application`) under its id. */
-export async function putApplication<Record extends { readonly id: string }>(
+/** One strongly consistent GetItem: management reads see their own writes. */
+export async function readApplicationNow(db: Db, applicationId: string): Promise<Item | undefined> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.table, Key: keys.application(applicationId), ConsistentRead: true }),
+  );
+  return Item;
+}
+
+interface StoredApplication {
+  readonly id: string;
+  readonly organizationId: string;
+}
+
+const applicationItem = (app: StoredApplication): Item => ({
+  ...keys.application(app.id),
+  ...keys.organizationApplication(app.organizationId, app.id),
+  type: 'application',
+  keyCount: 0,
+  ...(app as object),
+});
+
+/** Stores an application record outside any organization's counter (test fixtures and the bench). */
+export async function putApplication<Record extends StoredApplication>(
   db: Db,
   app: Record,
 ): Promise<CreateOutcome> {
-  return putNew(db, { ...keys.application(app.id), type: 'application', ...app });
+  return putNew(db, applicationItem(app));
+}
+
+/** The plan the caller read on the organization, and the limit it gives (null: none). */
+export interface PlanCap {
+  plan: string;
+  limit: number | null;
+}
+
+export type CreateApplicationOutcome =
+  | { outcome: 'created' }
+  | { outcome: 'missing' }
+  | { outcome: 'overLimit' }
+  | { outcome: 'conflict' };
+
+/**
+ * Creates the application and counts it on its organization in ONE TransactWriteItems: the
+ * counter's condition (below the plan's limit, on the plan that was read) is what keeps the cap
+ * under parallel creates (DESIGN §6).
+ */
+export async function createApplication<Record extends StoredApplication>(
+  db: Db,
+  app: Record,
+  cap: PlanCap,
+): Promise<CreateApplicationOutcome> {
+  const underCap =
+    cap.limit === null ? '' : ' AND (attribute_not_exists(applicationCount) OR applicationCount < :limit)';
+  // `free` is also the plan of an item that names none.
+  const samePlan = cap.plan === 'free' ? '(attribute_not_exists(#plan) OR #plan = :plan)' : '#plan = :plan';
+  const written = await transactWrite(db, [
+    {
+      Update: {
+        TableName: db.table,
+        Key: keys.organization(app.organizationId),
+        UpdateExpression: 'SET applicationCount = if_not_exists(applicationCount, :zero) + :one',
+        ConditionExpression: `attribute_exists(pk) AND ${samePlan}${underCap}`,
+        ExpressionAttributeNames: { '#plan': 'plan' },
+        ExpressionAttributeValues: {
+          ':zero': 0,
+          ':one': 1,
+          ':plan': cap.plan,
+          ...(cap.limit === null ? {} : { ':limit': cap.limit }),
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    {
+      Put: {
+        TableName: db.table,
+        Item: applicationItem(app),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+  if (written.outcome === 'written') return { outcome: 'created' };
+  if (written.outcome === 'conflict') return written;
+  const organization = written.current[0];
+  if (!organization) return { outcome: 'missing' };
+  if (organization.plan !== undefined && organization.plan !== cap.plan) return { outcome: 'conflict' };
+  if (written.failed.includes(0)) return { outcome: 'overLimit' };
+  throw new Error('a new application id collided with a stored one');
+}
+
+/** An organization's applications (gsi1, eventually consistent), oldest first, one page. */
+export async function applicationsOf(
+  db: Db,
+  organizationId: string,
+  page: { limit: number; offset: number },
+): Promise<Item[]> {
+  // Offsets are small (a plan holds at most 25; enterprise lists page through): read up to the page's end.
+  const items: Item[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const answer = await db.client.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :org',
+        ExpressionAttributeValues: { ':org': `ORGAPPS#${organizationId}` },
+        Limit: page.offset + page.limit,
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    items.push(...(answer.Items ?? []));
+    cursor = answer.LastEvaluatedKey;
+  } while (cursor && items.length < page.offset + page.limit);
+  return items.slice(page.offset, page.offset + page.limit);
+}
+
+export type UpdateOutcome = 'updated' | 'missing';
+
+/** Sets (null: removes) some of an application's own fields, if it still exists. */
+export async function updateApplication(
+  db: Db,
+  applicationId: string,
+  fields: Record<string, unknown>,
+): Promise<{ outcome: UpdateOutcome; item?: Item }> {
+  const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
+  const set = entries.filter(([, value]) => value !== null);
+  const remove = entries.filter(([, value]) => value === null);
+  const expression = [
+    ...(set.length > 0 ? [`SET ${set.map(([name]) => `#${name} = :${name}`).join(', ')}`] : []),
+    ...(remove.length > 0 ? [`REMOVE ${remove.map(([name]) => `#${name}`).join(', ')}`] : []),
+  ].join(' ');
+  if (!expression) {
+    const item = await readApplicationNow(db, applicationId);
+    return item ? { outcome: 'updated', item } : { outcome: 'missing' };
+  }
+  try {
+    const { Attributes } = await db.client.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: keys.application(applicationId),
+        UpdateExpression: expression,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
+        ...(set.length > 0
+          ? { ExpressionAttributeValues: Object.fromEntries(set.map(([name, value]) => [`:${name}`, value])) }
+          : {}),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return { outcome: 'updated', item: Attributes };
+  } catch (error) {
+    if (isConditionFailure(error)) return { outcome: 'missing' };
+    throw error;
+  }
+}
+
+export type DeleteApplicationOutcome = 'deleted' | 'missing' | 'raced' | 'conflict';
+
+/**
+ * Deletes the application, uncounts it on its organization and revokes every active key in ONE
+ * TransactWriteItems, conditioned on the key count it read (a key created meanwhile fails it: try
+ * again). Keys stop at once: their items say revoked; sessions stop because every session lookup
+ * reads the application (shared/sessions/resolve.ts).
+ */
+export async function deleteApplication(
+  db: Db,
+  app: { id: string; organizationId: string },
+  now: string,
+): Promise<DeleteApplicationOutcome> {
+  const entries = await queryAll(db, {
+    KeyConditionExpression: 'pk = :app AND begins_with(sk, :key)',
+    ExpressionAttributeValues: { ':app': keys.application(app.id).pk, ':key': keys.apiKeyEntryPrefix },
+    ConsistentRead: true,
+  });
+  const active = entries.filter((entry) => entry.revokedAt === undefined);
+  const revoke = (key: { pk: string; sk: string }) => ({
+    Update: {
+      TableName: db.table,
+      Key: key,
+      UpdateExpression: 'SET revokedAt = :now',
+      ExpressionAttributeValues: { ':now': now },
+    },
+  });
+  const written = await transactWrite(db, [
+    {
+      Delete: {
+        TableName: db.table,
+        Key: keys.application(app.id),
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(keyCount) OR keyCount = :keys)',
+        ExpressionAttributeValues: { ':keys': active.length },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    {
+      Update: {
+        TableName: db.table,
+        Key: keys.organization(app.organizationId),
+        UpdateExpression: 'SET applicationCount = applicationCount - :one',
+        ConditionExpression: 'applicationCount > :zero',
+        ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+      },
+    },
+    ...active.flatMap((entry) => [
+      revoke(keys.apiKey(entry.keyHash as string)),
+      revoke({ pk: entry.pk as string, sk: entry.sk as string }),
+    ]),
+  ]);
+  if (written.outcome === 'written' || written.outcome === 'conflict') {
+    return written.outcome === 'written' ? 'deleted' : 'conflict';
+  }
+  if (!written.failed.includes(0)) throw new Error(`the organization of ${app.id} does not count it`);
+  return written.current[0] ? 'raced' : 'missing';
 }

@@ -7,6 +7,14 @@ export const PLATFORM: Scope = 'platform';
 
 export const keys = {
   application: (applicationId: string) => ({ pk: `APP#${applicationId}`, sk: 'APP' }),
+  /** gsi1 attributes listing an organization's applications. */
+  organizationApplication: (organizationId: string, applicationId: string) => ({
+    gsi1pk: `ORGAPPS#${organizationId}`,
+    gsi1sk: `APP#${applicationId}`,
+  }),
+  /** The listing entry of an application's key, by key id: type, prefix, times; and the key's hash. */
+  apiKeyEntry: (applicationId: string, keyId: string) => ({ pk: `APP#${applicationId}`, sk: `KEY#${keyId}` }),
+  apiKeyEntryPrefix: 'KEY#',
   apiKey: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
   /** Unique per normalised email and scope; carries a copy of the public profile. */
   account: (scope: Scope, email: string) => ({ pk: `ACCOUNT#${scope}#${email}`, sk: 'ACCOUNT' }),
@@ -24,6 +32,11 @@ export const keys = {
   session: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),
   sessionPrefix: 'SESSION#',
   organization: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'ORG' }),
+  /** gsi1 attributes listing an application's tenant organizations. */
+  tenantOrganization: (applicationId: string, organizationId: string) => ({
+    gsi1pk: `APPORGS#${applicationId}`,
+    gsi1sk: `ORG#${organizationId}`,
+  }),
   member: (organizationId: string, userId: string) => ({
     pk: `ORG#${organizationId}`,
     sk: `MEMBER#${userId}`,

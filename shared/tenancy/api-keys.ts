@@ -1,13 +1,25 @@
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import { putApiKey, readApiKey } from '../store/api-keys.ts';
+import { newId } from '../random.ts';
+import { tooBusy } from '../rate-limit/rate-limit.ts';
+import {
+  apiKeyEntries,
+  noteApiKeyUse,
+  putApiKey,
+  readApiKey,
+  readApiKeyEntry,
+  revokeApiKey as revokeStoredKey,
+} from '../store/api-keys.ts';
+import { API_KEYS_PER_APPLICATION } from './plans.ts';
 
 export type ApiKeyType = 'public' | 'secret';
 
 export interface ApiKey {
   applicationId: string;
   type: ApiKeyType;
+  /** The key's id and hash (absent on keys made before ids existed), and when it was last noted in use. */
+  use?: { keyId: string; keyHash: string; lastUsedAt: string | null };
 }
 
 /** DESIGN §5: issue `pu_`/`sk_`; accept `ak_` (the interface description's prefix) as secret. */
@@ -33,7 +45,20 @@ export function apiKeyFromItem(
   if (!item || (item.revokedAt && !includeRevoked)) return null;
   const type = item.keyType as ApiKeyType;
   if (prefixType[presented.slice(0, 3)] !== type) return null;
-  return { applicationId: item.applicationId as string, type };
+  const keyId = item.keyId as string | undefined;
+  return {
+    applicationId: item.applicationId as string,
+    type,
+    ...(keyId
+      ? {
+          use: {
+            keyId,
+            keyHash: (item.pk as string).slice('APIKEY#'.length),
+            lastUsedAt: (item.lastUsedAt as string | undefined) ?? null,
+          },
+        }
+      : {}),
+  };
 }
 
 /** Resolves an `X-API-Key` value, or throws 401 for an unknown, malformed or revoked key. */
@@ -45,21 +70,112 @@ export async function resolveApiKey(deps: Deps, presented: string): Promise<ApiK
   return key;
 }
 
-/** Creates a key and returns it in full: the only time it is ever shown (only its hash is stored). */
+/** The listing entry of a key: never the key, never its hash. */
+export interface ApiKeySummary {
+  id: string;
+  applicationId: string;
+  type: ApiKeyType;
+  /** The key's first characters (`pu_AbCd`), to tell keys apart. */
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+const summaryFromEntry = (item: Record<string, unknown>): ApiKeySummary => ({
+  id: item.id as string,
+  applicationId: item.applicationId as string,
+  type: item.keyType as ApiKeyType,
+  prefix: item.hint as string,
+  createdAt: item.createdAt as string,
+  lastUsedAt: (item.lastUsedAt as string | undefined) ?? null,
+  revokedAt: (item.revokedAt as string | undefined) ?? null,
+});
+
+/**
+ * Creates a key and returns it in full: the only time it is ever shown (only its SHA-256 is
+ * stored). 403 `API_KEY_LIMIT` beyond the active keys an application may hold.
+ */
 export async function createApiKey(
   deps: Deps,
   input: { applicationId: string; type: ApiKeyType },
-): Promise<{ key: string; prefix: string; type: ApiKeyType; applicationId: string }> {
-  const prefix = input.type === 'public' ? 'pu_' : 'sk_';
-  const key = `${prefix}${Buffer.from(deps.random.bytes(24)).toString('base64url')}`;
-  const stored = await putApiKey(deps.db, {
-    keyHash: sha256Hex(key),
-    keyType: input.type,
+): Promise<ApiKeySummary & { key: string }> {
+  const marker = input.type === 'public' ? 'pu_' : 'sk_';
+  const key = `${marker}${Buffer.from(deps.random.bytes(24)).toString('base64url')}`;
+  const summary: ApiKeySummary = {
+    id: newId(deps.random, 'key'),
     applicationId: input.applicationId,
+    type: input.type,
     // First characters only, so owners can tell keys apart without the key being recoverable.
-    hint: key.slice(0, 7),
+    prefix: key.slice(0, 7),
     createdAt: new Date(deps.clock.now()).toISOString(),
-  });
-  if (stored.outcome === 'exists') throw new Error('a new API key collided with a stored one');
-  return { key, prefix, type: input.type, applicationId: input.applicationId };
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  const stored = await putApiKey(
+    deps.db,
+    {
+      id: summary.id,
+      keyHash: sha256Hex(key),
+      keyType: input.type,
+      applicationId: input.applicationId,
+      hint: summary.prefix,
+      createdAt: summary.createdAt,
+    },
+    API_KEYS_PER_APPLICATION,
+  );
+  if (stored === 'missing') throw fail('notFound', 'No such application');
+  if (stored === 'full') {
+    throw fail(
+      'apiKeyLimit',
+      `An application holds at most ${API_KEYS_PER_APPLICATION} active API keys; revoke one first`,
+      {
+        limit: API_KEYS_PER_APPLICATION,
+      },
+    );
+  }
+  if (stored === 'conflict') throw tooBusy();
+  return { ...summary, key };
+}
+
+/** An application's keys, newest first, revoked ones included (and marked). */
+export async function listApiKeys(deps: Deps, applicationId: string): Promise<ApiKeySummary[]> {
+  const entries = await apiKeyEntries(deps.db, applicationId);
+  return entries.map(summaryFromEntry).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** Revokes a key of the application: it stops working on the next request. Idempotent. */
+export async function revokeApiKey(deps: Deps, applicationId: string, keyId: string): Promise<ApiKeySummary> {
+  const entry = await readApiKeyEntry(deps.db, applicationId, keyId);
+  if (!entry) throw fail('notFound', 'No such API key in this application');
+  const now = new Date(deps.clock.now()).toISOString();
+  const outcome = await revokeStoredKey(
+    deps.db,
+    { applicationId, keyId, keyHash: entry.keyHash as string },
+    now,
+  );
+  if (outcome === 'conflict') throw tooBusy();
+  const summary = summaryFromEntry(entry);
+  return outcome === 'revoked' ? { ...summary, revokedAt: now } : summary;
+}
+
+/** Last use is noted at most once a minute per key (issue 8), so reads stay cheap. */
+const USE_RESOLUTION_MS = 60_000;
+
+/** Notes the key's use if its last noted use is older than a minute; never fails the request. */
+export async function noteKeyUse(deps: Deps, key: ApiKey): Promise<void> {
+  const use = key.use;
+  if (!use) return;
+  const now = deps.clock.now();
+  if (use.lastUsedAt !== null && Date.parse(use.lastUsedAt) > now - USE_RESOLUTION_MS) return;
+  try {
+    await noteApiKeyUse(
+      deps.db,
+      { applicationId: key.applicationId, ...use },
+      new Date(now).toISOString(),
+      new Date(now - USE_RESOLUTION_MS).toISOString(),
+    );
+  } catch (error) {
+    deps.logger.log('warn', 'could not note an API key use', { error: (error as Error).name });
+  }
 }

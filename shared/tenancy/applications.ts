@@ -1,6 +1,17 @@
 import type { Deps } from '../deps.ts';
+import { fail } from '../errors.ts';
 import { newId } from '../random.ts';
-import { putApplication, readApplication } from '../store/applications.ts';
+import { tooBusy } from '../rate-limit/rate-limit.ts';
+import {
+  applicationsOf,
+  createApplication as createStoredApplication,
+  deleteApplication as deleteStoredApplication,
+  putApplication,
+  readApplication,
+  updateApplication as updateStoredApplication,
+} from '../store/applications.ts';
+import type { Organization } from './organizations.ts';
+import { applicationLimit } from './plans.ts';
 
 /** Application configuration keys named by SPEC §2. */
 export interface ApplicationConfig {
@@ -8,17 +19,38 @@ export interface ApplicationConfig {
   'oauth.resources'?: string[];
 }
 
+/** How sign-in pages and emails present the application (all optional). */
+interface Branding {
+  /** `#rrggbb`. */
+  primaryColor?: string;
+  /** `#rrggbb`. */
+  backgroundColor?: string;
+}
+
 export interface Application {
   id: string;
   organizationId: string;
   name: string;
   logoUrl: string | null;
+  branding: Branding;
   config: ApplicationConfig;
   createdAt: string;
 }
 
-/** The fields of an application any key holder may see. */
-export const publicApplication = (app: Application) => ({ id: app.id, name: app.name, logoUrl: app.logoUrl });
+/** The fields of an application any key holder may see (`GET /application/by-api-key`). */
+export const publicApplication = (app: Application) => ({
+  id: app.id,
+  name: app.name,
+  logoUrl: app.logoUrl,
+  branding: app.branding,
+});
+
+/** What its organization's members and its secret key see. */
+export const applicationView = (app: Application) => ({
+  ...publicApplication(app),
+  organizationId: app.organizationId,
+  createdAt: app.createdAt,
+});
 
 export function applicationFromItem(item: Record<string, unknown>): Application {
   return {
@@ -26,6 +58,7 @@ export function applicationFromItem(item: Record<string, unknown>): Application 
     organizationId: item.organizationId as string,
     name: item.name as string,
     logoUrl: (item.logoUrl as string | undefined) ?? null,
+    branding: (item.branding as Branding | undefined) ?? {},
     config: (item.config as ApplicationConfig | undefined) ?? {},
     createdAt: item.createdAt as string,
   };
@@ -36,19 +69,105 @@ export async function getApplication(deps: Deps, applicationId: string): Promise
   return item ? applicationFromItem(item) : null;
 }
 
+export interface NewApplication {
+  name: string;
+  logoUrl?: string | null;
+  branding?: Branding;
+}
+
+/**
+ * Creates an application in `organization` (SPEC §4.5), counted against its plan in the same
+ * transaction (DESIGN §6): 403 PLAN_LIMIT_REACHED with `details: { plan, limit }` beyond it.
+ */
 export async function createApplication(
   deps: Deps,
-  input: { organizationId: string; name: string; logoUrl?: string; config?: ApplicationConfig },
+  organization: Organization,
+  input: NewApplication,
 ): Promise<Application> {
-  const app: Application = {
+  const app = newApplication(deps, organization.id, input);
+  const limit = applicationLimit(organization.plan);
+  const stored = await createStoredApplication(deps.db, app, { plan: organization.plan, limit });
+  if (stored.outcome === 'created') return app;
+  if (stored.outcome === 'missing') throw fail('notFound', 'No such organization');
+  if (stored.outcome === 'conflict') throw tooBusy();
+  throw fail('planLimit', `The ${organization.plan} plan allows ${limit} applications per organization`, {
+    plan: organization.plan,
+    limit,
+  });
+}
+
+function newApplication(
+  deps: Deps,
+  organizationId: string,
+  input: NewApplication & { config?: ApplicationConfig },
+): Application {
+  return {
     id: newId(deps.random, 'app'),
-    organizationId: input.organizationId,
+    organizationId,
     name: input.name,
     logoUrl: input.logoUrl ?? null,
+    branding: input.branding ?? {},
     config: input.config ?? {},
     createdAt: new Date(deps.clock.now()).toISOString(),
   };
+}
+
+/**
+ * An application outside any organization's count: test fixtures and the bench only (the API
+ * creates applications with `createApplication`).
+ */
+export async function createFixtureApplication(
+  deps: Deps,
+  input: NewApplication & { organizationId: string; config?: ApplicationConfig },
+): Promise<Application> {
+  const app = newApplication(deps, input.organizationId, input);
   const stored = await putApplication(deps.db, app);
   if (stored.outcome === 'exists') throw new Error('a new application id collided with a stored one');
   return app;
+}
+
+/** An organization's applications, oldest first; `total` is the organization's counter. */
+export async function listApplications(
+  deps: Deps,
+  organization: Organization,
+  page: { limit: number; offset: number },
+) {
+  const items = await applicationsOf(deps.db, organization.id, page);
+  return {
+    items: items.map(applicationFromItem),
+    page: {
+      ...page,
+      total: organization.applicationCount,
+      hasMore: page.offset + items.length < organization.applicationCount,
+    },
+  };
+}
+
+export type ApplicationChange = Partial<{ name: string; logoUrl: string | null; branding: Branding }>;
+
+export async function updateApplication(
+  deps: Deps,
+  applicationId: string,
+  change: ApplicationChange,
+): Promise<Application> {
+  const updated = await updateStoredApplication(deps.db, applicationId, change);
+  if (updated.outcome === 'missing' || !updated.item) throw fail('notFound', 'No such application');
+  return applicationFromItem(updated.item);
+}
+
+/**
+ * Deletes the application (issue 8): its keys are revoked in the same transaction; its users,
+ * sessions and tenant organizations stay stored but unreachable, since every session check and
+ * every management read goes through the application item, and sessions expire within 7 days.
+ */
+export async function deleteApplication(deps: Deps, app: Application): Promise<void> {
+  const now = new Date(deps.clock.now()).toISOString();
+  // A key created between the read of its keys and the delete fails the count condition: read again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const outcome = await deleteStoredApplication(deps.db, app, now);
+    if (outcome === 'deleted') return;
+    if (outcome === 'missing') throw fail('notFound', 'No such application');
+    if (outcome === 'conflict') break;
+  }
+  throw tooBusy();
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readItems } from '../../shared/store/batch.ts';
 import { keys, PLATFORM } from '../../shared/store/keys.ts';
 import { createApiKey } from '../../shared/tenancy/api-keys.ts';
-import { createApplication } from '../../shared/tenancy/applications.ts';
+import { createFixtureApplication } from '../../shared/tenancy/applications.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
@@ -148,7 +148,7 @@ describe('a write whose answer was lost and that the SDK sent again', () => {
 
   it('creates an application', async () => {
     const { result, sends } = await losingFirstAnswer(putting('APP#'), () =>
-      createApplication(app.deps, { organizationId: 'org_test', name: 'Lost answer' }),
+      createFixtureApplication(app.deps, { organizationId: 'org_test', name: 'Lost answer' }),
     );
 
     expect(sends).toBe(2);
@@ -156,9 +156,12 @@ describe('a write whose answer was lost and that the SDK sent again', () => {
   });
 
   it('creates an API key, which then works', async () => {
-    const application = await createApplication(app.deps, { organizationId: 'org_test', name: 'Keys' });
+    const application = await createFixtureApplication(app.deps, {
+      organizationId: 'org_test',
+      name: 'Keys',
+    });
 
-    const { result, sends } = await losingFirstAnswer(putting('APIKEY#'), () =>
+    const { result, sends } = await losingFirstAnswer(transacting, () =>
       createApiKey(app.deps, { applicationId: application.id, type: 'secret' }),
     );
 

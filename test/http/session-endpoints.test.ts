@@ -30,7 +30,9 @@ describe('GET /auth/session', () => {
     const { application, publicKey } = await createTestApplication(app);
     const response = await app.request('GET', '/auth/session', { headers: { 'x-api-key': publicKey } });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ application: { id: application.id, name: 'Acme Notes', logoUrl: null } });
+    expect(response.body).toEqual({
+      application: { id: application.id, name: 'Acme Notes', logoUrl: null, branding: {} },
+    });
   });
 
   it('refuses an unknown key with 401', async () => {
@@ -75,7 +77,12 @@ describe('GET /auth/session', () => {
       headers: bearer(token, { 'x-api-key': publicKey }),
     });
     expect(response.status).toBe(200);
-    expect(response.body.application).toEqual({ id: application.id, name: 'Acme Notes', logoUrl: null });
+    expect(response.body.application).toEqual({
+      id: application.id,
+      name: 'Acme Notes',
+      logoUrl: null,
+      branding: {},
+    });
     expect(response.body.session.applicationId).toBe(application.id);
   });
 });

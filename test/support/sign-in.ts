@@ -4,7 +4,7 @@ import { sha256Hex } from '../../shared/crypto/hash.ts';
 import { CODE_ALPHABET } from '../../shared/sign-in/code.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { createApiKey } from '../../shared/tenancy/api-keys.ts';
-import { type ApplicationConfig, createApplication } from '../../shared/tenancy/applications.ts';
+import { type ApplicationConfig, createFixtureApplication } from '../../shared/tenancy/applications.ts';
 import type { TestApp } from './app.ts';
 import { freshIp } from './http-client.ts';
 import { latestCode } from './inbox.ts';
@@ -25,7 +25,7 @@ export async function createTestApplication(
   config: ApplicationConfig = {},
   name = 'Acme Notes',
 ) {
-  const application = await createApplication(app.deps, { organizationId: 'org_test', name, config });
+  const application = await createFixtureApplication(app.deps, { organizationId: 'org_test', name, config });
   const publicKey = await createApiKey(app.deps, { applicationId: application.id, type: 'public' });
   const secretKey = await createApiKey(app.deps, { applicationId: application.id, type: 'secret' });
   return { application, publicKey: publicKey.key, secretKey: secretKey.key };

@@ -1,0 +1,8 @@
+import { http } from '../../shared/http/handler.ts';
+import { applicationRoutes as routes } from '../../shared/route-table/applications.ts';
+import { applicationView, createApplication } from '../../shared/tenancy/applications.ts';
+
+export const handler = http(routes.createApplication, async ({ deps, grant, body }) => ({
+  status: 201,
+  body: applicationView(await createApplication(deps, grant.organization, body)),
+}));

@@ -1,0 +1,8 @@
+import { http } from '../../shared/http/handler.ts';
+import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import { listOrganizationsOf } from '../../shared/tenancy/organizations.ts';
+import { unpaginated } from '../../shared/tenancy/pages.ts';
+
+export const handler = http(routes.listOrganizations, async ({ deps, grant }) => ({
+  body: unpaginated(await listOrganizationsOf(deps, grant.user.id)),
+}));

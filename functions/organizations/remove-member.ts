@@ -1,0 +1,9 @@
+import { http } from '../../shared/http/handler.ts';
+import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import { memberActor } from '../../shared/tenancy/authorize.ts';
+import { removeMember } from '../../shared/tenancy/members.ts';
+
+export const handler = http(routes.removeMember, async ({ deps, grant, params }) => {
+  await removeMember(deps, grant.organization, memberActor(grant.principal), params.userId);
+  return { status: 204 };
+});

@@ -1,0 +1,8 @@
+import { http } from '../../shared/http/handler.ts';
+import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import { memberActor } from '../../shared/tenancy/authorize.ts';
+import { changeRole } from '../../shared/tenancy/members.ts';
+
+export const handler = http(routes.updateMember, async ({ deps, grant, params, body }) => ({
+  body: await changeRole(deps, grant.organization, memberActor(grant.principal), params.userId, body.role),
+}));

@@ -1,0 +1,11 @@
+import { http } from '../../shared/http/handler.ts';
+import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import { roleOf } from '../../shared/tenancy/authorize.ts';
+import { organizationView, renameOrganization } from '../../shared/tenancy/organizations.ts';
+
+export const handler = http(routes.updateOrganization, async ({ deps, grant, body }) => ({
+  body: organizationView(
+    await renameOrganization(deps, grant.organization, body.name),
+    roleOf(grant.principal),
+  ),
+}));

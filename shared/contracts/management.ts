@@ -1,0 +1,53 @@
+import * as z from 'zod/mini';
+import { Page, PublicApplication } from './common.ts';
+
+const Role = z.enum(['owner', 'admin', 'member']);
+
+/** A platform organization as its members see it: their role, its plan and usage (SPEC §1.9). */
+export const OrganizationView = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: Role,
+  plan: z.object({
+    name: z.enum(['free', 'pro', 'enterprise']),
+    /** Null: no limit. */
+    applicationLimit: z.nullable(z.int()),
+  }),
+  usage: z.object({ applications: z.int(), members: z.int() }),
+  createdAt: z.string(),
+});
+
+export const OrganizationList = z.object({ items: z.array(OrganizationView), page: Page });
+
+export const Member = z.object({
+  userId: z.string(),
+  email: z.string(),
+  role: Role,
+  joinedAt: z.string(),
+});
+
+export const MemberList = z.object({ items: z.array(Member), page: Page });
+
+export const ApplicationView = z.extend(PublicApplication, {
+  organizationId: z.string(),
+  createdAt: z.string(),
+});
+
+export const ApplicationList = z.object({ items: z.array(ApplicationView), page: Page });
+
+/** An API key as listed: never the key, never its hash. */
+export const ApiKeySummary = z.object({
+  id: z.string(),
+  applicationId: z.string(),
+  type: z.enum(['public', 'secret']),
+  /** The key's first characters, to tell keys apart. */
+  prefix: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.nullable(z.string()),
+  revokedAt: z.nullable(z.string()),
+});
+
+/** A new key: the only answer that ever holds the key itself. */
+export const ApiKeyCreated = z.extend(ApiKeySummary, { key: z.string() });
+
+export const ApiKeyList = z.object({ items: z.array(ApiKeySummary), page: Page });

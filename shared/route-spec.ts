@@ -1,0 +1,107 @@
+/**
+ * The shape of a route-table entry (shared/routes.ts): the types every area's table is written
+ * against, so the area tables (shared/route-table/) and the table itself never import each other.
+ */
+import type * as z from 'zod/v4/core';
+import type { ErrorName } from './errors.ts';
+import type { Action } from './tenancy/permissions.ts';
+
+/**
+ * Every route function's timeout: lib/route-function.ts gives it to Lambda, and the local server
+ * counts each invocation's remaining time from it, so both report the same deadline to the chain.
+ */
+export const FUNCTION_TIMEOUT_SECONDS = 10;
+
+/** What a route's function may touch in AWS. Grants and the bundled adapters derive from this alone. */
+export interface RouteAccess {
+  /** DynamoDB table access. */
+  readonly table?: 'read' | 'readwrite';
+  /** `kms:Sign` on the signing key (RSASSA_PKCS1_V1_5_SHA_256 over a DIGEST only). */
+  readonly sign?: boolean;
+  /** `kms:GetPublicKey` on the signing key (to verify tokens or publish the JWKS). */
+  readonly publicKeys?: boolean;
+  /** `ses:SendEmail` from the sender identity. */
+  readonly mail?: boolean;
+  /** `secretsmanager:GetSecretValue` on the sign-in code-hash key (DESIGN §3): the routes that hash codes. */
+  readonly codeKey?: boolean;
+}
+
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/** `app`: the platform envelope of SPEC §7; `oauth`: RFC 6749 error objects; `mcp`: JSON-RPC errors. */
+export type ErrorStyle = 'app' | 'oauth' | 'mcp';
+
+/**
+ * Which credentials the chain reads and what it refuses (SPEC §5), resolved into a typed caller
+ * (shared/sessions/caller.ts):
+ * - `none`: nothing is read (health, discovery, poll: SPEC §5.6);
+ * - `key-optional`: an `X-API-Key` may come and must then be valid (sign-in);
+ * - `secret-key`: a secret key is required (peek: SPEC §5.7);
+ * - `session`: a session token by Bearer or cookie, with an optional key of the session's application;
+ * - `session-optional`: as `session`, but anonymous and key-only callers pass (`GET /auth/session`);
+ * - `sign-out`: every presented token of the target application, never refused (SPEC §4.4);
+ * - `api-key`: a public or secret key is required (`GET /application/by-api-key`);
+ * - `manage`: any credential (a session, a key, or both): the route's `permission` then decides
+ *   from the permission matrix (shared/tenancy/permissions.ts); no credential is 401.
+ */
+export type AuthMode =
+  | 'none'
+  | 'key-optional'
+  | 'secret-key'
+  | 'api-key'
+  | 'session'
+  | 'session-optional'
+  | 'sign-out'
+  | 'manage';
+
+/** How a request body is encoded; the chain answers 415 for any other content type. */
+export type BodySpec = { readonly json: z.$ZodType } | { readonly form: z.$ZodType };
+
+/** An answer whose body is not JSON (an image): the handler gives its bytes and type. */
+export interface RawResponse {
+  /** The media type(s) it may have, e.g. `image/*`. */
+  readonly raw: string;
+}
+
+/** A route's interface: what it accepts and everything it may answer. */
+interface RouteContract {
+  /** Path parameters (`{id}` in the path). */
+  readonly params?: z.$ZodType;
+  readonly query?: z.$ZodType;
+  /** Request headers the route reads itself (lower-case names), besides the credentials. */
+  readonly headers?: z.$ZodType;
+  readonly body?: BodySpec;
+  /** The answer's body schema per status; `NoBody` for an empty answer. */
+  readonly responses: Readonly<Record<number, z.$ZodType | RawResponse>>;
+  /** Every error of the catalogue (shared/errors.ts) the route may answer besides `internal`. */
+  readonly errors: readonly ErrorName[];
+}
+
+export interface RouteSpec {
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** Handler module, relative to the repository root; it exports `handler`. */
+  readonly entry: string;
+  readonly errorStyle: ErrorStyle;
+  readonly auth: AuthMode;
+  readonly access: RouteAccess;
+  readonly contract: RouteContract;
+  /**
+   * Management routes (auth `manage`): the action of the permission matrix the caller must hold on
+   * its target, and where the target's id comes from (`params.organizationId`,
+   * `params.applicationId`, or the same field of the body). The chain decides before the handler runs.
+   */
+  readonly permission?: Permission;
+}
+
+export interface Permission {
+  readonly action: Action;
+  /** Where the target's id is read; absent for actions on the caller's own platform account. */
+  readonly from?: 'params' | 'body';
+}
+
+/** The chain's own refusals of a body it cannot read, common to every route that takes one. */
+export const bodyErrors = ['invalidRequest', 'payloadTooLarge', 'unsupportedMediaType'] as const;
+
+/** Errors every authenticated route may answer on top of its own. */
+export const credentialErrors = ['unauthorized'] as const;

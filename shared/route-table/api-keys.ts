@@ -1,0 +1,46 @@
+/** API keys (SPEC §4.5, §5.1). Spread into the one table (shared/routes.ts). */
+import { ApiKeyCreated, ApiKeyList, ApiKeySummary } from '../contracts/management.ts';
+import type { RouteSpec } from '../route-spec.ts';
+import { ApiKeyPath, ApplicationPath, CreateApiKeyBody } from '../tenancy/schemas.ts';
+import { manageErrors, writeErrors } from './organizations.ts';
+
+export const apiKeyRoutes = {
+  createApiKey: {
+    method: 'POST',
+    path: '/api-keys',
+    entry: 'functions/api-keys/create.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'apiKeys.create', from: 'body' },
+    contract: {
+      body: { json: CreateApiKeyBody },
+      responses: { 201: ApiKeyCreated },
+      errors: [...writeErrors, 'apiKeyLimit'],
+    },
+  },
+  listApiKeys: {
+    method: 'GET',
+    path: '/applications/{applicationId}/api-keys',
+    entry: 'functions/api-keys/list.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'read', publicKeys: true },
+    permission: { action: 'apiKeys.list', from: 'params' },
+    contract: { params: ApplicationPath, responses: { 200: ApiKeyList }, errors: manageErrors },
+  },
+  revokeApiKey: {
+    method: 'DELETE',
+    path: '/applications/{applicationId}/api-keys/{keyId}',
+    entry: 'functions/api-keys/revoke.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'apiKeys.revoke', from: 'params' },
+    contract: {
+      params: ApiKeyPath,
+      responses: { 200: ApiKeySummary },
+      errors: [...manageErrors, 'rateLimited'],
+    },
+  },
+} as const satisfies Record<string, RouteSpec>;

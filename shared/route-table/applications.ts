@@ -1,0 +1,94 @@
+/** Applications (SPEC §4.5, DESIGN §6). Spread into the one table (shared/routes.ts). */
+import { NoBody, PublicApplication } from '../contracts/common.ts';
+import { ApplicationList, ApplicationView } from '../contracts/management.ts';
+import { credentialErrors, type RouteSpec } from '../route-spec.ts';
+import {
+  ApplicationPath,
+  CreateApplicationBody,
+  OrganizationPath,
+  PageQuery,
+  UpdateApplicationBody,
+} from '../tenancy/schemas.ts';
+import { manageErrors, writeErrors } from './organizations.ts';
+
+export const applicationRoutes = {
+  createApplication: {
+    method: 'POST',
+    path: '/application/{organizationId}',
+    entry: 'functions/applications/create.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'applications.create', from: 'params' },
+    contract: {
+      params: OrganizationPath,
+      body: { json: CreateApplicationBody },
+      responses: { 201: ApplicationView },
+      errors: [...writeErrors, 'planLimit'],
+    },
+  },
+  listApplications: {
+    method: 'GET',
+    path: '/organizations/{organizationId}/applications',
+    entry: 'functions/applications/list.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'read', publicKeys: true },
+    permission: { action: 'applications.list', from: 'params' },
+    contract: {
+      params: OrganizationPath,
+      query: PageQuery,
+      responses: { 200: ApplicationList },
+      errors: [...manageErrors, 'invalidRequest'],
+    },
+  },
+  getApplication: {
+    method: 'GET',
+    path: '/applications/{applicationId}',
+    entry: 'functions/applications/get.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'read', publicKeys: true },
+    permission: { action: 'applications.read', from: 'params' },
+    contract: { params: ApplicationPath, responses: { 200: ApplicationView }, errors: manageErrors },
+  },
+  updateApplication: {
+    method: 'PATCH',
+    path: '/applications/{applicationId}',
+    entry: 'functions/applications/update.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'applications.update', from: 'params' },
+    contract: {
+      params: ApplicationPath,
+      body: { json: UpdateApplicationBody },
+      responses: { 200: ApplicationView },
+      errors: writeErrors,
+    },
+  },
+  deleteApplication: {
+    method: 'DELETE',
+    path: '/applications/{applicationId}',
+    entry: 'functions/applications/delete.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'applications.delete', from: 'params' },
+    contract: {
+      params: ApplicationPath,
+      responses: { 204: NoBody },
+      errors: [...manageErrors, 'rateLimited'],
+    },
+  },
+  /** SPEC §4.5: the application of a public or secret key, for sign-in pages to show. */
+  applicationByApiKey: {
+    method: 'GET',
+    path: '/application/by-api-key',
+    entry: 'functions/applications/by-api-key.ts',
+    errorStyle: 'app',
+    auth: 'api-key',
+    access: { table: 'readwrite' },
+    contract: { responses: { 200: PublicApplication }, errors: [...credentialErrors] },
+  },
+} as const satisfies Record<string, RouteSpec>;

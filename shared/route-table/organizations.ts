@@ -1,0 +1,133 @@
+/** Platform organizations and their members (DESIGN §6). Spread into the one table (shared/routes.ts). */
+import { NoBody } from '../contracts/common.ts';
+import { Member, MemberList, OrganizationList, OrganizationView } from '../contracts/management.ts';
+import { bodyErrors, credentialErrors, type RouteSpec } from '../route-spec.ts';
+import {
+  AddMemberBody,
+  ChangeMemberBody,
+  MemberPath,
+  OrganizationBody,
+  OrganizationPath,
+} from '../tenancy/schemas.ts';
+
+/** Errors of every management route: no credential, a role or key that may not, an unknown target. */
+export const manageErrors = [...credentialErrors, 'forbidden', 'notFound'] as const;
+/** Writes that can lose a race to DynamoDB's transaction conflicts answer 429 busy. */
+export const writeErrors = [...bodyErrors, ...manageErrors, 'rateLimited'] as const;
+
+export const organizationRoutes = {
+  createOrganization: {
+    method: 'POST',
+    path: '/organizations',
+    entry: 'functions/organizations/create.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'organizations.create' },
+    contract: { body: { json: OrganizationBody }, responses: { 201: OrganizationView }, errors: writeErrors },
+  },
+  listOrganizations: {
+    method: 'GET',
+    path: '/organizations',
+    entry: 'functions/organizations/list.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'read', publicKeys: true },
+    permission: { action: 'organizations.list' },
+    contract: { responses: { 200: OrganizationList }, errors: manageErrors },
+  },
+  getOrganization: {
+    method: 'GET',
+    path: '/organizations/{organizationId}',
+    entry: 'functions/organizations/get.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'read', publicKeys: true },
+    permission: { action: 'organizations.read', from: 'params' },
+    contract: { params: OrganizationPath, responses: { 200: OrganizationView }, errors: manageErrors },
+  },
+  updateOrganization: {
+    method: 'PATCH',
+    path: '/organizations/{organizationId}',
+    entry: 'functions/organizations/update.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'organizations.update', from: 'params' },
+    contract: {
+      params: OrganizationPath,
+      body: { json: OrganizationBody },
+      responses: { 200: OrganizationView },
+      errors: writeErrors,
+    },
+  },
+  deleteOrganization: {
+    method: 'DELETE',
+    path: '/organizations/{organizationId}',
+    entry: 'functions/organizations/delete.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'organizations.delete', from: 'params' },
+    contract: {
+      params: OrganizationPath,
+      responses: { 204: NoBody },
+      errors: [...manageErrors, 'organizationNotEmpty', 'rateLimited'],
+    },
+  },
+  listMembers: {
+    method: 'GET',
+    path: '/organizations/{organizationId}/members',
+    entry: 'functions/organizations/list-members.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'read', publicKeys: true },
+    permission: { action: 'members.list', from: 'params' },
+    contract: { params: OrganizationPath, responses: { 200: MemberList }, errors: manageErrors },
+  },
+  addMember: {
+    method: 'POST',
+    path: '/organizations/{organizationId}/members',
+    entry: 'functions/organizations/add-member.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'members.add', from: 'params' },
+    contract: {
+      params: OrganizationPath,
+      body: { json: AddMemberBody },
+      responses: { 201: Member },
+      errors: [...writeErrors, 'alreadyMember'],
+    },
+  },
+  updateMember: {
+    method: 'PATCH',
+    path: '/organizations/{organizationId}/members/{userId}',
+    entry: 'functions/organizations/update-member.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'members.change', from: 'params' },
+    contract: {
+      params: MemberPath,
+      body: { json: ChangeMemberBody },
+      responses: { 200: Member },
+      errors: [...writeErrors, 'lastOwner'],
+    },
+  },
+  removeMember: {
+    method: 'DELETE',
+    path: '/organizations/{organizationId}/members/{userId}',
+    entry: 'functions/organizations/remove-member.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    // Any member may leave; removing another is decided by mayChangeMember (shared/tenancy/permissions.ts).
+    permission: { action: 'members.leave', from: 'params' },
+    contract: {
+      params: MemberPath,
+      responses: { 204: NoBody },
+      errors: [...manageErrors, 'lastOwner', 'rateLimited'],
+    },
+  },
+} as const satisfies Record<string, RouteSpec>;

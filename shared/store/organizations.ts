@@ -1,0 +1,269 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteItems, type Item, type Key, readItems } from './batch.ts';
+import type { Db } from './db.ts';
+import type { TransactItem } from './errors.ts';
+import { isConditionFailure } from './errors.ts';
+import { queryAll } from './items.ts';
+import { keys } from './keys.ts';
+import { type TransactOutcome, transactWrite } from './transact.ts';
+
+/** The stored organization (shared/tenancy/organizations.ts reads it). */
+export interface StoredOrganization {
+  id: string;
+  name: string;
+  /** A platform organization (owns applications), or a tenant organization of one application. */
+  kind: 'platform' | 'tenant';
+  applicationId?: string;
+  createdAt: string;
+}
+
+/** shared/tenancy/permissions.ts `Role`. */
+type Role = 'owner' | 'admin' | 'member';
+
+export interface NewMember {
+  userId: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+}
+
+const BATCH_GET = 100;
+
+/**
+ * The Puts creating an organization with its first member, an owner: the counters the invariants
+ * are conditioned on start here (DESIGN §6: applications against the plan; §5: an owner always).
+ */
+export function organizationWrites(table: string, org: StoredOrganization, owner: NewMember): TransactItem[] {
+  const tenantIndex =
+    org.kind === 'tenant' && org.applicationId ? keys.tenantOrganization(org.applicationId, org.id) : {};
+  return [
+    {
+      Put: {
+        TableName: table,
+        Item: {
+          ...keys.organization(org.id),
+          ...tenantIndex,
+          type: 'organization',
+          ...org,
+          plan: 'free',
+          applicationCount: 0,
+          memberCount: 1,
+          ownerCount: 1,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    { Put: { TableName: table, Item: memberItem(org.id, owner) } },
+  ];
+}
+
+const memberItem = (organizationId: string, member: NewMember) => ({
+  ...keys.member(organizationId, member.userId),
+  type: 'member',
+  organizationId,
+  ...member,
+});
+
+export async function createOrganization(
+  db: Db,
+  org: StoredOrganization,
+  owner: NewMember,
+): Promise<TransactOutcome> {
+  return transactWrite(db, organizationWrites(db.table, org, owner));
+}
+
+/** The organization and the caller's membership of it, in ONE BatchGetItem. */
+export async function readOrganizationAndMember(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<{ organization?: Item; member?: Item }> {
+  return readItems(db, {
+    organization: keys.organization(organizationId),
+    member: keys.member(organizationId, userId),
+  });
+}
+
+/** One strongly consistent GetItem. */
+export async function readMember(db: Db, organizationId: string, userId: string): Promise<Item | undefined> {
+  const { pk, sk } = keys.member(organizationId, userId);
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.table, Key: { pk, sk }, ConsistentRead: true }),
+  );
+  return Item;
+}
+
+/** Several items by key, 100 to a BatchGetItem; missing ones are left out. */
+export async function readMany(db: Db, wanted: Key[]): Promise<Item[]> {
+  const items: Item[] = [];
+  for (let start = 0; start < wanted.length; start += BATCH_GET) {
+    const named = Object.fromEntries(
+      wanted.slice(start, start + BATCH_GET).map((key, index) => [index, key]),
+    );
+    items.push(
+      ...Object.values(await readItems(db, named)).filter((item): item is Item => item !== undefined),
+    );
+  }
+  return items;
+}
+
+/** The membership items of a user (gsi1, eventually consistent): one Query per page. */
+export async function membershipsOf(db: Db, userId: string): Promise<Item[]> {
+  return queryAll(db, {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :user AND begins_with(gsi1sk, :org)',
+    ExpressionAttributeValues: { ':user': `USER#${userId}`, ':org': 'ORG#' },
+  });
+}
+
+/** Every member item of an organization (strongly consistent). */
+export async function membersOf(db: Db, organizationId: string): Promise<Item[]> {
+  return queryAll(db, {
+    KeyConditionExpression: 'pk = :org AND begins_with(sk, :member)',
+    ExpressionAttributeValues: { ':org': keys.organization(organizationId).pk, ':member': 'MEMBER#' },
+    ConsistentRead: true,
+  });
+}
+
+export type RenameOutcome = 'renamed' | 'missing';
+
+export async function renameOrganization(
+  db: Db,
+  organizationId: string,
+  name: string,
+): Promise<RenameOutcome> {
+  try {
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: keys.organization(organizationId),
+        UpdateExpression: 'SET #name = :name',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#name': 'name' },
+        ExpressionAttributeValues: { ':name': name },
+      }),
+    );
+    return 'renamed';
+  } catch (error) {
+    if (isConditionFailure(error)) return 'missing';
+    throw error;
+  }
+}
+
+// An organization is deleted only while it holds no application (its counter says so).
+const holdsNoApplication =
+  'attribute_exists(pk) AND (attribute_not_exists(applicationCount) OR applicationCount = :zero)';
+/** A transaction holds at most 100 items: the organization and 99 members go with it, the rest after. */
+const MEMBERS_IN_TRANSACTION = 99;
+
+export type DeleteOrganizationOutcome = 'deleted' | 'holdsApplications' | 'conflict';
+
+/**
+ * Deletes the organization under the no-application condition, with its members in the same
+ * transaction (beyond 99 members, the rest right after: without their organization they name nothing).
+ */
+export async function deleteOrganization(db: Db, organizationId: string): Promise<DeleteOrganizationOutcome> {
+  const members = await membersOf(db, organizationId);
+  const memberKeys = members.map((item) => ({ pk: item.pk as string, sk: item.sk as string }));
+  const written = await transactWrite(db, [
+    {
+      Delete: {
+        TableName: db.table,
+        Key: keys.organization(organizationId),
+        ConditionExpression: holdsNoApplication,
+        ExpressionAttributeValues: { ':zero': 0 },
+      },
+    },
+    ...memberKeys.slice(0, MEMBERS_IN_TRANSACTION).map((Key) => ({ Delete: { TableName: db.table, Key } })),
+  ]);
+  if (written.outcome === 'conflict') return 'conflict';
+  if (written.outcome === 'failed') return 'holdsApplications';
+  await deleteItems(db, memberKeys.slice(MEMBERS_IN_TRANSACTION));
+  return 'deleted';
+}
+
+/** The organization counters one membership change moves, and the condition it keeps. */
+interface CounterChange {
+  members: -1 | 0 | 1;
+  owners: -1 | 0 | 1;
+}
+
+function counterUpdate(table: string, organizationId: string, change: CounterChange): TransactItem {
+  // Organizations made before the counters existed have one member, an owner.
+  const set = [
+    'memberCount = if_not_exists(memberCount, :one) + :members',
+    'ownerCount = if_not_exists(ownerCount, :one) + :owners',
+  ];
+  // DESIGN §6 / issue 8: an organization always keeps an owner.
+  // A missing counter is one owner: the comparison is false then, as it must be.
+  const keepsOwner = change.owners < 0 ? ' AND ownerCount > :one' : '';
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.organization(organizationId),
+      UpdateExpression: `SET ${set.join(', ')}`,
+      ConditionExpression: `attribute_exists(pk)${keepsOwner}`,
+      ExpressionAttributeValues: { ':one': 1, ':members': change.members, ':owners': change.owners },
+    },
+  };
+}
+
+/** `failed`: the organization is gone, the member is (not) there, or the last owner would go. */
+export type MemberOutcome = 'written' | 'exists' | 'missing' | 'changed' | 'lastOwner' | 'conflict';
+
+/** Adds a member unless already one, moving the counters in the same transaction. */
+export async function addMember(db: Db, organizationId: string, member: NewMember): Promise<MemberOutcome> {
+  const written = await transactWrite(db, [
+    counterUpdate(db.table, organizationId, { members: 1, owners: member.role === 'owner' ? 1 : 0 }),
+    {
+      Put: {
+        TableName: db.table,
+        Item: memberItem(organizationId, member),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+  if (written.outcome !== 'failed') return written.outcome;
+  return written.failed.includes(0) ? 'missing' : 'exists';
+}
+
+/**
+ * Removes a member whose role is still `role` (as read), or changes it to `to`: the owner counter
+ * moves in the same transaction, under the condition that one owner stays.
+ */
+export async function changeMember(
+  db: Db,
+  organizationId: string,
+  member: { userId: string; role: Role },
+  to: Role | 'removed',
+): Promise<MemberOutcome> {
+  const owners = ((to === 'owner' ? 1 : 0) - (member.role === 'owner' ? 1 : 0)) as -1 | 0 | 1;
+  const key = keys.member(organizationId, member.userId);
+  const stillRole = { ConditionExpression: '#role = :role', ExpressionAttributeNames: { '#role': 'role' } };
+  const memberWrite: TransactItem =
+    to === 'removed'
+      ? {
+          Delete: {
+            TableName: db.table,
+            Key: { pk: key.pk, sk: key.sk },
+            ...stillRole,
+            ExpressionAttributeValues: { ':role': member.role },
+          },
+        }
+      : {
+          Update: {
+            TableName: db.table,
+            Key: { pk: key.pk, sk: key.sk },
+            UpdateExpression: 'SET #role = :to',
+            ...stillRole,
+            ExpressionAttributeValues: { ':role': member.role, ':to': to },
+          },
+        };
+  const written = await transactWrite(db, [
+    counterUpdate(db.table, organizationId, { members: to === 'removed' ? -1 : 0, owners }),
+    memberWrite,
+  ]);
+  if (written.outcome !== 'failed') return written.outcome;
+  if (written.failed.includes(1)) return 'changed';
+  return owners < 0 ? 'lastOwner' : 'missing';
+}

@@ -1,0 +1,98 @@
+import type { Deps } from '../deps.ts';
+import { fail } from '../errors.ts';
+import { newId } from '../random.ts';
+import { tooBusy } from '../rate-limit/rate-limit.ts';
+import { keys } from '../store/keys.ts';
+import {
+  createOrganization as createStoredOrganization,
+  deleteOrganization as deleteStoredOrganization,
+  membershipsOf,
+  readMany,
+  renameOrganization as renameStoredOrganization,
+} from '../store/organizations.ts';
+import type { User } from '../users/user.ts';
+import type { Role } from './permissions.ts';
+import { applicationLimit, type Plan, planOf } from './plans.ts';
+
+export interface Organization {
+  id: string;
+  name: string;
+  /** `platform`: owns applications; `tenant`: one application's own organization of end users. */
+  kind: 'platform' | 'tenant';
+  applicationId: string | null;
+  plan: Plan;
+  applicationCount: number;
+  memberCount: number;
+  createdAt: string;
+}
+
+export function organizationFromItem(item: Record<string, unknown>): Organization {
+  return {
+    id: item.id as string,
+    name: item.name as string,
+    kind: item.kind as Organization['kind'],
+    applicationId: (item.applicationId as string | undefined) ?? null,
+    plan: planOf(item.plan),
+    applicationCount: (item.applicationCount as number | undefined) ?? 0,
+    // Organizations made at first sign-in before the counters existed have their one owner.
+    memberCount: (item.memberCount as number | undefined) ?? 1,
+    createdAt: item.createdAt as string,
+  };
+}
+
+/** A platform organization as its members see it: the plan and its usage (SPEC §1.9). */
+export const organizationView = (org: Organization, role: Role) => ({
+  id: org.id,
+  name: org.name,
+  role,
+  plan: { name: org.plan, applicationLimit: applicationLimit(org.plan) },
+  usage: { applications: org.applicationCount, members: org.memberCount },
+  createdAt: org.createdAt,
+});
+
+/** `POST /organizations` (SPEC §4.5): a platform organization owned by the caller, on the free plan. */
+export async function createOrganization(deps: Deps, owner: User, name: string): Promise<Organization> {
+  const createdAt = new Date(deps.clock.now()).toISOString();
+  const stored = { id: newId(deps.random, 'org'), name, kind: 'platform' as const, createdAt };
+  const written = await createStoredOrganization(deps.db, stored, {
+    userId: owner.id,
+    email: owner.email,
+    role: 'owner',
+    createdAt,
+  });
+  if (written.outcome === 'conflict') throw tooBusy();
+  if (written.outcome === 'failed') throw new Error('a new organization id collided with a stored one');
+  return { ...stored, applicationId: null, plan: 'free', applicationCount: 0, memberCount: 1 };
+}
+
+/** The caller's platform organizations with their role, plan and usage, oldest first. */
+export async function listOrganizationsOf(deps: Deps, userId: string) {
+  const memberships = await membershipsOf(deps.db, userId);
+  const roles = new Map(memberships.map((item) => [item.organizationId as string, item.role as Role]));
+  const found = await readMany(
+    deps.db,
+    [...roles.keys()].map((id) => keys.organization(id)),
+  );
+  return found
+    .map(organizationFromItem)
+    .filter((org) => org.kind === 'platform')
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+    .map((org) => organizationView(org, roles.get(org.id) ?? 'member'));
+}
+
+export async function renameOrganization(deps: Deps, org: Organization, name: string): Promise<Organization> {
+  const outcome = await renameStoredOrganization(deps.db, org.id, name);
+  if (outcome === 'missing') throw fail('notFound', 'No such organization');
+  return { ...org, name };
+}
+
+/** Deletes an organization that holds no application (409 ORGANIZATION_NOT_EMPTY otherwise). */
+export async function deleteOrganization(deps: Deps, org: Organization): Promise<void> {
+  const outcome = await deleteStoredOrganization(deps.db, org.id);
+  if (outcome === 'conflict') throw tooBusy();
+  if (outcome === 'holdsApplications') {
+    throw fail('organizationNotEmpty', 'Delete the organization’s applications first', {
+      applications: org.applicationCount,
+    });
+  }
+}
