@@ -57,10 +57,12 @@ describe('AWS calls per management request (no KMS, no SES)', () => {
       ...organization,
       'UpdateItemCommand',
     ]);
+    // The last UpdateItem gives the creator its place back (ORGANIZATIONS_PER_ACCOUNT).
     await expectCalls(() => manage(app, 'DELETE', `/organizations/${id}`, owner), 204, [
       ...organization,
       'QueryCommand',
       'TransactWriteItemsCommand',
+      'UpdateItemCommand',
     ]);
   });
 

@@ -1,4 +1,6 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/store/keys.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
 import { freshIp } from '../support/http-client.ts';
@@ -370,6 +372,66 @@ describe('organizations', () => {
     expect(
       (await manage(app, 'DELETE', `${path}/${someone.body.user.id}`, { token: someone.token })).status,
     ).toBe(204);
+  });
+});
+
+describe('organizations an account may create', () => {
+  it('stops at 10 under parallel creates (the first sign-in’s counts), and a deletion gives one back', async () => {
+    // Prepare
+    const owner = await signIn(app);
+    const create = (index: number) =>
+      manage(app, 'POST', '/organizations', { token: owner.token }, { name: `Org ${index}` });
+
+    // Act
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => create(index)));
+
+    // Assess: with the first sign-in's, never more than 10.
+    const created = answers.filter((answer) => answer.status === 201);
+    expect(created.length).toBeLessThanOrEqual(9);
+    for (const answer of answers.filter((x) => x.status === 403)) {
+      expectError(answer, 403, 'ORGANIZATION_LIMIT_REACHED');
+      expect(answer.body.error.details).toEqual({ limit: 10 });
+    }
+    while ((await create(99)).status === 201);
+    const mine = await manage(app, 'GET', '/organizations', { token: owner.token });
+    expect(mine.body.items).toHaveLength(10);
+    expectError(await create(100), 403, 'ORGANIZATION_LIMIT_REACHED');
+    const last = mine.body.items.at(-1).id;
+    expect((await manage(app, 'DELETE', `/organizations/${last}`, { token: owner.token })).status).toBe(204);
+    expect((await create(101)).status).toBe(201);
+  });
+});
+
+describe('plans, set by an operator', () => {
+  it.each([
+    ['pro', 25],
+    ['enterprise', null],
+  ])('%s allows %s applications', async (plan, limit) => {
+    // Prepare: the operator's change is the `plan` attribute of the organization's item.
+    const owned = await createOwnedApplication(app, 'Planned');
+    await app.deps.db.client.send(
+      new UpdateCommand({
+        TableName: app.deps.db.table,
+        Key: keys.organization(owned.organizationId),
+        UpdateExpression: 'SET #plan = :plan',
+        ExpressionAttributeNames: { '#plan': 'plan' },
+        ExpressionAttributeValues: { ':plan': plan },
+      }),
+    );
+    const token = { token: owned.owner.token };
+
+    // Act
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, index) =>
+        manage(app, 'POST', `/application/${owned.organizationId}`, token, { name: `More ${index}` }),
+      ),
+    );
+
+    // Assess: beyond the free plan's 3, with the plan and its usage shown.
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201]);
+    const org = await manage(app, 'GET', `/organizations/${owned.organizationId}`, token);
+    expect(org.body.plan).toEqual({ name: plan, applicationLimit: limit });
+    expect(org.body.usage.applications).toBe(5);
   });
 });
 
