@@ -422,6 +422,21 @@ describe('the impersonation cookie (platform origin)', () => {
     expect(ended.headers['set-cookie']).toBeUndefined();
     expect((await session(bearer(started.body.token))).status).toBe(200);
   });
+  it('refuses live impersonation cookies of two different users (one was planted)', async () => {
+    // Prepare
+    const first = await applicationWithUser();
+    const second = await applicationWithUser();
+    const tokenOf = async (owned: typeof first) =>
+      (await impersonate(owned.applicationId, owned.user.id, { token: owned.owner.token })).body
+        .token as string;
+    const cookie = `doorcode.impersonation_token=${await tokenOf(first)}; doorcode.impersonation_token=${await tokenOf(second)}`;
+
+    // Act
+    const info = await session({ cookie });
+
+    // Assess
+    expectError(info, 401, 'UNAUTHORIZED');
+  });
 });
 
 describe('GET /applications/{applicationId}/audit', () => {
