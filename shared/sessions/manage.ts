@@ -13,6 +13,8 @@ import { issueSessionToken } from './token.ts';
  */
 export async function refreshSession(deps: Deps, current: ResolvedSession): Promise<SignInResult> {
   const { session, user } = current;
+  // DESIGN §5: an impersonation lasts its 15 minutes and is never extended.
+  if (session.impersonation) throw fail('forbidden', 'An impersonated session cannot be refreshed');
   const issued = await issueSessionToken(deps, {
     userId: user.id,
     email: user.email,
@@ -41,6 +43,8 @@ async function sessionsOf(deps: Deps, userId: string): Promise<SessionRecord[]> 
 
 /** POST /auth/sign-out: ends every session of the user in this application (SPEC §3.2). */
 async function signOutEverywhere(deps: Deps, current: ResolvedSession): Promise<void> {
+  // An impersonation signs out only itself: a support user never ends the user's own sessions.
+  if (current.session.impersonation) return deleteSession(deps.db, current.user.id, current.session.id);
   const ids = new Set((await sessionsOf(deps, current.user.id)).map((session) => session.id));
   ids.add(current.session.id);
   await deleteSessions(deps.db, current.user.id, [...ids]);

@@ -1,3 +1,15 @@
+/**
+ * What an impersonated session (DESIGN §5) records of its impersonation, so that resolving it shows
+ * who acts and why without another read (SPEC §2 SessionInfo `impersonation`).
+ */
+interface SessionImpersonation {
+  id: string;
+  actorId: string;
+  actorEmail: string;
+  reason: string;
+  startedAt: string;
+}
+
 /** A server-side session. The token is valid only while this record exists and holds its `jti`. */
 export interface SessionRecord {
   id: string;
@@ -10,6 +22,8 @@ export interface SessionRecord {
   expiresAt: number;
   userAgent: string;
   ip: string;
+  /** Only on a session an impersonation started: it cannot be refreshed (DESIGN §5). */
+  impersonation?: SessionImpersonation;
 }
 
 export function sessionFromItem(item: Record<string, unknown>): SessionRecord {
@@ -22,6 +36,7 @@ export function sessionFromItem(item: Record<string, unknown>): SessionRecord {
     expiresAt: item.expiresAt as number,
     userAgent: (item.userAgent as string | undefined) ?? '',
     ip: (item.ip as string | undefined) ?? '',
+    ...(item.impersonation ? { impersonation: item.impersonation as SessionImpersonation } : {}),
   };
 }
 

@@ -44,6 +44,10 @@ export const permissions = {
   'apiKeys.create': { target: 'application', allow: managers },
   'apiKeys.list': { target: 'application', allow: [...readers, 'secretKey'] },
   'apiKeys.revoke': { target: 'application', allow: managers },
+  /** SPEC §1.10: acting as one of the application's end users; a session of the application never may. */
+  'impersonation.start': { target: 'application', allow: managers },
+  /** The application's audit trail (impersonations started and ended). */
+  'audit.read': { target: 'application', allow: managers },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof permissions;
