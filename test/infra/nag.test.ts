@@ -13,7 +13,8 @@ const findings = (inputs: Parameters<typeof synthDoorcode>[0] = {}) => {
   );
 };
 
-describe('cdk-nag AwsSolutions', () => {
+// The first check loads and runs every rule over ~40 functions: tens of seconds on a loaded 2-core CI machine.
+describe('cdk-nag AwsSolutions', { timeout: 120_000 }, () => {
   it('reports no unacknowledged error or warning', () => {
     expect(findings()).toEqual([]);
   });
