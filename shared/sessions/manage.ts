@@ -52,11 +52,23 @@ async function signOutEverywhere(deps: Deps, current: ResolvedSession): Promise<
 
 /** POST /auth/revoke-session-by-id: only the caller's own sessions can be named; others are ignored. */
 export async function revokeSession(deps: Deps, current: ResolvedSession, sessionId: string): Promise<void> {
+  refuseImpersonation(current, sessionId);
   await deleteSession(deps.db, current.user.id, sessionId);
+}
+
+/**
+ * A support user acting as the user may end its own impersonated session, never the user's own
+ * sessions: that would be acting against the user rather than seeing what the user sees.
+ */
+function refuseImpersonation(current: ResolvedSession, sessionId?: string): void {
+  if (current.session.impersonation && sessionId !== current.session.id) {
+    throw fail('forbidden', "An impersonated session cannot end the user's other sessions");
+  }
 }
 
 /** POST /auth/revoke-other-sessions: the calling session stays. */
 export async function revokeOtherSessions(deps: Deps, current: ResolvedSession): Promise<number> {
+  refuseImpersonation(current);
   const others = (await sessionsOf(deps, current.user.id)).filter(
     (session) => session.id !== current.session.id,
   );

@@ -299,6 +299,25 @@ describe('the impersonated session', () => {
     expectError(await session(bearer(token)), 401, 'UNAUTHORIZED');
     expect((await session(bearer(user.token))).status).toBe(200);
   });
+
+  it("cannot end the user's own sessions, one by one or all others (403)", async () => {
+    // Prepare
+    const { owner, applicationId, user } = await applicationWithUser();
+    const { token } = (await impersonate(applicationId, user.id, { token: owner.token })).body;
+    const own = (await session(bearer(user.token))).body.session.id as string;
+
+    // Act
+    const byId = await app.request('POST', '/auth/revoke-session-by-id', {
+      body: { id: own },
+      headers: bearer(token),
+    });
+    const others = await app.request('POST', '/auth/revoke-other-sessions', { headers: bearer(token) });
+
+    // Assess
+    expectError(byId, 403, 'FORBIDDEN');
+    expectError(others, 403, 'FORBIDDEN');
+    expect((await session(bearer(user.token))).status).toBe(200);
+  });
 });
 
 describe('POST /impersonation/{id}/end', () => {
