@@ -14,6 +14,7 @@ import { bodyErrors, credentialErrors, type RouteSpec } from './route-spec.ts';
 import { apiKeyRoutes } from './route-table/api-keys.ts';
 import { applicationRoutes } from './route-table/applications.ts';
 import { organizationRoutes } from './route-table/organizations.ts';
+import { statisticsRoutes } from './route-table/statistics.ts';
 import { CodeBody, PeekBody, PollBody, StartBody } from './sign-in/schemas.ts';
 import { RevokeSessionBody, UpdateUserBody } from './users/schemas.ts';
 
@@ -170,7 +171,11 @@ export const routes = {
     errorStyle: 'app',
     auth: 'session',
     access: { table: 'readwrite', sign: true },
-    contract: { responses: { 200: SignInResult }, errors: [...credentialErrors, 'forbidden'] },
+    // rateLimited: concurrent writes kept cancelling the refresh with its statistics counters.
+    contract: {
+      responses: { 200: SignInResult },
+      errors: [...credentialErrors, 'forbidden', 'rateLimited'],
+    },
   },
   signOut: {
     method: 'POST',
@@ -244,6 +249,7 @@ export const routes = {
   ...organizationRoutes,
   ...applicationRoutes,
   ...apiKeyRoutes,
+  ...statisticsRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

@@ -48,6 +48,17 @@ export const keys = {
    * `LOG`: logs of the list shape before hit ids are never read again and expire by TTL.
    */
   rateLog: (bucket: string, subject: string) => ({ pk: `RATE#${bucket}#${subject}`, sk: 'HITS' }),
+  /**
+   * An application's statistics (docs/data-model.md, Statistics), one partition per application:
+   * new users and sign-ins of one UTC day (sorted by date, so a range is one Query), the sessions
+   * counted under one UTC day of issue or refresh (with per-minute counts), and the user total.
+   */
+  statsDay: (applicationId: string, date: string) => ({ pk: `STATS#${applicationId}`, sk: `DAY#${date}` }),
+  statsSessions: (applicationId: string, date: string) => ({
+    pk: `STATS#${applicationId}`,
+    sk: `SESSIONS#${date}`,
+  }),
+  statsTotal: (applicationId: string) => ({ pk: `STATS#${applicationId}`, sk: 'TOTAL' }),
   /** Never written: `/status` reads it to prove the table answers. */
   health: { pk: 'HEALTH', sk: 'HEALTH' },
 } as const;

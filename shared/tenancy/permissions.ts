@@ -44,6 +44,8 @@ export const permissions = {
   'apiKeys.create': { target: 'application', allow: managers },
   'apiKeys.list': { target: 'application', allow: [...readers, 'secretKey'] },
   'apiKeys.revoke': { target: 'application', allow: managers },
+  /** Insights: an application's counters (shared/tenancy/statistics.ts); a public key sits in browsers. */
+  'statistics.read': { target: 'application', allow: [...readers, 'secretKey'] },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof permissions;
