@@ -9,7 +9,7 @@ import { readDayCounts, readSessionBucketsAndTotal } from '../store/statistics.t
  */
 
 /** The longest range, both ends included. */
-export const MAX_RANGE_DAYS = 90;
+const MAX_RANGE_DAYS = 90;
 /** Without `from`, the range is this many days ending with `to`. */
 const DEFAULT_RANGE_DAYS = 30;
 const DAY_MS = 86_400_000;
