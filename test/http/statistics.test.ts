@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { freshIp } from '../support/http-client.ts';
+import { latestCode } from '../support/inbox.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
@@ -31,8 +33,21 @@ async function statistics(secretKey: string, applicationId: string, query = '') 
 /** An end user's sign-in to the application of `publicKey`. */
 const signInTo = (publicKey: string, email = newEmail()) => signIn(app, email, { 'x-api-key': publicKey });
 
+/** The headless path (SPEC §1.5): start and approve with the key, then the device code's poll. */
+async function signInByPoll(publicKey: string, email = newEmail()) {
+  const headers = { 'x-api-key': publicKey };
+  const start = await app.request('POST', '/auth/code/start', { body: { email }, headers, ip: freshIp() });
+  const code = await latestCode(email);
+  await app.request('POST', '/auth/code/approve', { body: { email, code }, headers, ip: freshIp() });
+  const poll = await app.request('POST', '/auth/code/poll', {
+    body: { deviceCode: start.body.deviceCode },
+    ip: freshIp(),
+  });
+  expect(poll.status, poll.text).toBe(200);
+}
+
 describe('GET /applications/{applicationId}/statistics', () => {
-  it('counts new users and sign-ins per UTC day, across midnight, and only those of its application', async () => {
+  it('counts new users and sign-ins (verify and poll) per UTC day, across midnight, and only those of its application', async () => {
     // Prepare
     const { applicationId, publicKey, secretKey } = await createOwnedApplication(app);
     const other = await createOwnedApplication(app, 'Other Notes');
@@ -46,6 +61,7 @@ describe('GET /applications/{applicationId}/statistics', () => {
     const day2 = dayOf(app.clock.now());
     await signInTo(publicKey);
     await signInTo(publicKey, b);
+    await signInByPoll(publicKey);
     // A platform sign-in is no application's.
     await signIn(app);
 
@@ -57,10 +73,10 @@ describe('GET /applications/{applicationId}/statistics', () => {
     expect(day2).not.toBe(day1);
     expect(stats).toEqual({
       range: { from: day1, to: day2 },
-      totals: { users: 3, newUsers: 3, signIns: 5, activeSessions: 5 },
+      totals: { users: 4, newUsers: 4, signIns: 6, activeSessions: 6 },
       days: [
         { date: day1, newUsers: 2, signIns: 3 },
-        { date: day2, newUsers: 1, signIns: 2 },
+        { date: day2, newUsers: 2, signIns: 3 },
       ],
     });
     // The last 30 days by default, every day present, zeros included.
