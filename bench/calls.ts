@@ -25,6 +25,9 @@ import type { Benchmark } from './types.ts';
 interface Answer {
   token?: string;
   deviceCode?: string;
+  id?: string;
+  key?: string;
+  user?: { id: string };
 }
 
 interface Row {
@@ -106,7 +109,7 @@ export const callsBenchmark: Benchmark = {
       await call('GET /.well-known/jwks.json', 'GET', '/.well-known/jwks.json');
 
       await call('start (platform)', 'POST', '/auth/code/start', json({ email: 'p@bench.test' }));
-      await call('verify (platform, first sign-in)', 'POST', '/auth/code/verify', {
+      const platform = await call('verify (platform, first sign-in)', 'POST', '/auth/code/verify', {
         body: { email: 'p@bench.test', code: await codeOf('p@bench.test') },
       });
 
@@ -182,6 +185,70 @@ export const callsBenchmark: Benchmark = {
         headers: newBearer,
       });
       await call('POST /auth/sign-out', 'POST', '/auth/sign-out', { headers: newBearer });
+
+      // Management (issue 8): the bootstrap of SPEC §1.4 and every route of the area, as the owner.
+      const owner = { authorization: `Bearer ${platform.body.token}` };
+      const org = await call('POST /organizations', 'POST', '/organizations', json({ name: 'Bench' }, owner));
+      const orgPath = `/organizations/${org.body.id}`;
+      await call('GET /organizations', 'GET', '/organizations', { headers: owner });
+      await call('GET /organizations/{id}', 'GET', orgPath, { headers: owner });
+      await call('PATCH /organizations/{id}', 'PATCH', orgPath, json({ name: 'Bench Two' }, owner));
+      const created = await call(
+        'POST /application/{organizationId}',
+        'POST',
+        `/application/${org.body.id}`,
+        json({ name: 'Bench App' }, owner),
+      );
+      const appPath = `/applications/${created.body.id}`;
+      await call('GET /organizations/{id}/applications', 'GET', `${orgPath}/applications`, {
+        headers: owner,
+      });
+      await call('GET /applications/{id}', 'GET', appPath, { headers: owner });
+      await call('PATCH /applications/{id}', 'PATCH', appPath, json({ name: 'Bench App Two' }, owner));
+      const made = await call(
+        'POST /api-keys',
+        'POST',
+        '/api-keys',
+        json({ applicationId: created.body.id, type: 'secret' }, owner),
+      );
+      await call('GET /applications/{id} (secret key)', 'GET', appPath, {
+        headers: { 'x-api-key': made.body.key as string },
+      });
+      await call('GET /application/by-api-key', 'GET', '/application/by-api-key', {
+        headers: { 'x-api-key': made.body.key as string },
+      });
+      await call('GET /applications/{id}/api-keys', 'GET', `${appPath}/api-keys`, { headers: owner });
+      await call(
+        'DELETE /applications/{id}/api-keys/{keyId}',
+        'DELETE',
+        `${appPath}/api-keys/${made.body.id}`,
+        { headers: owner },
+      );
+      await send(server.url, 'POST', '/auth/code/start', {
+        body: { email: 'm@bench.test' },
+        ip: '127.0.8.4',
+      });
+      const joining = await send<Answer>(server.url, 'POST', '/auth/code/verify', {
+        body: { email: 'm@bench.test', code: await codeOf('m@bench.test') },
+        ip: '127.0.8.5',
+      });
+      await call('GET /organizations/{id}/members', 'GET', `${orgPath}/members`, { headers: owner });
+      await call(
+        'POST /organizations/{id}/members',
+        'POST',
+        `${orgPath}/members`,
+        json({ email: 'm@bench.test' }, owner),
+      );
+      const memberPath = `${orgPath}/members/${joining.body.user?.id}`;
+      await call(
+        'PATCH /organizations/{id}/members/{userId}',
+        'PATCH',
+        memberPath,
+        json({ role: 'admin' }, owner),
+      );
+      await call('DELETE /organizations/{id}/members/{userId}', 'DELETE', memberPath, { headers: owner });
+      await call('DELETE /applications/{id}', 'DELETE', appPath, { headers: owner });
+      await call('DELETE /organizations/{id}', 'DELETE', orgPath, { headers: owner });
     } finally {
       await server.close();
       await ses.stop();

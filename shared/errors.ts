@@ -19,6 +19,8 @@ const catalogue = {
   notFound: { status: 404, code: 'NOT_FOUND' },
   /** DESIGN §6: the organization's plan allows no more applications; `details: { plan, limit }`. */
   planLimit: { status: 403, code: 'PLAN_LIMIT_REACHED' },
+  /** An account creates at most 10 platform organizations; `details.limit`. */
+  organizationLimit: { status: 403, code: 'ORGANIZATION_LIMIT_REACHED' },
   /** An application holds at most 20 active API keys; `details.limit`. */
   apiKeyLimit: { status: 403, code: 'API_KEY_LIMIT_REACHED' },
   /** The address is already a member of the organization. */

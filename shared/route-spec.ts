@@ -42,7 +42,10 @@ export type ErrorStyle = 'app' | 'oauth' | 'mcp';
  * - `sign-out`: every presented token of the target application, never refused (SPEC §4.4);
  * - `api-key`: a public or secret key is required (`GET /application/by-api-key`);
  * - `manage`: any credential (a session, a key, or both): the route's `permission` then decides
- *   from the permission matrix (shared/tenancy/permissions.ts); no credential is 401.
+ *   from the permission matrix (shared/tenancy/permissions.ts); no credential is 401;
+ * - `impersonation`: the impersonation tokens presented by Bearer or impersonation cookie, verified
+ *   but not required to have a live session, none required (`POST /impersonation/{id}/end`: the
+ *   route matches them to its record, 403 otherwise: SPEC §4.4).
  */
 export type AuthMode =
   | 'none'
@@ -52,7 +55,8 @@ export type AuthMode =
   | 'session'
   | 'session-optional'
   | 'sign-out'
-  | 'manage';
+  | 'manage'
+  | 'impersonation';
 
 /** How a request body is encoded; the chain answers 415 for any other content type. */
 export type BodySpec = { readonly json: z.$ZodType } | { readonly form: z.$ZodType };

@@ -13,6 +13,7 @@ import { Approved, PeekResult, StartResult } from './contracts/sign-in.ts';
 import { bodyErrors, credentialErrors, type RouteSpec } from './route-spec.ts';
 import { apiKeyRoutes } from './route-table/api-keys.ts';
 import { applicationRoutes } from './route-table/applications.ts';
+import { impersonationRoutes } from './route-table/impersonation.ts';
 import { organizationRoutes } from './route-table/organizations.ts';
 import { statisticsRoutes } from './route-table/statistics.ts';
 import { CodeBody, PeekBody, PollBody, StartBody } from './sign-in/schemas.ts';
@@ -250,6 +251,7 @@ export const routes = {
   ...applicationRoutes,
   ...apiKeyRoutes,
   ...statisticsRoutes,
+  ...impersonationRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

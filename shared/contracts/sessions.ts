@@ -10,6 +10,16 @@ export const SessionInfo = z.object({
   session: z.optional(Session),
   application: z.optional(z.nullable(PublicApplication)),
   token: z.optional(z.string()),
+  /** Only for an impersonated session (DESIGN §5). */
+  impersonation: z.optional(
+    z.object({
+      id: z.string(),
+      actor: z.object({ userId: z.string(), email: z.string() }),
+      reason: z.string(),
+      startedAt: z.string(),
+      expiresAt: z.string(),
+    }),
+  ),
 });
 
 /** SPEC §2 SessionSummary: device, IP and creation time. */

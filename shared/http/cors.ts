@@ -24,7 +24,7 @@ export function preflightHeaders(config: Config, origin: string | undefined): Re
   if (!origin) return {};
   return {
     ...corsHeaders(config, origin),
-    'access-control-allow-methods': 'GET, POST, OPTIONS',
+    'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
     'access-control-allow-headers': 'authorization, content-type, x-api-key',
     'access-control-max-age': String(PREFLIGHT_MAX_AGE_SECONDS),
   };

@@ -24,7 +24,11 @@ export const organizationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'organizations.create' },
-    contract: { body: { json: OrganizationBody }, responses: { 201: OrganizationView }, errors: writeErrors },
+    contract: {
+      body: { json: OrganizationBody },
+      responses: { 201: OrganizationView },
+      errors: [...writeErrors, 'organizationLimit'],
+    },
   },
   listOrganizations: {
     method: 'GET',

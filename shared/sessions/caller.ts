@@ -5,8 +5,15 @@ import { PLATFORM } from '../store/keys.ts';
 import { type ApiKey, noteKeyUse } from '../tenancy/api-keys.ts';
 import type { Application } from '../tenancy/applications.ts';
 import { keyScopeEvenIfRevoked, scopeOf } from '../tenancy/scope.ts';
-import { mayChangeStateByCookie, readCookies, sessionCookieName } from './cookies.ts';
+import {
+  impersonationCookieName,
+  MAX_SAME_NAME_COOKIES,
+  mayChangeStateByCookie,
+  readCookies,
+  sessionCookieName,
+} from './cookies.ts';
 import { type Credentials, type ResolvedSession, resolveCaller, sessionsToEnd } from './resolve.ts';
+import { type ImpersonationClaims, verifyImpersonationToken } from './token.ts';
 
 /** No credential was read, or none was presented. */
 export interface Anonymous {
@@ -57,6 +64,18 @@ interface SigningOut {
   readonly clearsCookie: boolean;
 }
 
+/**
+ * `POST /impersonation/{id}/end`'s caller (SPEC §4.4): every impersonation token presented (Bearer,
+ * impersonation cookie), verified locally but not looked up, none required: the route matches them
+ * to the record it names and refuses with 403 what does not match, never 401.
+ */
+interface ImpersonationTokens {
+  readonly kind: 'impersonationTokens';
+  readonly tokens: readonly ImpersonationClaims[];
+  /** An impersonation cookie came and may be acted on: the answer clears it. */
+  readonly cookieCame: boolean;
+}
+
 export type SessionCaller = PlatformSession | ApplicationSession;
 
 /** The caller each auth mode lets through (shared/routes.ts `AuthMode`). */
@@ -69,6 +88,7 @@ export interface CallerByMode {
   'sign-out': SigningOut;
   'api-key': KeyHolderWithApplication;
   manage: KeyHolderWithApplication | SessionCaller;
+  impersonation: ImpersonationTokens;
 }
 
 const anonymous: Anonymous = { kind: 'anonymous' };
@@ -167,6 +187,20 @@ const resolvers: { [M in AuthMode]: Resolver<M> } = {
     const caller = await resolvers['session-optional'](deps, credentials, kind);
     if (caller.kind === 'anonymous') throw fail('unauthorized', 'A session or an API key is required');
     return caller;
+  },
+  impersonation: async (deps, credentials, kind) => {
+    // A cookie from where it may not change state ends nothing (DESIGN §5), and is left in place.
+    const byCookie = !kind.changesState || mayChangeStateByCookie(deps.config, credentials);
+    const cookies = byCookie
+      ? readCookies(credentials.cookies, impersonationCookieName(deps.config)).slice(0, MAX_SAME_NAME_COOKIES)
+      : [];
+    const presented = [...(credentials.bearer ? [credentials.bearer] : []), ...cookies];
+    const verified = await Promise.all(presented.map((token) => verifyImpersonationToken(deps, token)));
+    return {
+      kind: 'impersonationTokens',
+      tokens: verified.filter((claims): claims is ImpersonationClaims => claims !== null),
+      cookieCame: cookies.length > 0,
+    };
   },
   'sign-out': async (deps, credentials, kind) => {
     const scope = (await keyScopeEvenIfRevoked(deps, credentials.apiKey)) ?? PLATFORM;

@@ -16,6 +16,19 @@ export const sessionCookie = (config: Config, scope: string, token: string): str
 export const clearedSessionCookie = (config: Config, scope: string): string =>
   `${sessionCookieName(config, scope)}=; Max-Age=0; ${attributes}`;
 
+/**
+ * SPEC §4.4: the impersonation cookie, one for the whole service (an impersonation's session is of
+ * its application, but the support user's browser is on the platform); read before anything else.
+ */
+export const impersonationCookieName = (config: Config): string =>
+  `${config.SERVICE_NAME}.impersonation_token`;
+
+export const impersonationCookie = (config: Config, token: string, maxAgeSeconds: number): string =>
+  `${impersonationCookieName(config)}=${token}; Max-Age=${maxAgeSeconds}; ${attributes}`;
+
+export const clearedImpersonationCookie = (config: Config): string =>
+  `${impersonationCookieName(config)}=; Max-Age=0; ${attributes}`;
+
 /** The cookie is issued only to browsers on a configured platform origin (SPEC §5.2). */
 export const isPlatformOrigin = (config: Config, origin: string | undefined): boolean =>
   origin !== undefined && config.PLATFORM_ORIGINS.includes(origin);

@@ -4,6 +4,7 @@ import { tooBusy } from '../rate-limit/rate-limit.ts';
 import type { SignInResult } from '../sign-in/complete.ts';
 import { PLATFORM } from '../store/keys.ts';
 import {
+  deleteSession,
   deleteSessions,
   endSessions,
   readSession,
@@ -27,6 +28,8 @@ import { issueSessionToken } from './token.ts';
  */
 export async function refreshSession(deps: Deps, current: ResolvedSession): Promise<SignInResult> {
   const { session, user } = current;
+  // DESIGN §5: an impersonation lasts its 15 minutes and is never extended.
+  if (session.impersonation) throw fail('forbidden', 'An impersonated session cannot be refreshed');
   const issued = await issueSessionToken(deps, {
     userId: user.id,
     email: user.email,
@@ -101,6 +104,8 @@ async function endCounted(
 
 /** POST /auth/sign-out: ends every session of the user in this application (SPEC §3.2). */
 async function signOutEverywhere(deps: Deps, current: ResolvedSession): Promise<void> {
+  // An impersonation signs out only itself: a support user never ends the user's own sessions.
+  if (current.session.impersonation) return deleteSession(deps.db, current.user.id, current.session.id);
   const isLive = live(deps);
   await endCounted(deps, current.user.id, async () =>
     (await recordsOf(deps, current.user.id)).filter(

@@ -5,7 +5,7 @@ import { keys, PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from '../tenancy/api-keys.ts';
 import { type Application, applicationFromItem, getApplication } from '../tenancy/applications.ts';
 import { storedImageIdOf, type User, userFromItem } from '../users/user.ts';
-import { MAX_SAME_NAME_COOKIES, readCookies, sessionCookieName } from './cookies.ts';
+import { impersonationCookieName, MAX_SAME_NAME_COOKIES, readCookies, sessionCookieName } from './cookies.ts';
 import { type SessionRecord, sessionFromItem } from './session.ts';
 import { verifySessionToken } from './token.ts';
 
@@ -81,8 +81,8 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
 }
 
 /**
- * SPEC §4.4 resolution order: (impersonation cookie, once impersonation exists), Bearer, then the
- * session cookie. With a key, the session must belong to the key's application, else 401.
+ * SPEC §4.4 resolution order: the impersonation cookie, Bearer, then the session cookie. With a key,
+ * the session must belong to the key's application, else 401.
  */
 export async function resolveCaller(deps: Deps, credentials: Credentials): Promise<Caller> {
   const presentedKey = credentials.apiKey;
@@ -90,6 +90,9 @@ export async function resolveCaller(deps: Deps, credentials: Credentials): Promi
     throw fail('unauthorized', 'The API key is not valid');
   const bearer = credentials.bearer;
   if (bearer === null) throw fail('unauthorized', 'The Authorization header must be `Bearer <token>`');
+
+  const impersonated = await impersonationFromCookie(deps, credentials);
+  if (impersonated) return accept(impersonated.found, impersonated.token, 'cookie', presentedKey, false);
 
   let bearerRejected = false;
   if (bearer !== undefined) {
@@ -201,4 +204,34 @@ export async function sessionsToEnd(
       sessions.push({ user: found.user, imageId: found.imageId, session: found.session, token, via });
   }
   return sessions;
+}
+
+/**
+ * SPEC §4.4: the impersonation cookie comes first. Only a live impersonated session counts, and with
+ * a key only one of the key's application; anything else under that name (an impersonation that
+ * ended or lapsed, one of another application) is passed over, not refused: the support user's
+ * browser sends it on its own, and its own sessions must keep working. Live impersonations of two
+ * users mean one was planted, as for session cookies (issue 7): refused.
+ */
+async function impersonationFromCookie(
+  deps: Deps,
+  credentials: Credentials,
+): Promise<{ found: Found; token: string } | null> {
+  const tokens = readCookies(credentials.cookies, impersonationCookieName(deps.config));
+  if (tokens.length === 0) return null;
+  if (tokens.length > MAX_SAME_NAME_COOKIES) throw fail('unauthorized', 'Too many impersonation cookies');
+  const presentedKey = credentials.apiKey;
+  const looked = await Promise.all(
+    tokens.map(async (token) => ({ token, found: await lookup(deps, token, presentedKey) })),
+  );
+  const live = looked.filter(
+    (entry): entry is { found: Found; token: string } =>
+      entry.found !== null &&
+      entry.found.session.impersonation !== undefined &&
+      (presentedKey === undefined || entry.found.key?.applicationId === entry.found.session.scope),
+  );
+  if (new Set(live.map((entry) => entry.found.user.id)).size > 1) {
+    throw fail('unauthorized', 'Impersonation cookies of different users were sent');
+  }
+  return live[0] ?? null;
 }

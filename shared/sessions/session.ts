@@ -1,3 +1,15 @@
+/**
+ * What an impersonated session (DESIGN §5) records of its impersonation, so that resolving it shows
+ * who acts and why without another read (SPEC §2 SessionInfo `impersonation`).
+ */
+interface SessionImpersonation {
+  id: string;
+  actorId: string;
+  actorEmail: string;
+  reason: string;
+  startedAt: string;
+}
+
 /** A server-side session. The token is valid only while this record exists and holds its `jti`. */
 export interface SessionRecord {
   id: string;
@@ -16,6 +28,8 @@ export interface SessionRecord {
    * sessions, and sessions issued before the counters existed until their next refresh).
    */
   countedIn?: string;
+  /** Only on a session an impersonation started: it cannot be refreshed (DESIGN §5). */
+  impersonation?: SessionImpersonation;
 }
 
 /** The UTC minute, `YYYY-MM-DDTHH:MM`, of an instant in epoch seconds: a session's counter bucket. */
@@ -33,6 +47,7 @@ export function sessionFromItem(item: Record<string, unknown>): SessionRecord {
     userAgent: (item.userAgent as string | undefined) ?? '',
     ip: (item.ip as string | undefined) ?? '',
     ...(typeof item.countedIn === 'string' ? { countedIn: item.countedIn } : {}),
+    ...(item.impersonation ? { impersonation: item.impersonation as SessionImpersonation } : {}),
   };
 }
 

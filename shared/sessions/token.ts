@@ -13,6 +13,8 @@ export interface SessionClaims {
   jti: string;
   aud: string;
   exp: number;
+  /** RFC 8693 §4.1: the support user acting as `sub`, on an impersonation token only (DESIGN §5). */
+  act?: { sub: string };
 }
 
 export interface IssuedToken {
@@ -29,10 +31,19 @@ export interface IssuedToken {
  */
 export async function issueSessionToken(
   deps: Deps,
-  input: { userId: string; email: string; sessionId: string; scope: string },
+  input: {
+    userId: string;
+    email: string;
+    sessionId: string;
+    scope: string;
+    /** Seconds; a session's 7 days unless given (an impersonation's 15 minutes). */
+    lifetime?: number;
+    /** The user acting as `userId` (an impersonation): the `act` claim. */
+    actorId?: string;
+  },
 ): Promise<IssuedToken> {
   const issuedAt = Math.floor(deps.clock.now() / 1000);
-  const expiresAt = issuedAt + SESSION_TTL_SECONDS;
+  const expiresAt = issuedAt + (input.lifetime ?? SESSION_TTL_SECONDS);
   const jti = newId(deps.random, 'jti');
   const token = await signJwt(deps.signer, {
     iss: deps.config.ISSUER,
@@ -43,6 +54,7 @@ export async function issueSessionToken(
     jti,
     iat: issuedAt,
     exp: expiresAt,
+    ...(input.actorId ? { act: { sub: input.actorId } } : {}),
   });
   return { token, jti, issuedAt, expiresAt };
 }
@@ -56,8 +68,29 @@ export async function verifySessionToken(deps: Deps, token: string): Promise<Ses
     clock: deps.clock,
   });
   if (!payload) return null;
-  const { sub, email, sid, jti, aud, exp } = payload as JWTPayload & { sid?: unknown; email?: unknown };
+  const { sub, email, sid, jti, aud, exp, act } = payload as JWTPayload & {
+    sid?: unknown;
+    email?: unknown;
+    act?: { sub?: unknown };
+  };
   if (!isString(sub) || !isString(email) || !isString(sid) || !isString(jti) || !isString(aud)) return null;
   if (typeof exp !== 'number') return null;
-  return { sub, email, sid, jti, aud, exp };
+  if (act !== undefined && !isString(act?.sub)) return null;
+  return { sub, email, sid, jti, aud, exp, ...(act ? { act: { sub: act.sub as string } } : {}) };
+}
+
+/** The claims of an impersonation token: a session token with `act` (DESIGN §5). */
+export type ImpersonationClaims = SessionClaims & { act: { sub: string } };
+
+/**
+ * An impersonation token's claims, verified locally (signature, issuer, expiry) but not against its
+ * session, which an ended impersonation no longer has: what `POST /impersonation/{id}/end` checks
+ * against the record. Null for anything else (another token, an expired one).
+ */
+export async function verifyImpersonationToken(
+  deps: Deps,
+  token: string,
+): Promise<ImpersonationClaims | null> {
+  const claims = await verifySessionToken(deps, token);
+  return claims?.act ? { ...claims, act: claims.act } : null;
 }

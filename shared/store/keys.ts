@@ -59,6 +59,20 @@ export const keys = {
     sk: `SESSIONS#${date}`,
   }),
   statsTotal: (applicationId: string) => ({ pk: `STATS#${applicationId}`, sk: 'TOTAL' }),
+  /**
+   * An impersonation record (SPEC §3.3), kept after it ends or lapses (no `expiresAt`: never TTL-deleted).
+   */
+  impersonation: (impersonationId: string) => ({ pk: `IMP#${impersonationId}`, sk: 'IMP' }),
+  /**
+   * An application's append-only audit trail: one entry per event, sorted by time, and beside them
+   * the trail's counter, whose sort key (`TOTAL` > `ENTRY#...`) comes first in a descending Query.
+   */
+  audit: (applicationId: string) => `AUDIT#${applicationId}`,
+  auditEntry: (applicationId: string, at: string, entryId: string) => ({
+    pk: `AUDIT#${applicationId}`,
+    sk: `ENTRY#${at}#${entryId}`,
+  }),
+  auditTotal: (applicationId: string) => ({ pk: `AUDIT#${applicationId}`, sk: 'TOTAL' }),
   /** Never written: `/status` reads it to prove the table answers. */
   health: { pk: 'HEALTH', sk: 'HEALTH' },
 } as const;

@@ -5,7 +5,7 @@ import type { TransactItem } from './errors.ts';
 import { isConditionFailure } from './errors.ts';
 import { queryAll } from './items.ts';
 import { keys } from './keys.ts';
-import { type TransactOutcome, transactWrite } from './transact.ts';
+import { transactWrite } from './transact.ts';
 
 /** The stored organization (shared/tenancy/organizations.ts reads it). */
 export interface StoredOrganization {
@@ -49,6 +49,7 @@ export function organizationWrites(table: string, org: StoredOrganization, owner
           applicationCount: 0,
           memberCount: 1,
           ownerCount: 1,
+          createdBy: owner.userId,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
@@ -64,12 +65,36 @@ const memberItem = (organizationId: string, member: NewMember) => ({
   ...member,
 });
 
+export type CreateOrganizationOutcome = 'created' | 'overLimit' | 'conflict';
+
+/**
+ * Creates a platform organization and counts it on its creator's user item, in ONE
+ * TransactWriteItems: the creator's counter (the organization of its first sign-in counts as one)
+ * stays below `limit` under parallel creates.
+ */
 export async function createOrganization(
   db: Db,
   org: StoredOrganization,
   owner: NewMember,
-): Promise<TransactOutcome> {
-  return transactWrite(db, organizationWrites(db.table, org, owner));
+  limit: number,
+): Promise<CreateOrganizationOutcome> {
+  const written = await transactWrite(db, [
+    ...organizationWrites(db.table, org, owner),
+    {
+      Update: {
+        TableName: db.table,
+        Key: keys.user(owner.userId),
+        UpdateExpression: 'SET createdOrganizations = if_not_exists(createdOrganizations, :one) + :one',
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(createdOrganizations) OR createdOrganizations < :limit)',
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+      },
+    },
+  ]);
+  if (written.outcome === 'written') return 'created';
+  if (written.outcome === 'conflict') return 'conflict';
+  if (!written.failed.includes(2)) throw new Error('a new organization id collided with a stored one');
+  return 'overLimit';
 }
 
 /** The organization and the caller's membership of it, in ONE BatchGetItem. */
@@ -156,7 +181,7 @@ const holdsNoApplication =
 /** A transaction holds at most 100 items: the organization and 99 members go with it, the rest after. */
 const MEMBERS_IN_TRANSACTION = 99;
 
-export type DeleteOrganizationOutcome = 'deleted' | 'holdsApplications' | 'conflict';
+export type DeleteOrganizationOutcome = 'deleted' | 'missing' | 'holdsApplications' | 'conflict';
 
 /**
  * Deletes the organization under the no-application condition, with its members in the same
@@ -172,14 +197,35 @@ export async function deleteOrganization(db: Db, organizationId: string): Promis
         Key: keys.organization(organizationId),
         ConditionExpression: holdsNoApplication,
         ExpressionAttributeValues: { ':zero': 0 },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
     ...memberKeys.slice(0, MEMBERS_IN_TRANSACTION).map((Key) => ({ Delete: { TableName: db.table, Key } })),
   ]);
   if (written.outcome === 'conflict') return 'conflict';
-  if (written.outcome === 'failed') return 'holdsApplications';
+  if (written.outcome === 'failed') return written.current[0] ? 'holdsApplications' : 'missing';
   await deleteItems(db, memberKeys.slice(MEMBERS_IN_TRANSACTION));
   return 'deleted';
+}
+
+/**
+ * Gives the creator of a deleted organization its place back. Separate from the deletion: the
+ * creator may be gone, or its organization older than the counter, and neither may block it.
+ */
+export async function uncountCreatedOrganization(db: Db, userId: string): Promise<void> {
+  try {
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: keys.user(userId),
+        UpdateExpression: 'SET createdOrganizations = createdOrganizations - :one',
+        ConditionExpression: 'attribute_exists(pk) AND createdOrganizations > :one',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
 }
 
 /** The organization counters one membership change moves, and the condition it keeps. */

@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SessionRecord } from '../sessions/session.ts';
 import { deleteItems, type Item } from './batch.ts';
 import type { Db } from './db.ts';
@@ -145,3 +145,8 @@ export const deleteSessions = (db: Db, userId: string, sessionIds: string[]): Pr
     db,
     sessionIds.map((id) => keys.session(userId, id)),
   );
+
+/** One DeleteItem in the user's own partition: another user's session id cannot be named. */
+export async function deleteSession(db: Db, userId: string, sessionId: string): Promise<void> {
+  await db.client.send(new DeleteCommand({ TableName: db.table, Key: keys.session(userId, sessionId) }));
+}

@@ -9,10 +9,11 @@ import {
   membershipsOf,
   readMany,
   renameOrganization as renameStoredOrganization,
+  uncountCreatedOrganization,
 } from '../store/organizations.ts';
 import type { User } from '../users/user.ts';
 import type { Role } from './permissions.ts';
-import { applicationLimit, type Plan, planOf } from './plans.ts';
+import { applicationLimit, ORGANIZATIONS_PER_ACCOUNT, type Plan, planOf } from './plans.ts';
 
 export interface Organization {
   id: string;
@@ -24,6 +25,8 @@ export interface Organization {
   applicationCount: number;
   memberCount: number;
   createdAt: string;
+  /** The platform account that created it (its count of organizations: ORGANIZATIONS_PER_ACCOUNT). */
+  createdBy: string | null;
 }
 
 export function organizationFromItem(item: Record<string, unknown>): Organization {
@@ -37,6 +40,8 @@ export function organizationFromItem(item: Record<string, unknown>): Organizatio
     // Organizations made at first sign-in before the counters existed have their one owner.
     memberCount: (item.memberCount as number | undefined) ?? 1,
     createdAt: item.createdAt as string,
+    // Organizations made at first sign-in before `createdBy` existed name their owner.
+    createdBy: ((item.createdBy ?? item.ownerId) as string | undefined) ?? null,
   };
 }
 
@@ -54,15 +59,30 @@ export const organizationView = (org: Organization, role: Role) => ({
 export async function createOrganization(deps: Deps, owner: User, name: string): Promise<Organization> {
   const createdAt = new Date(deps.clock.now()).toISOString();
   const stored = { id: newId(deps.random, 'org'), name, kind: 'platform' as const, createdAt };
-  const written = await createStoredOrganization(deps.db, stored, {
-    userId: owner.id,
-    email: owner.email,
-    role: 'owner',
-    createdAt,
-  });
-  if (written.outcome === 'conflict') throw tooBusy();
-  if (written.outcome === 'failed') throw new Error('a new organization id collided with a stored one');
-  return { ...stored, applicationId: null, plan: 'free', applicationCount: 0, memberCount: 1 };
+  const written = await createStoredOrganization(
+    deps.db,
+    stored,
+    { userId: owner.id, email: owner.email, role: 'owner', createdAt },
+    ORGANIZATIONS_PER_ACCOUNT,
+  );
+  if (written === 'conflict') throw tooBusy();
+  if (written === 'overLimit') {
+    throw fail(
+      'organizationLimit',
+      `An account creates at most ${ORGANIZATIONS_PER_ACCOUNT} organizations; delete one first`,
+      {
+        limit: ORGANIZATIONS_PER_ACCOUNT,
+      },
+    );
+  }
+  return {
+    ...stored,
+    applicationId: null,
+    plan: 'free',
+    applicationCount: 0,
+    memberCount: 1,
+    createdBy: owner.id,
+  };
 }
 
 /** The caller's platform organizations with their role, plan and usage, oldest first. */
@@ -90,9 +110,12 @@ export async function renameOrganization(deps: Deps, org: Organization, name: st
 export async function deleteOrganization(deps: Deps, org: Organization): Promise<void> {
   const outcome = await deleteStoredOrganization(deps.db, org.id);
   if (outcome === 'conflict') throw tooBusy();
-  if (outcome === 'holdsApplications') {
-    throw fail('organizationNotEmpty', 'Delete the organization’s applications first', {
-      applications: org.applicationCount,
-    });
+  if (outcome === 'missing') throw fail('notFound', 'No such organization');
+  if (outcome === 'deleted') {
+    if (org.createdBy) await uncountCreatedOrganization(deps.db, org.createdBy);
+    return;
   }
+  throw fail('organizationNotEmpty', 'Delete the organization’s applications first', {
+    applications: org.applicationCount,
+  });
 }

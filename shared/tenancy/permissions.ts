@@ -46,6 +46,10 @@ export const permissions = {
   'apiKeys.revoke': { target: 'application', allow: managers },
   /** Insights: an application's counters (shared/tenancy/statistics.ts); a public key sits in browsers. */
   'statistics.read': { target: 'application', allow: [...readers, 'secretKey'] },
+  /** SPEC §1.10: acting as one of the application's end users; a session of the application never may. */
+  'impersonation.start': { target: 'application', allow: managers },
+  /** The application's audit trail (impersonations started and ended). */
+  'audit.read': { target: 'application', allow: managers },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof permissions;

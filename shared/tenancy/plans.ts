@@ -13,5 +13,11 @@ export const planOf = (stored: unknown): Plan =>
 /** The number of applications `plan` allows, or null for no limit. */
 export const applicationLimit = (plan: Plan): number | null => plans[plan];
 
+/**
+ * Platform organizations one account may create (the one of its first sign-in counts): without it,
+ * the per-organization plan would cap nothing, since anyone could make organizations at will.
+ */
+export const ORGANIZATIONS_PER_ACCOUNT = 10;
+
 /** Active API keys one application may hold (revoked keys do not count). */
 export const API_KEYS_PER_APPLICATION = 20;

@@ -1,0 +1,57 @@
+/** Impersonation and the audit trail (SPEC §1.10, §3.3, §4.4). Spread into the one table (shared/routes.ts). */
+import { AuditList, ImpersonationRecord, ImpersonationStarted } from '../contracts/impersonation.ts';
+import type { RouteSpec } from '../route-spec.ts';
+import {
+  ImpersonateUserPath,
+  ImpersonationPath,
+  StartImpersonationBody,
+} from '../tenancy/impersonation-schemas.ts';
+import { ApplicationPath, PageQuery } from '../tenancy/schemas.ts';
+import { manageErrors, writeErrors } from './organizations.ts';
+
+export const impersonationRoutes = {
+  startImpersonation: {
+    method: 'POST',
+    path: '/applications/{applicationId}/users/{userId}/impersonate',
+    entry: 'functions/impersonation/start.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', sign: true, publicKeys: true },
+    permission: { action: 'impersonation.start', from: 'params' },
+    contract: {
+      params: ImpersonateUserPath,
+      body: { json: StartImpersonationBody },
+      responses: { 201: ImpersonationStarted },
+      errors: writeErrors,
+    },
+  },
+  /** SPEC §4.4: authorized only by that impersonation's own token (403 otherwise, never 401). */
+  endImpersonation: {
+    method: 'POST',
+    path: '/impersonation/{id}/end',
+    entry: 'functions/impersonation/end.ts',
+    errorStyle: 'app',
+    auth: 'impersonation',
+    access: { table: 'readwrite', publicKeys: true },
+    contract: {
+      params: ImpersonationPath,
+      responses: { 200: ImpersonationRecord },
+      errors: ['forbidden', 'notFound', 'rateLimited'],
+    },
+  },
+  listAudit: {
+    method: 'GET',
+    path: '/applications/{applicationId}/audit',
+    entry: 'functions/impersonation/audit.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'read', publicKeys: true },
+    permission: { action: 'audit.read', from: 'params' },
+    contract: {
+      params: ApplicationPath,
+      query: PageQuery,
+      responses: { 200: AuditList },
+      errors: [...manageErrors, 'invalidRequest'],
+    },
+  },
+} as const satisfies Record<string, RouteSpec>;

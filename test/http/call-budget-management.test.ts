@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CallCounter } from '../../bench/call-counter.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { signIn } from '../support/sign-in.ts';
+import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
+
+// Issue 8 budgets (docs/data-model.md keeps the same numbers). A BatchGetItem or TransactWriteItems
+// counts as one call. A platform session costs one BatchGetItem (session, account); a target
+// organization one more (organization and membership together); a target application two GetItems
+// (the application, then the membership in its organization). A key costs its GetItem and its
+// application's.
+const counter = new CallCounter();
+let app: TestApp;
+let tenant: Awaited<ReturnType<typeof createOwnedApplication>>;
+let extra: { userId: string };
+
+beforeAll(async () => {
+  app = await startTestApp();
+  counter.watch(app.deps);
+  tenant = await createOwnedApplication(app);
+  extra = await addSignedInMember(app, tenant.owner.token, tenant.organizationId, 'member');
+});
+afterAll(() => app.close());
+
+const session = ['BatchGetItemCommand'];
+const organization = [...session, 'BatchGetItemCommand'];
+const application = [...session, 'GetItemCommand', 'GetItemCommand'];
+
+async function expectCalls(
+  run: () => ReturnType<typeof manage>,
+  status: number,
+  commands: string[],
+): Promise<Awaited<ReturnType<typeof manage>>> {
+  counter.reset();
+  const response = await run();
+  expect(response.status, response.text).toBe(status);
+  expect(counter.snapshot()).toEqual({ dynamodb: commands.length, commands, kmsSign: 0, sesSend: 0 });
+  return response;
+}
+
+describe('AWS calls per management request (no KMS, no SES)', () => {
+  it('organizations', async () => {
+    const owner = { token: tenant.owner.token };
+    const created = await expectCalls(
+      () => manage(app, 'POST', '/organizations', owner, { name: 'Budget' }),
+      201,
+      [...session, 'TransactWriteItemsCommand'],
+    );
+    const id = created.body.id as string;
+    await expectCalls(() => manage(app, 'GET', '/organizations', owner), 200, [
+      ...session,
+      'QueryCommand',
+      'BatchGetItemCommand',
+    ]);
+    await expectCalls(() => manage(app, 'GET', `/organizations/${id}`, owner), 200, organization);
+    await expectCalls(() => manage(app, 'PATCH', `/organizations/${id}`, owner, { name: 'Renamed' }), 200, [
+      ...organization,
+      'UpdateItemCommand',
+    ]);
+    // The last UpdateItem gives the creator its place back (ORGANIZATIONS_PER_ACCOUNT).
+    await expectCalls(() => manage(app, 'DELETE', `/organizations/${id}`, owner), 204, [
+      ...organization,
+      'QueryCommand',
+      'TransactWriteItemsCommand',
+      'UpdateItemCommand',
+    ]);
+  });
+
+  it('members', async () => {
+    const owner = { token: tenant.owner.token };
+    const path = `/organizations/${tenant.organizationId}/members`;
+    const someone = await signIn(app);
+    await expectCalls(() => manage(app, 'GET', path, owner), 200, [...organization, 'QueryCommand']);
+    await expectCalls(() => manage(app, 'POST', path, owner, { email: someone.email }), 201, [
+      ...organization,
+      'GetItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
+    await expectCalls(() => manage(app, 'PATCH', `${path}/${extra.userId}`, owner, { role: 'admin' }), 200, [
+      ...organization,
+      'GetItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
+    await expectCalls(() => manage(app, 'DELETE', `${path}/${someone.body.user.id}`, owner), 204, [
+      ...organization,
+      'GetItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
+  });
+
+  it('applications and keys', async () => {
+    const owner = { token: tenant.owner.token };
+    const created = await expectCalls(
+      () => manage(app, 'POST', `/application/${tenant.organizationId}`, owner, { name: 'Budget App' }),
+      201,
+      [...organization, 'TransactWriteItemsCommand'],
+    );
+    const id = created.body.id as string;
+    await expectCalls(
+      () => manage(app, 'GET', `/organizations/${tenant.organizationId}/applications`, owner),
+      200,
+      [...organization, 'QueryCommand'],
+    );
+    await expectCalls(() => manage(app, 'GET', `/applications/${id}`, owner), 200, application);
+    await expectCalls(() => manage(app, 'PATCH', `/applications/${id}`, owner, { name: 'Budget Two' }), 200, [
+      ...application,
+      'UpdateItemCommand',
+    ]);
+    const key = await expectCalls(
+      () => manage(app, 'POST', '/api-keys', owner, { applicationId: id, type: 'public' }),
+      201,
+      [...application, 'TransactWriteItemsCommand'],
+    );
+    await expectCalls(() => manage(app, 'GET', `/applications/${id}/api-keys`, owner), 200, [
+      ...application,
+      'QueryCommand',
+    ]);
+    // by-api-key: the key, its application, and (first use in a minute) the note of its use.
+    await expectCalls(() => manage(app, 'GET', '/application/by-api-key', { apiKey: key.body.key }), 200, [
+      'GetItemCommand',
+      'GetItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
+    await expectCalls(() => manage(app, 'GET', '/application/by-api-key', { apiKey: key.body.key }), 200, [
+      'GetItemCommand',
+      'GetItemCommand',
+    ]);
+    await expectCalls(
+      () => manage(app, 'DELETE', `/applications/${id}/api-keys/${key.body.id}`, owner),
+      200,
+      [...application, 'GetItemCommand', 'TransactWriteItemsCommand'],
+    );
+    await expectCalls(() => manage(app, 'DELETE', `/applications/${id}`, owner), 204, [
+      ...application,
+      'QueryCommand',
+      'TransactWriteItemsCommand',
+    ]);
+  });
+
+  it('a secret key reads its application with two GetItems', async () => {
+    await expectCalls(
+      () => manage(app, 'GET', `/applications/${tenant.applicationId}`, { apiKey: tenant.secretKey }),
+      200,
+      ['GetItemCommand', 'GetItemCommand'],
+    );
+  });
+});

@@ -1,0 +1,477 @@
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
+import { expectError } from '../support/expect-error.ts';
+import { freshIp } from '../support/http-client.ts';
+import { bearer, newEmail, signIn } from '../support/sign-in.ts';
+import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
+
+// SPEC §1.10, §3.3, §4.4; DESIGN §5 "Impersonation token"; issue 8 item 8.
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+const FIFTEEN_MINUTES_MS = 15 * 60 * 1000;
+const REASON = 'Ticket 4242: the user cannot see their invoices';
+
+/** An application of a fresh owner, with one end user signed in to it with the public key. */
+async function applicationWithUser() {
+  const owned = await createOwnedApplication(app);
+  const endUser = await signIn(app, newEmail(), { 'x-api-key': owned.publicKey });
+  return {
+    ...owned,
+    user: { id: endUser.body.user.id as string, email: endUser.email, token: endUser.token },
+  };
+}
+
+const impersonate = (
+  applicationId: string,
+  userId: string,
+  credential: { token?: string; apiKey?: string },
+  body: unknown = { reason: REASON },
+) => manage(app, 'POST', `/applications/${applicationId}/users/${userId}/impersonate`, credential, body);
+
+const end = (id: string, headers: Record<string, string> = {}) =>
+  app.request('POST', `/impersonation/${id}/end`, { headers, ip: freshIp() });
+
+const session = (headers: Record<string, string>) => app.request('GET', '/auth/session', { headers });
+
+const cookieOf = (setCookie: string | string[] | undefined) =>
+  String(Array.isArray(setCookie) ? setCookie[0] : setCookie).split(';')[0] as string;
+
+describe('POST /applications/{applicationId}/users/{userId}/impersonate', () => {
+  it('lets the owner start one: a 15-minute session of the end user whose token carries act', async () => {
+    // Prepare
+    const { owner, applicationId, user } = await applicationWithUser();
+    const startedAt = app.clock.now();
+    // Token times are whole seconds (RFC 7519 NumericDate): the session's expiry with them.
+    const expiresAt = new Date(Math.floor(startedAt / 1000) * 1000 + FIFTEEN_MINUTES_MS).toISOString();
+
+    // Act
+    const started = await impersonate(applicationId, user.id, { token: owner.token });
+
+    // Assess
+    expect(started.status, started.text).toBe(201);
+    const { impersonation, token } = started.body;
+    expect(impersonation).toEqual({
+      id: expect.stringMatching(/^imp_/),
+      applicationId,
+      userId: user.id,
+      actor: { userId: owner.userId, email: owner.email },
+      reason: REASON,
+      startedAt: new Date(startedAt).toISOString(),
+      expiresAt,
+      endedAt: null,
+      sessionId: started.body.session.id,
+    });
+    expect(started.body.user).toMatchObject({ id: user.id, email: user.email });
+    expect(started.body.session).toMatchObject({
+      applicationId,
+      expiresAt,
+    });
+    expect(started.headers['set-auth-token']).toBe(token);
+    // Not from a platform origin: no cookie.
+    expect(started.headers['set-cookie']).toBeUndefined();
+    const claims = decodeJwt(token);
+    expect(claims).toMatchObject({
+      sub: user.id,
+      aud: applicationId,
+      sid: started.body.session.id,
+      act: { sub: owner.userId },
+    });
+    expect((claims.exp as number) - (claims.iat as number)).toBe(15 * 60);
+  });
+
+  it('lets an admin start one', async () => {
+    // Prepare
+    const { owner, organizationId, applicationId, user } = await applicationWithUser();
+    const admin = await addSignedInMember(app, owner.token, organizationId, 'admin');
+
+    // Act
+    const started = await impersonate(applicationId, user.id, { token: admin.token });
+
+    // Assess
+    expect(started.status, started.text).toBe(201);
+    expect(started.body.impersonation.actor).toEqual({ userId: admin.userId, email: admin.email });
+  });
+
+  it('refuses a member, the keys and an end user (403), another organization (404), an unknown user (404)', async () => {
+    // Prepare
+    const { owner, organizationId, applicationId, publicKey, secretKey, user } = await applicationWithUser();
+    const member = await addSignedInMember(app, owner.token, organizationId, 'member');
+    const stranger = await createOwnedApplication(app, 'Other App');
+    const foreignUser = await signIn(app, newEmail(), { 'x-api-key': stranger.publicKey });
+
+    // Act
+    const answers = {
+      member: await impersonate(applicationId, user.id, { token: member.token }),
+      publicKey: await impersonate(applicationId, user.id, { apiKey: publicKey }),
+      secretKey: await impersonate(applicationId, user.id, { apiKey: secretKey }),
+      endUser: await impersonate(applicationId, user.id, { token: user.token }),
+      otherOwner: await impersonate(applicationId, user.id, { token: stranger.owner.token }),
+      unknownUser: await impersonate(applicationId, 'usr_unknown', { token: owner.token }),
+      userOfAnotherApplication: await impersonate(applicationId, foreignUser.body.user.id, {
+        token: owner.token,
+      }),
+      platformUser: await impersonate(applicationId, owner.userId, { token: owner.token }),
+      nobody: await impersonate(applicationId, user.id, {}),
+    };
+
+    // Assess
+    expectError(answers.member, 403, 'FORBIDDEN');
+    expectError(answers.publicKey, 403, 'FORBIDDEN');
+    expectError(answers.secretKey, 403, 'FORBIDDEN');
+    expectError(answers.endUser, 403, 'FORBIDDEN');
+    expectError(answers.otherOwner, 404, 'NOT_FOUND');
+    expectError(answers.unknownUser, 404, 'NOT_FOUND');
+    expectError(answers.userOfAnotherApplication, 404, 'NOT_FOUND');
+    expectError(answers.platformUser, 404, 'NOT_FOUND');
+    expectError(answers.nobody, 401, 'UNAUTHORIZED');
+    const trail = await manage(app, 'GET', `/applications/${applicationId}/audit`, { token: owner.token });
+    expect(trail.body.items).toEqual([]);
+  });
+
+  it('requires a reason of 1 to 500 characters', async () => {
+    // Prepare
+    const { owner, applicationId, user } = await applicationWithUser();
+
+    // Act
+    const missing = await impersonate(applicationId, user.id, { token: owner.token }, {});
+    const blank = await impersonate(applicationId, user.id, { token: owner.token }, { reason: '   ' });
+    const long = await impersonate(
+      applicationId,
+      user.id,
+      { token: owner.token },
+      { reason: 'x'.repeat(501) },
+    );
+    const longest = await impersonate(
+      applicationId,
+      user.id,
+      { token: owner.token },
+      { reason: 'x'.repeat(500) },
+    );
+
+    // Assess
+    expectError(missing, 400, 'VALIDATION_ERROR');
+    expectError(blank, 400, 'VALIDATION_ERROR');
+    expectError(long, 400, 'VALIDATION_ERROR');
+    expect(longest.status, longest.text).toBe(201);
+  });
+});
+
+describe('the impersonated session', () => {
+  it('appears in GET /auth/session with its impersonation and token, and in the audit trail', async () => {
+    // Prepare
+    const { owner, applicationId, user } = await applicationWithUser();
+    const started = await impersonate(applicationId, user.id, { token: owner.token });
+    const { impersonation, token } = started.body;
+
+    // Act
+    const info = await session(bearer(token));
+    const trail = await manage(app, 'GET', `/applications/${applicationId}/audit`, { token: owner.token });
+
+    // Assess
+    expect(info.status, info.text).toBe(200);
+    expect(info.body).toMatchObject({
+      user: { id: user.id, email: user.email },
+      session: { id: impersonation.sessionId, applicationId },
+      token,
+      impersonation: {
+        id: impersonation.id,
+        actor: { userId: owner.userId, email: owner.email },
+        reason: REASON,
+        startedAt: impersonation.startedAt,
+        expiresAt: impersonation.expiresAt,
+      },
+    });
+    expect(trail.status, trail.text).toBe(200);
+    expect(trail.body).toEqual({
+      items: [
+        {
+          id: expect.stringMatching(/^evt_/),
+          action: 'impersonation.started',
+          at: impersonation.startedAt,
+          applicationId,
+          actor: { userId: owner.userId, email: owner.email },
+          userId: user.id,
+          impersonationId: impersonation.id,
+          reason: REASON,
+        },
+      ],
+      page: { limit: 20, offset: 0, total: 1, hasMore: false },
+    });
+  });
+
+  it("leaves the user's own session without impersonation", async () => {
+    // Prepare
+    const { owner, applicationId, user } = await applicationWithUser();
+    await impersonate(applicationId, user.id, { token: owner.token });
+
+    // Act
+    const own = await session(bearer(user.token));
+
+    // Assess
+    expect(own.status).toBe(200);
+    expect(own.body.impersonation).toBeUndefined();
+  });
+
+  it('expires at 15 minutes: the token is refused after, and its end too', async () => {
+    // Prepare
+    const { owner, applicationId, user } = await applicationWithUser();
+    const started = await impersonate(applicationId, user.id, { token: owner.token });
+    const { token, impersonation } = started.body;
+
+    // Act
+    app.clock.advance(FIFTEEN_MINUTES_MS - 1000);
+    const before = await session(bearer(token));
+    app.clock.advance(1000);
+    const after = await session(bearer(token));
+    const lateEnd = await end(impersonation.id, bearer(token));
+
+    // Assess
+    expect(before.status).toBe(200);
+    expectError(after, 401, 'UNAUTHORIZED');
+    // An expired token proves nothing: the impersonation lapsed on its own.
+    expectError(lateEnd, 403, 'FORBIDDEN');
+    // The user's own session (7 days) is untouched.
+    expect((await session(bearer(user.token))).status).toBe(200);
+  });
+
+  it('cannot be refreshed (403)', async () => {
+    // Prepare
+    const { owner, applicationId, user } = await applicationWithUser();
+    const { token } = (await impersonate(applicationId, user.id, { token: owner.token })).body;
+
+    // Act
+    const refreshed = await app.request('POST', '/auth/refresh', { headers: bearer(token) });
+
+    // Assess
+    expectError(refreshed, 403, 'FORBIDDEN');
+    expect((await session(bearer(token))).status).toBe(200);
+  });
+
+  it('cannot start another impersonation, in its application or another', async () => {
+    // Prepare
+    const { owner, applicationId, publicKey, user } = await applicationWithUser();
+    const second = await signIn(app, newEmail(), { 'x-api-key': publicKey });
+    const { token } = (await impersonate(applicationId, user.id, { token: owner.token })).body;
+
+    // Act
+    const again = await impersonate(applicationId, second.body.user.id, { token });
+    const elsewhere = await impersonate('app_elsewhere', second.body.user.id, { token });
+
+    // Assess
+    expectError(again, 403, 'FORBIDDEN');
+    expectError(elsewhere, 404, 'NOT_FOUND');
+  });
+
+  it('cannot change the email, nor create keys', async () => {
+    // Prepare
+    const { owner, applicationId, user } = await applicationWithUser();
+    const { token } = (await impersonate(applicationId, user.id, { token: owner.token })).body;
+
+    // Act
+    const email = await app.request('POST', '/auth/update-user', {
+      body: { email: newEmail() },
+      headers: bearer(token),
+    });
+    const key = await manage(app, 'POST', '/api-keys', { token }, { applicationId, type: 'secret' });
+
+    // Assess
+    expectError(email, 400, 'VALIDATION_ERROR');
+    expectError(key, 403, 'FORBIDDEN');
+    expect((await session(bearer(user.token))).body.user.email).toBe(user.email);
+  });
+
+  it('signs out only itself: the user stays signed in', async () => {
+    // Prepare
+    const { owner, applicationId, user } = await applicationWithUser();
+    const { token } = (await impersonate(applicationId, user.id, { token: owner.token })).body;
+
+    // Act
+    const out = await app.request('POST', '/auth/sign-out', { headers: bearer(token) });
+
+    // Assess
+    expect(out.status).toBe(200);
+    expectError(await session(bearer(token)), 401, 'UNAUTHORIZED');
+    expect((await session(bearer(user.token))).status).toBe(200);
+  });
+});
+
+describe('POST /impersonation/{id}/end', () => {
+  it('ends it with its own token: session deleted, endedAt set, an ended entry; a second end answers the same record', async () => {
+    // Prepare
+    const { owner, applicationId, user } = await applicationWithUser();
+    const { token, impersonation } = (await impersonate(applicationId, user.id, { token: owner.token })).body;
+    app.clock.advance(60_000);
+
+    // Act
+    const first = await end(impersonation.id, bearer(token));
+    const second = await end(impersonation.id, bearer(token));
+
+    // Assess
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toEqual({ ...impersonation, endedAt: new Date(app.clock.now()).toISOString() });
+    expect(second.status, second.text).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expectError(await session(bearer(token)), 401, 'UNAUTHORIZED');
+    const trail = await manage(app, 'GET', `/applications/${applicationId}/audit`, { token: owner.token });
+    expect(trail.body.items.map((entry: { action: string }) => entry.action)).toEqual([
+      'impersonation.ended',
+      'impersonation.started',
+    ]);
+    expect(trail.body.page.total).toBe(2);
+  });
+
+  it('refuses any other credential (403) and answers an unknown id 404', async () => {
+    // Prepare
+    const { owner, applicationId, user, publicKey } = await applicationWithUser();
+    const mine = (await impersonate(applicationId, user.id, { token: owner.token })).body;
+    const other = (await impersonate(applicationId, user.id, { token: owner.token })).body;
+
+    // Act
+    const answers = {
+      supportSession: await end(mine.impersonation.id, bearer(owner.token)),
+      userSession: await end(mine.impersonation.id, bearer(user.token)),
+      otherImpersonation: await end(mine.impersonation.id, bearer(other.token)),
+      key: await end(mine.impersonation.id, { 'x-api-key': publicKey }),
+      garbage: await end(mine.impersonation.id, bearer('not-a-token')),
+      nothing: await end(mine.impersonation.id),
+      unknown: await end('imp_unknown', bearer(mine.token)),
+    };
+
+    // Assess
+    expectError(answers.supportSession, 403, 'FORBIDDEN');
+    expectError(answers.userSession, 403, 'FORBIDDEN');
+    expectError(answers.otherImpersonation, 403, 'FORBIDDEN');
+    expectError(answers.key, 403, 'FORBIDDEN');
+    expectError(answers.garbage, 403, 'FORBIDDEN');
+    expectError(answers.nothing, 403, 'FORBIDDEN');
+    expectError(answers.unknown, 404, 'NOT_FOUND');
+    // Still running.
+    expect((await session(bearer(mine.token))).body.impersonation.id).toBe(mine.impersonation.id);
+  });
+});
+
+describe('the impersonation cookie (platform origin)', () => {
+  it('is set on start, resolved before the session cookie, and cleared on end', async () => {
+    // Prepare
+    const { applicationId, user, organizationId, owner } = await applicationWithUser();
+    // The support user works in the dashboard: its own platform session is a cookie too.
+    const support = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN });
+    await manage(
+      app,
+      'POST',
+      `/organizations/${organizationId}/members`,
+      { token: owner.token },
+      { email: support.email, role: 'admin' },
+    );
+    const sessionCookie = cookieOf(support.response.headers['set-cookie']);
+
+    // Act
+    const started = await app.request('POST', `/applications/${applicationId}/users/${user.id}/impersonate`, {
+      body: { reason: REASON },
+      headers: { cookie: sessionCookie, origin: PLATFORM_ORIGIN },
+      ip: freshIp(),
+    });
+    const setCookie = started.headers['set-cookie'] as string[];
+    const impersonationCookie = cookieOf(setCookie);
+    const cookies = `${sessionCookie}; ${impersonationCookie}`;
+    const info = await session({ cookie: cookies, origin: PLATFORM_ORIGIN });
+    const ended = await end(started.body.impersonation.id, { cookie: cookies, origin: PLATFORM_ORIGIN });
+    const afterwards = await session({ cookie: cookies, origin: PLATFORM_ORIGIN });
+
+    // Assess
+    expect(started.status, started.text).toBe(201);
+    expect(setCookie).toEqual([
+      `doorcode.impersonation_token=${started.body.token}; Max-Age=900; HttpOnly; Secure; SameSite=Lax; Path=/`,
+    ]);
+    expect(info.body).toMatchObject({
+      user: { id: user.id },
+      token: started.body.token,
+      impersonation: { id: started.body.impersonation.id, actor: { email: support.email } },
+    });
+    expect(ended.status, ended.text).toBe(200);
+    expect(ended.headers['set-cookie']).toEqual([
+      'doorcode.impersonation_token=; Max-Age=0; HttpOnly; Secure; SameSite=Lax; Path=/',
+    ]);
+    // The ended impersonation's cookie is passed over: the support user's own session answers.
+    expect(afterwards.status).toBe(200);
+    expect(afterwards.body.user.id).toBe(support.body.user.id);
+    expect(afterwards.body.impersonation).toBeUndefined();
+  });
+
+  it('ends nothing when the cookie comes from a foreign origin (403)', async () => {
+    // Prepare
+    const { applicationId, user, owner } = await applicationWithUser();
+    const started = await app.request('POST', `/applications/${applicationId}/users/${user.id}/impersonate`, {
+      body: { reason: REASON },
+      headers: { ...bearer(owner.token), origin: PLATFORM_ORIGIN },
+      ip: freshIp(),
+    });
+    const cookie = cookieOf(started.headers['set-cookie']);
+
+    // Act
+    const ended = await end(started.body.impersonation.id, { cookie, origin: 'https://evil.test' });
+
+    // Assess
+    expectError(ended, 403, 'FORBIDDEN');
+    expect(ended.headers['set-cookie']).toBeUndefined();
+    expect((await session(bearer(started.body.token))).status).toBe(200);
+  });
+  it('refuses live impersonation cookies of two different users (one was planted)', async () => {
+    // Prepare
+    const first = await applicationWithUser();
+    const second = await applicationWithUser();
+    const tokenOf = async (owned: typeof first) =>
+      (await impersonate(owned.applicationId, owned.user.id, { token: owned.owner.token })).body
+        .token as string;
+    const cookie = `doorcode.impersonation_token=${await tokenOf(first)}; doorcode.impersonation_token=${await tokenOf(second)}`;
+
+    // Act
+    const info = await session({ cookie });
+
+    // Assess
+    expectError(info, 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('GET /applications/{applicationId}/audit', () => {
+  it('lists newest first, a page at a time, for owners and admins only', async () => {
+    // Prepare
+    const { owner, organizationId, applicationId, user, secretKey } = await applicationWithUser();
+    const member = await addSignedInMember(app, owner.token, organizationId, 'member');
+    const stranger = await createOwnedApplication(app, 'Stranger App');
+    const ids: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      app.clock.advance(1000);
+      ids.push((await impersonate(applicationId, user.id, { token: owner.token })).body.impersonation.id);
+    }
+
+    // Act
+    const page = await manage(app, 'GET', `/applications/${applicationId}/audit?limit=2&offset=1`, {
+      token: owner.token,
+    });
+    const byMember = await manage(app, 'GET', `/applications/${applicationId}/audit`, {
+      token: member.token,
+    });
+    const byKey = await manage(app, 'GET', `/applications/${applicationId}/audit`, { apiKey: secretKey });
+    const byStranger = await manage(app, 'GET', `/applications/${applicationId}/audit`, {
+      token: stranger.owner.token,
+    });
+
+    // Assess
+    expect(page.status, page.text).toBe(200);
+    expect(page.body.items.map((entry: { impersonationId: string }) => entry.impersonationId)).toEqual([
+      ids[1],
+      ids[0],
+    ]);
+    expect(page.body.page).toEqual({ limit: 2, offset: 1, total: 3, hasMore: false });
+    expectError(byMember, 403, 'FORBIDDEN');
+    expectError(byKey, 403, 'FORBIDDEN');
+    expectError(byStranger, 404, 'NOT_FOUND');
+  });
+});

@@ -1,0 +1,609 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/store/keys.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { expectError } from '../support/expect-error.ts';
+import { freshIp } from '../support/http-client.ts';
+import { bearer, newEmail, signIn } from '../support/sign-in.ts';
+import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
+
+let app: TestApp;
+/** Tenant A: an owner, an admin, a member, its application and keys, and an end user of it. */
+let a: Awaited<ReturnType<typeof createOwnedApplication>>;
+let admin: { token: string };
+let member: { token: string; userId: string };
+let endUser: { token: string };
+/** Tenant B: another customer. */
+let b: Awaited<ReturnType<typeof createOwnedApplication>>;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  a = await createOwnedApplication(app, 'Acme Notes');
+  admin = await addSignedInMember(app, a.owner.token, a.organizationId, 'admin');
+  member = await addSignedInMember(app, a.owner.token, a.organizationId, 'member');
+  endUser = { token: (await signIn(app, newEmail(), { 'x-api-key': a.publicKey })).token };
+  b = await createOwnedApplication(app, 'Beta Notes');
+});
+afterAll(() => app.close());
+
+type Who =
+  | 'nobody'
+  | 'owner'
+  | 'admin'
+  | 'member'
+  | 'publicKey'
+  | 'secretKey'
+  | 'endUser'
+  | 'otherOwner'
+  | 'otherSecretKey';
+const as = (who: Who) =>
+  ({
+    nobody: {},
+    owner: { token: a.owner.token },
+    admin: { token: admin.token },
+    member: { token: member.token },
+    publicKey: { apiKey: a.publicKey },
+    secretKey: { apiKey: a.secretKey },
+    endUser: { token: endUser.token },
+    otherOwner: { token: b.owner.token },
+    otherSecretKey: { apiKey: b.secretKey },
+  })[who];
+
+/** Every management call of this area with a body that would be valid, against tenant A. */
+const calls = () =>
+  ({
+    createOrganization: ['POST', '/organizations', { name: 'Another' }],
+    listOrganizations: ['GET', '/organizations', undefined],
+    getOrganization: ['GET', `/organizations/${a.organizationId}`, undefined],
+    renameOrganization: ['PATCH', `/organizations/${a.organizationId}`, { name: 'Renamed' }],
+    deleteOrganization: ['DELETE', `/organizations/${a.organizationId}`, undefined],
+    listMembers: ['GET', `/organizations/${a.organizationId}/members`, undefined],
+    addMember: [
+      'POST',
+      `/organizations/${a.organizationId}/members`,
+      { email: 'nobody@example.test', role: 'member' },
+    ],
+    changeMember: [
+      'PATCH',
+      `/organizations/${a.organizationId}/members/${a.owner.userId}`,
+      { role: 'member' },
+    ],
+    removeMember: ['DELETE', `/organizations/${a.organizationId}/members/${a.owner.userId}`, undefined],
+    createApplication: ['POST', `/application/${a.organizationId}`, { name: 'Third' }],
+    listApplications: ['GET', `/organizations/${a.organizationId}/applications`, undefined],
+    getApplication: ['GET', `/applications/${a.applicationId}`, undefined],
+    updateApplication: ['PATCH', `/applications/${a.applicationId}`, { name: 'Renamed' }],
+    deleteApplication: ['DELETE', `/applications/${a.applicationId}`, undefined],
+    createApiKey: ['POST', '/api-keys', { applicationId: a.applicationId, type: 'public' }],
+    listApiKeys: ['GET', `/applications/${a.applicationId}/api-keys`, undefined],
+    revokeApiKey: ['DELETE', `/applications/${a.applicationId}/api-keys/key_unknown`, undefined],
+  }) as const;
+type Call = keyof ReturnType<typeof calls>;
+const callNames: Call[] = [
+  'createOrganization',
+  'listOrganizations',
+  'getOrganization',
+  'renameOrganization',
+  'deleteOrganization',
+  'listMembers',
+  'addMember',
+  'changeMember',
+  'removeMember',
+  'createApplication',
+  'listApplications',
+  'getApplication',
+  'updateApplication',
+  'deleteApplication',
+  'createApiKey',
+  'listApiKeys',
+  'revokeApiKey',
+];
+
+/**
+ * DESIGN §6: every cell of the matrix that refuses, with its status. A call absent from a row is
+ * allowed to that caller (tested in the behaviour tests below) or not reachable.
+ */
+const refusals: Record<Exclude<Who, 'owner'>, Partial<Record<Call, 401 | 403 | 404>>> = {
+  nobody: Object.fromEntries(callNames.map((call) => [call, 401])) as Record<Call, 401>,
+  admin: { deleteOrganization: 403, deleteApplication: 403, changeMember: 403, removeMember: 403 },
+  member: {
+    renameOrganization: 403,
+    deleteOrganization: 403,
+    addMember: 403,
+    changeMember: 403,
+    removeMember: 403,
+    createApplication: 403,
+    updateApplication: 403,
+    deleteApplication: 403,
+    createApiKey: 403,
+    revokeApiKey: 403,
+  },
+  publicKey: {
+    createOrganization: 403,
+    listOrganizations: 403,
+    getOrganization: 403,
+    renameOrganization: 403,
+    deleteOrganization: 403,
+    listMembers: 403,
+    addMember: 403,
+    changeMember: 403,
+    removeMember: 403,
+    createApplication: 403,
+    listApplications: 403,
+    getApplication: 403,
+    updateApplication: 403,
+    deleteApplication: 403,
+    createApiKey: 403,
+    listApiKeys: 403,
+    revokeApiKey: 403,
+  },
+  secretKey: {
+    createOrganization: 403,
+    listOrganizations: 403,
+    getOrganization: 403,
+    renameOrganization: 403,
+    deleteOrganization: 403,
+    listMembers: 403,
+    addMember: 403,
+    changeMember: 403,
+    removeMember: 403,
+    createApplication: 403,
+    listApplications: 403,
+    deleteApplication: 403,
+    createApiKey: 403,
+    revokeApiKey: 403,
+  },
+  endUser: {
+    createOrganization: 403,
+    listOrganizations: 403,
+    getOrganization: 403,
+    renameOrganization: 403,
+    deleteOrganization: 403,
+    listMembers: 403,
+    addMember: 403,
+    changeMember: 403,
+    removeMember: 403,
+    createApplication: 403,
+    listApplications: 403,
+    getApplication: 403,
+    updateApplication: 403,
+    deleteApplication: 403,
+    createApiKey: 403,
+    listApiKeys: 403,
+    revokeApiKey: 403,
+  },
+  // Another tenant never learns that A's organization or application exists.
+  otherOwner: {
+    getOrganization: 404,
+    renameOrganization: 404,
+    deleteOrganization: 404,
+    listMembers: 404,
+    addMember: 404,
+    changeMember: 404,
+    removeMember: 404,
+    createApplication: 404,
+    listApplications: 404,
+    getApplication: 404,
+    updateApplication: 404,
+    deleteApplication: 404,
+    createApiKey: 404,
+    listApiKeys: 404,
+    revokeApiKey: 404,
+  },
+  otherSecretKey: {
+    createOrganization: 403,
+    listOrganizations: 403,
+    getOrganization: 404,
+    renameOrganization: 404,
+    deleteOrganization: 404,
+    listMembers: 404,
+    addMember: 404,
+    changeMember: 404,
+    removeMember: 404,
+    createApplication: 404,
+    listApplications: 404,
+    getApplication: 404,
+    updateApplication: 404,
+    deleteApplication: 404,
+    createApiKey: 404,
+    listApiKeys: 404,
+    revokeApiKey: 404,
+  },
+};
+const codes = { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' } as const;
+
+describe('the permission matrix refuses', () => {
+  const cells = Object.entries(refusals).flatMap(([who, row]) =>
+    Object.entries(row).map(([call, status]) => ({ who: who as Who, call: call as Call, status })),
+  );
+  it.each(cells)('$call to $who with $status', async ({ who, call, status }) => {
+    // Prepare
+    const [method, path, body] = calls()[call];
+
+    // Act
+    const response = await manage(app, method, path, as(who), body);
+
+    // Assess: refused, and nothing changed (A's organization and application are intact).
+    expectError(response, status, codes[status]);
+    const org = await manage(app, 'GET', `/organizations/${a.organizationId}`, as('owner'));
+    expect(org.body).toMatchObject({ name: 'Acme', usage: { applications: 1, members: 3 } });
+    const members = await manage(app, 'GET', `/organizations/${a.organizationId}/members`, as('owner'));
+    expect(members.body.items.filter((m: { role: string }) => m.role === 'owner')).toHaveLength(1);
+  });
+
+  it('answers an unknown organization, application or key with 404, like a foreign one', async () => {
+    for (const path of [
+      '/organizations/org_nothing',
+      '/applications/app_nothing',
+      '/applications/app_nothing/api-keys',
+    ]) {
+      expectError(await manage(app, 'GET', path, as('owner')), 404, 'NOT_FOUND');
+    }
+    const foreignKey = (
+      await manage(app, 'GET', `/applications/${b.applicationId}/api-keys`, as('otherOwner'))
+    ).body.items[0].id;
+    // B's key id through A's application: A's owner may revoke A's keys, not B's.
+    expectError(
+      await manage(app, 'DELETE', `/applications/${a.applicationId}/api-keys/${foreignKey}`, as('owner')),
+      404,
+      'NOT_FOUND',
+    );
+    expect(
+      await app.request('GET', '/application/by-api-key', { headers: { 'x-api-key': b.publicKey } }),
+    ).toMatchObject({
+      status: 200,
+    });
+  });
+});
+
+describe('organizations', () => {
+  it('lists the caller’s organizations with role, plan and usage, the one of its first sign-in included', async () => {
+    // Act
+    const list = await manage(app, 'GET', '/organizations', as('member'));
+
+    // Assess
+    expect(list.status).toBe(200);
+    expect(list.body.page).toEqual({ limit: 2, offset: 0, total: null, hasMore: null });
+    expect(list.body.items).toEqual([
+      expect.objectContaining({ name: expect.stringContaining('organization'), role: 'owner' }),
+      expect.objectContaining({
+        id: a.organizationId,
+        role: 'member',
+        plan: { name: 'free', applicationLimit: 3 },
+        usage: { applications: 1, members: 3 },
+      }),
+    ]);
+  });
+
+  it('renames, and deletes only once it holds no application', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app, 'Short Lived');
+    const token = { token: owned.owner.token };
+
+    // Act / Assess
+    const renamed = await manage(app, 'PATCH', `/organizations/${owned.organizationId}`, token, {
+      name: 'Renamed',
+    });
+    expect(renamed.body).toMatchObject({ id: owned.organizationId, name: 'Renamed' });
+    const refused = await manage(app, 'DELETE', `/organizations/${owned.organizationId}`, token);
+    expectError(refused, 409, 'ORGANIZATION_NOT_EMPTY');
+    expect((await manage(app, 'DELETE', `/applications/${owned.applicationId}`, token)).status).toBe(204);
+    expect((await manage(app, 'DELETE', `/organizations/${owned.organizationId}`, token)).status).toBe(204);
+    expectError(await manage(app, 'GET', `/organizations/${owned.organizationId}`, token), 404, 'NOT_FOUND');
+    const mine = await manage(app, 'GET', '/organizations', token);
+    expect(mine.body.items.map((org: { id: string }) => org.id)).not.toContain(owned.organizationId);
+  });
+
+  it('keeps an owner: the last owner can neither leave nor be demoted, until another owner exists', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app, 'Owners');
+    const path = `/organizations/${owned.organizationId}/members`;
+    const owner = { token: owned.owner.token };
+
+    // Act / Assess: alone, the owner cannot go.
+    expectError(await manage(app, 'DELETE', `${path}/${owned.owner.userId}`, owner), 409, 'LAST_OWNER');
+    expectError(
+      await manage(app, 'PATCH', `${path}/${owned.owner.userId}`, owner, { role: 'admin' }),
+      409,
+      'LAST_OWNER',
+    );
+    // An admin cannot make or remove owners.
+    const second = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'admin');
+    expectError(
+      await manage(app, 'PATCH', `${path}/${second.userId}`, { token: second.token }, { role: 'owner' }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await manage(app, 'DELETE', `${path}/${owned.owner.userId}`, { token: second.token }),
+      403,
+      'FORBIDDEN',
+    );
+    // Promoted by the owner, the second owner lets the first leave.
+    const promoted = await manage(app, 'PATCH', `${path}/${second.userId}`, owner, { role: 'owner' });
+    expect(promoted.body).toMatchObject({ userId: second.userId, role: 'owner' });
+    expect((await manage(app, 'DELETE', `${path}/${owned.owner.userId}`, owner)).status).toBe(204);
+    expectError(await manage(app, 'GET', `/organizations/${owned.organizationId}`, owner), 404, 'NOT_FOUND');
+    const members = await manage(app, 'GET', path, { token: second.token });
+    expect(members.body.items).toEqual([expect.objectContaining({ userId: second.userId, role: 'owner' })]);
+  });
+
+  it('keeps an owner when the two owners leave at the same time', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app, 'Race');
+    const second = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'owner');
+    const path = `/organizations/${owned.organizationId}/members`;
+
+    // Act
+    const answers = await Promise.all([
+      manage(app, 'DELETE', `${path}/${owned.owner.userId}`, { token: owned.owner.token }),
+      manage(app, 'DELETE', `${path}/${second.userId}`, { token: second.token }),
+    ]);
+
+    // Assess: one left, the other is refused (or told to retry); one owner stays.
+    expect(answers.filter((answer) => answer.status === 204)).toHaveLength(1);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([
+      204,
+      answers.find((x) => x.status !== 204)?.status,
+    ]);
+    expect([409, 429]).toContain(answers.find((answer) => answer.status !== 204)?.status);
+    const stayer = answers[0].status === 204 ? second : { token: owned.owner.token };
+    const members = await manage(app, 'GET', path, stayer);
+    expect(members.body.items.filter((m: { role: string }) => m.role === 'owner')).toHaveLength(1);
+  });
+
+  it('adds only accounts that exist, once', async () => {
+    const path = `/organizations/${a.organizationId}/members`;
+    expectError(
+      await manage(app, 'POST', path, as('admin'), { email: newEmail(), role: 'member' }),
+      404,
+      'NOT_FOUND',
+    );
+    const someone = await signIn(app);
+    const added = await manage(app, 'POST', path, as('admin'), { email: someone.email.toUpperCase() });
+    expect(added.status, added.text).toBe(201);
+    expect(added.body).toMatchObject({ userId: someone.body.user.id, email: someone.email, role: 'member' });
+    expectError(
+      await manage(app, 'POST', path, as('admin'), { email: someone.email }),
+      409,
+      'ALREADY_MEMBER',
+    );
+    // A member may leave on its own.
+    expect(
+      (await manage(app, 'DELETE', `${path}/${someone.body.user.id}`, { token: someone.token })).status,
+    ).toBe(204);
+  });
+});
+
+describe('organizations an account may create', () => {
+  it('stops at 10 under parallel creates (the first sign-in’s counts), and a deletion gives one back', async () => {
+    // Prepare
+    const owner = await signIn(app);
+    const create = (index: number) =>
+      manage(app, 'POST', '/organizations', { token: owner.token }, { name: `Org ${index}` });
+
+    // Act
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => create(index)));
+
+    // Assess: with the first sign-in's, never more than 10.
+    const created = answers.filter((answer) => answer.status === 201);
+    expect(created.length).toBeLessThanOrEqual(9);
+    for (const answer of answers.filter((x) => x.status === 403)) {
+      expectError(answer, 403, 'ORGANIZATION_LIMIT_REACHED');
+      expect(answer.body.error.details).toEqual({ limit: 10 });
+    }
+    while ((await create(99)).status === 201);
+    const mine = await manage(app, 'GET', '/organizations', { token: owner.token });
+    expect(mine.body.items).toHaveLength(10);
+    expectError(await create(100), 403, 'ORGANIZATION_LIMIT_REACHED');
+    const last = mine.body.items.at(-1).id;
+    expect((await manage(app, 'DELETE', `/organizations/${last}`, { token: owner.token })).status).toBe(204);
+    expect((await create(101)).status).toBe(201);
+  });
+});
+
+describe('plans, set by an operator', () => {
+  it.each([
+    ['pro', 25],
+    ['enterprise', null],
+  ])('%s allows %s applications', async (plan, limit) => {
+    // Prepare: the operator's change is the `plan` attribute of the organization's item.
+    const owned = await createOwnedApplication(app, 'Planned');
+    await app.deps.db.client.send(
+      new UpdateCommand({
+        TableName: app.deps.db.table,
+        Key: keys.organization(owned.organizationId),
+        UpdateExpression: 'SET #plan = :plan',
+        ExpressionAttributeNames: { '#plan': 'plan' },
+        ExpressionAttributeValues: { ':plan': plan },
+      }),
+    );
+    const token = { token: owned.owner.token };
+
+    // Act
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, index) =>
+        manage(app, 'POST', `/application/${owned.organizationId}`, token, { name: `More ${index}` }),
+      ),
+    );
+
+    // Assess: beyond the free plan's 3, with the plan and its usage shown.
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201]);
+    const org = await manage(app, 'GET', `/organizations/${owned.organizationId}`, token);
+    expect(org.body.plan).toEqual({ name: plan, applicationLimit: limit });
+    expect(org.body.usage.applications).toBe(5);
+  });
+});
+
+describe('applications', () => {
+  it('caps the applications of a free organization at 3 under 10 parallel creates', async () => {
+    // Prepare
+    const owner = await signIn(app);
+    const org = await manage(app, 'POST', '/organizations', { token: owner.token }, { name: 'Capped' });
+
+    // Act
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        manage(app, 'POST', `/application/${org.body.id}`, { token: owner.token }, { name: `App ${index}` }),
+      ),
+    );
+
+    // Assess: exactly the plan's three, the others 403 naming the plan and its limit (or 429 to retry).
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(3);
+    const over = answers.filter((answer) => answer.status === 403);
+    expect(over.length + statuses.filter((status) => status === 429).length).toBe(7);
+    for (const answer of over) {
+      expectError(answer, 403, 'PLAN_LIMIT_REACHED');
+      expect(answer.body.error.details).toEqual({ plan: 'free', limit: 3 });
+    }
+    const list = await manage(app, 'GET', `/organizations/${org.body.id}/applications`, {
+      token: owner.token,
+    });
+    expect(list.body.items).toHaveLength(3);
+    expect(list.body.page).toEqual({ limit: 20, offset: 0, total: 3, hasMore: false });
+    const after = await manage(app, 'GET', `/organizations/${org.body.id}`, { token: owner.token });
+    expect(after.body.usage.applications).toBe(3);
+  });
+
+  it('updates name, logo and branding; the secret key may too, and by-api-key shows them', async () => {
+    const path = `/applications/${a.applicationId}`;
+    const updated = await manage(app, 'PATCH', path, as('admin'), {
+      logoUrl: 'https://cdn.acme.test/logo.png',
+      branding: { primaryColor: '#112233' },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body).toMatchObject({ name: 'Acme Notes', logoUrl: 'https://cdn.acme.test/logo.png' });
+    const bySecret = await manage(app, 'PATCH', path, as('secretKey'), { logoUrl: null });
+    expect(bySecret.body.logoUrl).toBeNull();
+    const shown = await app.request('GET', '/application/by-api-key', {
+      headers: { 'x-api-key': a.publicKey },
+    });
+    expect(shown.body).toEqual({
+      id: a.applicationId,
+      name: 'Acme Notes',
+      logoUrl: null,
+      branding: { primaryColor: '#112233' },
+    });
+  });
+
+  it.each([
+    [{ name: 'https://evil.example/login' }, 'name'],
+    [{ name: 'Visit acme.com now' }, 'name'],
+    [{ name: '' }, 'name'],
+    [{ name: 'Fine', logoUrl: 'http://cdn.acme.test/logo.png' }, 'logoUrl'],
+    [{ name: 'Fine', branding: { primaryColor: 'red' } }, 'branding.primaryColor'],
+    [{ name: 'Fine', extra: true }, ''],
+  ])('refuses %j naming %s', async (body, path) => {
+    const response = await manage(app, 'POST', `/application/${a.organizationId}`, as('owner'), body);
+    expectError(response, 400, 'VALIDATION_ERROR');
+    expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toContain(path);
+  });
+
+  it('deleting an application stops its keys and its sessions at once, and frees its place in the plan', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app, 'Doomed');
+    const user = await signIn(app, newEmail(), { 'x-api-key': owned.publicKey });
+
+    // Act
+    const deleted = await manage(app, 'DELETE', `/applications/${owned.applicationId}`, {
+      token: owned.owner.token,
+    });
+
+    // Assess
+    expect(deleted.status).toBe(204);
+    for (const key of [owned.publicKey, owned.secretKey]) {
+      const start = await app.request('POST', '/auth/code/start', {
+        body: { email: newEmail() },
+        headers: { 'x-api-key': key },
+        ip: freshIp(),
+      });
+      expectError(start, 401, 'UNAUTHORIZED');
+    }
+    expectError(
+      await app.request('GET', '/auth/session', { headers: bearer(user.token) }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectError(
+      await manage(app, 'GET', `/applications/${owned.applicationId}`, { token: owned.owner.token }),
+      404,
+      'NOT_FOUND',
+    );
+    const org = await manage(app, 'GET', `/organizations/${owned.organizationId}`, {
+      token: owned.owner.token,
+    });
+    expect(org.body.usage.applications).toBe(0);
+  });
+});
+
+describe('API keys', () => {
+  it('revocation takes effect on the next request, and is idempotent', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app, 'Revoked');
+    const keys = await manage(app, 'GET', `/applications/${owned.applicationId}/api-keys`, {
+      token: owned.owner.token,
+    });
+    const secret = keys.body.items.find((key: { type: string }) => key.type === 'secret');
+    const peek = () =>
+      app.request('POST', '/auth/code/peek', {
+        body: { email: newEmail() },
+        headers: { 'x-api-key': owned.secretKey },
+        ip: freshIp(),
+      });
+    expect((await peek()).status).toBe(404);
+
+    // Act
+    const revoked = await manage(
+      app,
+      'DELETE',
+      `/applications/${owned.applicationId}/api-keys/${secret.id}`,
+      { token: owned.owner.token },
+    );
+
+    // Assess
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toMatchObject({ id: secret.id, type: 'secret', revokedAt: expect.any(String) });
+    expectError(await peek(), 401, 'UNAUTHORIZED');
+    const again = await manage(app, 'DELETE', `/applications/${owned.applicationId}/api-keys/${secret.id}`, {
+      token: owned.owner.token,
+    });
+    expect(again.body.revokedAt).toBe(revoked.body.revokedAt);
+  });
+
+  it('caps the active keys of an application at 20 under parallel creates; revoked keys do not count', async () => {
+    // Prepare: two keys exist already.
+    const owned = await createOwnedApplication(app, 'Many Keys');
+    const create = () =>
+      manage(
+        app,
+        'POST',
+        '/api-keys',
+        { token: owned.owner.token },
+        { applicationId: owned.applicationId, type: 'secret' },
+      );
+
+    // Act
+    const answers = await Promise.all(Array.from({ length: 22 }, create));
+
+    // Assess
+    const created = answers.filter((answer) => answer.status === 201);
+    const refused = answers.filter((answer) => answer.status === 403);
+    expect(created.length).toBeLessThanOrEqual(18);
+    expect(created.length + refused.length + answers.filter((answer) => answer.status === 429).length).toBe(
+      22,
+    );
+    for (const answer of refused) expectError(answer, 403, 'API_KEY_LIMIT_REACHED');
+    const listed = await manage(app, 'GET', `/applications/${owned.applicationId}/api-keys`, {
+      token: owned.owner.token,
+    });
+    expect(listed.body.items).toHaveLength(2 + created.length);
+    // Filled to the limit, one revocation makes room for one key.
+    while ((await create()).status === 201);
+    expectError(await create(), 403, 'API_KEY_LIMIT_REACHED');
+    await manage(app, 'DELETE', `/applications/${owned.applicationId}/api-keys/${listed.body.items[0].id}`, {
+      token: owned.owner.token,
+    });
+    expect((await create()).status).toBe(201);
+  });
+});

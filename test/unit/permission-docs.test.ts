@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DOC, documentedTable, renderPermissionTable } from '../../scripts/docs-permissions.ts';
+import { routeList } from '../../shared/routes.ts';
+import { permissions } from '../../shared/tenancy/permissions.ts';
+
+describe('the permission matrix', () => {
+  it('is written out in docs/api.md exactly as the code holds it (npm run docs:permissions)', () => {
+    expect(documentedTable(readFileSync(DOC, 'utf8'))).toBe(renderPermissionTable());
+  });
+
+  it('names only actions some route uses, and every management route names one', () => {
+    const used = new Set(routeList.flatMap((route) => (route.permission ? [route.permission.action] : [])));
+    // members.change is decided inside members.leave's route for others than oneself.
+    expect([...used, 'members.change'].sort()).toEqual(
+      expect.arrayContaining(Object.keys(permissions).sort()),
+    );
+    for (const route of routeList)
+      expect(route.auth === 'manage', route.id).toBe(route.permission !== undefined);
+  });
+});
