@@ -152,6 +152,14 @@ export const callsBenchmark: Benchmark = {
         ip: '127.0.8.3',
       });
       await call('peek', 'POST', '/auth/code/peek', json({ email: synthetic }, { 'x-api-key': secretKey }));
+      await call(
+        'GET /applications/{id}/statistics (secret key)',
+        'GET',
+        `/applications/${app.id}/statistics`,
+        {
+          headers: { 'x-api-key': secretKey },
+        },
+      );
 
       const token = first.body.token as string;
       const bearer = { authorization: `Bearer ${token}` };

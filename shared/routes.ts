@@ -15,6 +15,7 @@ import { apiKeyRoutes } from './route-table/api-keys.ts';
 import { applicationRoutes } from './route-table/applications.ts';
 import { impersonationRoutes } from './route-table/impersonation.ts';
 import { organizationRoutes } from './route-table/organizations.ts';
+import { statisticsRoutes } from './route-table/statistics.ts';
 import { CodeBody, PeekBody, PollBody, StartBody } from './sign-in/schemas.ts';
 import { RevokeSessionBody, UpdateUserBody } from './users/schemas.ts';
 
@@ -171,7 +172,11 @@ export const routes = {
     errorStyle: 'app',
     auth: 'session',
     access: { table: 'readwrite', sign: true },
-    contract: { responses: { 200: SignInResult }, errors: [...credentialErrors, 'forbidden'] },
+    // rateLimited: concurrent writes kept cancelling the refresh with its statistics counters.
+    contract: {
+      responses: { 200: SignInResult },
+      errors: [...credentialErrors, 'forbidden', 'rateLimited'],
+    },
   },
   signOut: {
     method: 'POST',
@@ -245,6 +250,7 @@ export const routes = {
   ...organizationRoutes,
   ...applicationRoutes,
   ...apiKeyRoutes,
+  ...statisticsRoutes,
   ...impersonationRoutes,
 } as const satisfies Record<string, RouteSpec>;
 

@@ -1,10 +1,25 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { tooBusy } from '../rate-limit/rate-limit.ts';
 import type { SignInResult } from '../sign-in/complete.ts';
-import { deleteSession, deleteSessions, readSessions, rotateSessionToken } from '../store/sessions.ts';
+import { PLATFORM } from '../store/keys.ts';
+import {
+  deleteSession,
+  deleteSessions,
+  endSessions,
+  readSession,
+  readSessions,
+  rotateSessionToken,
+} from '../store/sessions.ts';
 import { unpaginated } from '../tenancy/pages.ts';
 import type { ResolvedSession } from './resolve.ts';
-import { publicSession, type SessionRecord, sessionFromItem, sessionSummary } from './session.ts';
+import {
+  countedInAt,
+  publicSession,
+  type SessionRecord,
+  sessionFromItem,
+  sessionSummary,
+} from './session.ts';
 import { issueSessionToken } from './token.ts';
 
 /**
@@ -21,39 +36,93 @@ export async function refreshSession(deps: Deps, current: ResolvedSession): Prom
     sessionId: session.id,
     scope: session.scope,
   });
+  // Statistics: an application's session is counted again under the minute of this refresh.
+  const countedIn = session.scope === PLATFORM ? undefined : countedInAt(issued.issuedAt);
   const rotated = await rotateSessionToken(deps.db, {
     session,
     jti: issued.jti,
     expiresAt: issued.expiresAt,
+    ...(countedIn ? { countedIn } : {}),
   });
   if (rotated.outcome === 'stale') throw fail('unauthorized', 'The session token is not valid');
-  const refreshed: SessionRecord = { ...session, jti: issued.jti, expiresAt: issued.expiresAt };
+  if (rotated.outcome === 'conflict') throw tooBusy();
+  const refreshed: SessionRecord = {
+    ...session,
+    jti: issued.jti,
+    expiresAt: issued.expiresAt,
+    ...(countedIn ? { countedIn } : {}),
+  };
   return { user, token: issued.token, session: publicSession(refreshed), scope: session.scope };
 }
 
-/** Every live session of a user (a user belongs to one scope), newest first. */
-async function sessionsOf(deps: Deps, userId: string): Promise<SessionRecord[]> {
-  const sessions = (await readSessions(deps.db, userId)).map(sessionFromItem);
+/** Every session record of a user (a user belongs to one scope), expired ones included. */
+async function recordsOf(deps: Deps, userId: string): Promise<SessionRecord[]> {
+  return (await readSessions(deps.db, userId)).map(sessionFromItem);
+}
+
+// TTL deletes late: expired records are not sessions any more.
+const live = (deps: Deps) => {
   const now = deps.clock.now();
-  // TTL deletes late: expired records are not sessions any more.
-  return sessions
-    .filter((session) => session.expiresAt * 1000 > now)
+  return (session: SessionRecord) => session.expiresAt * 1000 > now;
+};
+
+/** Every live session of a user, newest first. */
+async function sessionsOf(deps: Deps, userId: string): Promise<SessionRecord[]> {
+  return (await recordsOf(deps, userId))
+    .filter(live(deps))
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+}
+
+/** Reads of the sessions to end before a round gives up on keeping the statistics exact. */
+const END_ROUNDS = 3;
+
+/**
+ * Ends the sessions `read` names, each uncounted from its application's statistics in the same
+ * transaction as its Delete (shared/store/sessions.ts `endSessions`). A session refreshed or ended
+ * since the read cancels it, so the sessions are read again, at most END_ROUNDS times; an ending
+ * never fails for that: after the last round they are deleted without uncounting (docs/data-model.md,
+ * Statistics: the count then overstates by them until they would have expired). Answers how many.
+ */
+async function endCounted(
+  deps: Deps,
+  userId: string,
+  read: (round: number) => Promise<SessionRecord[]>,
+): Promise<number> {
+  let sessions: SessionRecord[] = [];
+  for (let round = 0; round < END_ROUNDS; round++) {
+    sessions = await read(round);
+    const ended = await endSessions(deps.db, sessions);
+    if (ended.outcome === 'ended') return sessions.length;
+  }
+  await deleteSessions(
+    deps.db,
+    userId,
+    sessions.map((session) => session.id),
+  );
+  return sessions.length;
 }
 
 /** POST /auth/sign-out: ends every session of the user in this application (SPEC §3.2). */
 async function signOutEverywhere(deps: Deps, current: ResolvedSession): Promise<void> {
   // An impersonation signs out only itself: a support user never ends the user's own sessions.
   if (current.session.impersonation) return deleteSession(deps.db, current.user.id, current.session.id);
-  const ids = new Set((await sessionsOf(deps, current.user.id)).map((session) => session.id));
-  ids.add(current.session.id);
-  await deleteSessions(deps.db, current.user.id, [...ids]);
+  const isLive = live(deps);
+  await endCounted(deps, current.user.id, async () =>
+    (await recordsOf(deps, current.user.id)).filter(
+      (session) => isLive(session) || session.id === current.session.id,
+    ),
+  );
 }
 
 /** POST /auth/revoke-session-by-id: only the caller's own sessions can be named; others are ignored. */
 export async function revokeSession(deps: Deps, current: ResolvedSession, sessionId: string): Promise<void> {
   refuseImpersonation(current, sessionId);
-  await deleteSession(deps.db, current.user.id, sessionId);
+  await endCounted(deps, current.user.id, async (round) => {
+    // The calling session was read with the request; another is read in the caller's own partition.
+    if (round === 0 && sessionId === current.session.id) return [current.session];
+    const item = await readSession(deps.db, current.user.id, sessionId);
+    return item ? [sessionFromItem(item)] : [];
+  });
 }
 
 /**
@@ -69,15 +138,9 @@ function refuseImpersonation(current: ResolvedSession, sessionId?: string): void
 /** POST /auth/revoke-other-sessions: the calling session stays. */
 export async function revokeOtherSessions(deps: Deps, current: ResolvedSession): Promise<number> {
   refuseImpersonation(current);
-  const others = (await sessionsOf(deps, current.user.id)).filter(
-    (session) => session.id !== current.session.id,
+  return endCounted(deps, current.user.id, async () =>
+    (await sessionsOf(deps, current.user.id)).filter((session) => session.id !== current.session.id),
   );
-  await deleteSessions(
-    deps.db,
-    current.user.id,
-    others.map((session) => session.id),
-  );
-  return others.length;
 }
 
 /** GET /auth/list-sessions: newest first, not paginated, so `total` and `hasMore` are null (SPEC §2 Page). */

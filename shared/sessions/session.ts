@@ -22,9 +22,19 @@ export interface SessionRecord {
   expiresAt: number;
   userAgent: string;
   ip: string;
+  /**
+   * The UTC minute (`YYYY-MM-DDTHH:MM`) of the issue or refresh the application's active-session
+   * counters count this session under (shared/tenancy/statistics.ts); absent: not counted (platform
+   * sessions, and sessions issued before the counters existed until their next refresh).
+   */
+  countedIn?: string;
   /** Only on a session an impersonation started: it cannot be refreshed (DESIGN §5). */
   impersonation?: SessionImpersonation;
 }
+
+/** The UTC minute, `YYYY-MM-DDTHH:MM`, of an instant in epoch seconds: a session's counter bucket. */
+export const countedInAt = (epochSeconds: number): string =>
+  new Date(epochSeconds * 1000).toISOString().slice(0, 16);
 
 export function sessionFromItem(item: Record<string, unknown>): SessionRecord {
   return {
@@ -36,6 +46,7 @@ export function sessionFromItem(item: Record<string, unknown>): SessionRecord {
     expiresAt: item.expiresAt as number,
     userAgent: (item.userAgent as string | undefined) ?? '',
     ip: (item.ip as string | undefined) ?? '',
+    ...(typeof item.countedIn === 'string' ? { countedIn: item.countedIn } : {}),
     ...(item.impersonation ? { impersonation: item.impersonation as SessionImpersonation } : {}),
   };
 }

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { type AppError, fail, retryLater } from '../errors.ts';
 import { newId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
-import { publicSession, type SessionRecord } from '../sessions/session.ts';
+import { countedInAt, publicSession, type SessionRecord } from '../sessions/session.ts';
 import { issueSessionToken } from '../sessions/token.ts';
 import type { NewAccount } from '../store/accounts.ts';
 import type { Item } from '../store/batch.ts';
@@ -77,6 +77,8 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
     expiresAt: issued.expiresAt,
     userAgent: input.userAgent.slice(0, 512),
     ip: input.sourceIp,
+    // Statistics are per application: platform sign-ins and sessions are not counted.
+    ...(request.scope === PLATFORM ? {} : { countedIn: countedInAt(issued.issuedAt) }),
   };
 
   // Issue 7: a function that times out after the commit leaves the code used and its client without
@@ -92,6 +94,16 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
     session,
     ...(input.account ? {} : { newAccount: newAccount(deps, user, request.scope) }),
     ...(input.deviceCodeHash ? { deviceCodeHash: input.deviceCodeHash } : {}),
+    ...(session.countedIn
+      ? {
+          counts: {
+            applicationId: request.scope,
+            day: createdAt.slice(0, 10),
+            newUser: !input.account,
+            countedIn: session.countedIn,
+          },
+        }
+      : {}),
   });
   if (consumed.outcome === 'raced') throw input.raced();
   // Concurrent writes to its items kept cancelling it: nothing was written, the code still works.

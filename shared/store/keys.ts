@@ -49,6 +49,17 @@ export const keys = {
    */
   rateLog: (bucket: string, subject: string) => ({ pk: `RATE#${bucket}#${subject}`, sk: 'HITS' }),
   /**
+   * An application's statistics (docs/data-model.md, Statistics), one partition per application:
+   * new users and sign-ins of one UTC day (sorted by date, so a range is one Query), the sessions
+   * counted under one UTC day of issue or refresh (with per-minute counts), and the user total.
+   */
+  statsDay: (applicationId: string, date: string) => ({ pk: `STATS#${applicationId}`, sk: `DAY#${date}` }),
+  statsSessions: (applicationId: string, date: string) => ({
+    pk: `STATS#${applicationId}`,
+    sk: `SESSIONS#${date}`,
+  }),
+  statsTotal: (applicationId: string) => ({ pk: `STATS#${applicationId}`, sk: 'TOTAL' }),
+  /**
    * An impersonation record (SPEC §3.3), kept after it ends or lapses (no `expiresAt`: never TTL-deleted).
    */
   impersonation: (impersonationId: string) => ({ pk: `IMP#${impersonationId}`, sk: 'IMP' }),

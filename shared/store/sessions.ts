@@ -1,10 +1,12 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SessionRecord } from '../sessions/session.ts';
 import { deleteItems, type Item } from './batch.ts';
 import type { Db } from './db.ts';
-import { conditionFailureItem, isConditionFailure } from './errors.ts';
+import { conditionFailureItem, isConditionFailure, type TransactItem } from './errors.ts';
 import { queryAll } from './items.ts';
 import { keys } from './keys.ts';
+import { type SessionCountChange, sessionCountWrites } from './statistics.ts';
+import { transactWrite } from './transact.ts';
 
 /** The stored session; `expiresAt` is also the TTL attribute. */
 export const sessionItem = (session: SessionRecord) => ({
@@ -17,35 +19,57 @@ export const sessionItem = (session: SessionRecord) => ({
 // two refreshes of the same token only one wins.
 const holdsReadToken = 'jti = :old';
 
-/** `rotated`; `stale`: the record no longer holds the token read (refreshed, or deleted). */
-export type RotateOutcome = { outcome: 'rotated' } | { outcome: 'stale' };
+/**
+ * `rotated`; `stale`: the record no longer holds the token read (refreshed, or deleted); `conflict`:
+ * DynamoDB kept cancelling the counted rotation for concurrent writes, nothing written.
+ */
+export type RotateOutcome = { outcome: 'rotated' } | { outcome: 'stale' } | { outcome: 'conflict' };
 
-/** Moves a session to a new token id and expiry. */
+/**
+ * Moves a session to a new token id and expiry. With `countedIn`, the session's statistics count
+ * moves with it (from the minute it was counted in, if any, to `countedIn`) in the same
+ * TransactWriteItems, so a refreshed session is always counted once, under its last issue.
+ */
 export async function rotateSessionToken(
   db: Db,
-  change: { session: SessionRecord; jti: string; expiresAt: number },
+  change: { session: SessionRecord; jti: string; expiresAt: number; countedIn?: string },
 ): Promise<RotateOutcome> {
-  const { session } = change;
+  const { session, countedIn } = change;
+  const moves: SessionCountChange[] =
+    countedIn === undefined
+      ? []
+      : [
+          ...(session.countedIn ? [{ countedIn: session.countedIn, delta: -1 as const }] : []),
+          { countedIn, delta: 1 },
+        ];
+  const counts = sessionCountWrites(db.table, session.scope, moves);
+  const update = {
+    TableName: db.table,
+    Key: keys.session(session.userId, session.id),
+    UpdateExpression: `SET jti = :jti, expiresAt = :expiresAt${countedIn === undefined ? '' : ', countedIn = :countedIn'}`,
+    ConditionExpression: holdsReadToken,
+    ExpressionAttributeValues: {
+      ':jti': change.jti,
+      ':expiresAt': change.expiresAt,
+      ':old': session.jti,
+      ...(countedIn === undefined ? {} : { ':countedIn': countedIn }),
+    },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  };
+  // An SDK retry of our own update that had landed (its answer lost) finds our jti: rotated.
+  const ours = (item: Item | undefined): RotateOutcome =>
+    item?.jti === change.jti ? { outcome: 'rotated' } : { outcome: 'stale' };
+  if (counts.length > 0) {
+    const written = await transactWrite(db, [{ Update: update }, ...counts]);
+    if (written.outcome === 'failed') return ours(written.current[0]);
+    return written.outcome === 'written' ? { outcome: 'rotated' } : written;
+  }
   try {
-    await db.client.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.session(session.userId, session.id),
-        UpdateExpression: 'SET jti = :jti, expiresAt = :expiresAt',
-        ConditionExpression: holdsReadToken,
-        ExpressionAttributeValues: {
-          ':jti': change.jti,
-          ':expiresAt': change.expiresAt,
-          ':old': session.jti,
-        },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
+    await db.client.send(new UpdateCommand(update));
     return { outcome: 'rotated' };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    // An SDK retry of our own update that had landed (its answer lost) finds our jti: rotated.
-    return conditionFailureItem(error)?.jti === change.jti ? { outcome: 'rotated' } : { outcome: 'stale' };
+    return ours(conditionFailureItem(error));
   }
 }
 
@@ -56,6 +80,63 @@ export async function readSessions(db: Db, userId: string): Promise<Item[]> {
     ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':prefix': keys.sessionPrefix },
     ConsistentRead: true,
   });
+}
+
+/** One session of a user, strongly consistent (expired ones included: TTL deletes late). */
+export async function readSession(db: Db, userId: string, sessionId: string): Promise<Item | undefined> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.table, Key: keys.session(userId, sessionId), ConsistentRead: true }),
+  );
+  return Item;
+}
+
+/**
+ * `ended`; `changed`: one of them was refreshed or deleted since it was read (the whole transaction
+ * was cancelled, or, past the first 90 sessions, the rest of it): read them again; `conflict`: DynamoDB
+ * kept cancelling it for concurrent writes, nothing more written.
+ */
+export type EndOutcome = { outcome: 'ended' } | { outcome: 'changed' } | { outcome: 'conflict' };
+
+/** Sessions ended per TransactWriteItems: with at most 8 counter updates, within its 100 items. */
+const ENDED_PER_TRANSACTION = 90;
+
+// The record is still the one read: its statistics count is still where the record says.
+const unchangedSession = 'jti = :jti';
+
+/**
+ * Ends sessions of one user as read, each uncounted from the statistics in the same
+ * TransactWriteItems as its Delete (conditioned on the record being unchanged since it was read).
+ * Sessions no counter holds (platform sessions) are deleted without a transaction.
+ */
+export async function endSessions(db: Db, sessions: readonly SessionRecord[]): Promise<EndOutcome> {
+  const counted = sessions.filter((session) => session.countedIn !== undefined);
+  if (counted.length === 0) {
+    await deleteItems(
+      db,
+      sessions.map((session) => keys.session(session.userId, session.id)),
+    );
+    return { outcome: 'ended' };
+  }
+  for (let start = 0; start < sessions.length; start += ENDED_PER_TRANSACTION) {
+    const chunk = sessions.slice(start, start + ENDED_PER_TRANSACTION);
+    const deletes: TransactItem[] = chunk.map((session) => ({
+      Delete: {
+        TableName: db.table,
+        Key: keys.session(session.userId, session.id),
+        ConditionExpression: unchangedSession,
+        ExpressionAttributeValues: { ':jti': session.jti },
+      },
+    }));
+    const uncounts = chunk.flatMap((session) =>
+      session.countedIn ? [{ countedIn: session.countedIn, delta: -1 as const }] : [],
+    );
+    // A user's sessions share one scope: its application's counters.
+    const scope = chunk[0]?.scope ?? '';
+    const written = await transactWrite(db, [...deletes, ...sessionCountWrites(db.table, scope, uncounts)]);
+    if (written.outcome === 'failed') return { outcome: 'changed' };
+    if (written.outcome === 'conflict') return written;
+  }
+  return { outcome: 'ended' };
 }
 
 /** Deletes sessions of one user; an id that names none deletes nothing. */

@@ -6,6 +6,7 @@ import type { TransactItem } from './errors.ts';
 import { keys } from './keys.ts';
 import { sessionItem } from './sessions.ts';
 import { requestKey, stateValues, stillInState } from './sign-in-requests.ts';
+import { type SignInCount, signInCountWrites } from './statistics.ts';
 import { transactWrite } from './transact.ts';
 
 /** What consuming a request writes besides deleting it. */
@@ -21,6 +22,8 @@ export interface Consumption {
   newAccount?: NewAccount;
   /** Poll: the device grant that is used up with the request. */
   deviceCodeHash?: string;
+  /** A sign-in of an application: the statistics counters it adds to, in the same transaction. */
+  counts?: SignInCount;
 }
 
 /** `raced`: another request consumed (or changed) it first; `accountExists`: the account appeared since it was read. */
@@ -58,6 +61,9 @@ export async function consumeRequest(db: Db, consumption: Consumption): Promise<
       ? [{ Delete: { TableName: db.table, Key: keys.device(consumption.deviceCodeHash) } }]
       : []),
     ...(consumption.newAccount ? newAccountWrites(db.table, consumption.newAccount) : []),
+    // Last, unconditioned: a counted sign-in always happened and none is left uncounted, and the
+    // indexes of the conditioned items above stay as they are.
+    ...(consumption.counts ? signInCountWrites(db.table, consumption.counts) : []),
   ];
   const written = await transactWrite(db, writes);
   if (written.outcome === 'written') return { outcome: 'consumed' };

@@ -44,6 +44,8 @@ export const permissions = {
   'apiKeys.create': { target: 'application', allow: managers },
   'apiKeys.list': { target: 'application', allow: [...readers, 'secretKey'] },
   'apiKeys.revoke': { target: 'application', allow: managers },
+  /** Insights: an application's counters (shared/tenancy/statistics.ts); a public key sits in browsers. */
+  'statistics.read': { target: 'application', allow: [...readers, 'secretKey'] },
   /** SPEC §1.10: acting as one of the application's end users; a session of the application never may. */
   'impersonation.start': { target: 'application', allow: managers },
   /** The application's audit trail (impersonations started and ended). */

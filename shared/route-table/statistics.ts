@@ -1,0 +1,24 @@
+/** Insights: an application's statistics (issue 8 item 9). Spread into the one table (shared/routes.ts). */
+import { Statistics } from '../contracts/statistics.ts';
+import type { RouteSpec } from '../route-spec.ts';
+import { ApplicationPath } from '../tenancy/schemas.ts';
+import { StatisticsQuery } from '../tenancy/statistics-query.ts';
+import { manageErrors } from './organizations.ts';
+
+export const statisticsRoutes = {
+  getStatistics: {
+    method: 'GET',
+    path: '/applications/{applicationId}/statistics',
+    entry: 'functions/insights/statistics.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'read', publicKeys: true },
+    permission: { action: 'statistics.read', from: 'params' },
+    contract: {
+      params: ApplicationPath,
+      query: StatisticsQuery,
+      responses: { 200: Statistics },
+      errors: [...manageErrors, 'invalidRequest'],
+    },
+  },
+} as const satisfies Record<string, RouteSpec>;

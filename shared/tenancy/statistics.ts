@@ -1,0 +1,87 @@
+import type { Deps } from '../deps.ts';
+import { fail } from '../errors.ts';
+import { SESSION_TTL_SECONDS } from '../sessions/token.ts';
+import { readDayCounts, readSessionBucketsAndTotal } from '../store/statistics.ts';
+
+/**
+ * Insights (issue 8 item 9): an application's statistics, from counters kept at write time
+ * (shared/store/statistics.ts), never by reading users or sessions. Days are UTC days.
+ */
+
+/** The longest range, both ends included. */
+const MAX_RANGE_DAYS = 90;
+/** Without `from`, the range is this many days ending with `to`. */
+const DEFAULT_RANGE_DAYS = 30;
+const DAY_MS = 86_400_000;
+/** SPEC §8: a session lives 7 days after its last issue or refresh, to the second. */
+const SESSION_DAYS = (SESSION_TTL_SECONDS * 1000) / DAY_MS;
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const addDays = (day: string, days: number) => dayOf(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+
+/** A 400 like the chain's own validation answer, naming the query field at fault. */
+const invalidQuery = (field: 'from' | 'to', message: string) =>
+  fail('invalidRequest', 'The request query is not valid', { issues: [{ path: field, message }] });
+
+/** `to` defaults to today, `from` to 29 days before `to`; at most 90 days, both included. */
+function rangeOf(query: { from?: string | undefined; to?: string | undefined }, today: string) {
+  const to = query.to ?? today;
+  const from = query.from ?? addDays(to, 1 - DEFAULT_RANGE_DAYS);
+  if (from > to) throw invalidQuery('from', 'from must not be after to');
+  if (daysBetween(from, to) + 1 > MAX_RANGE_DAYS) {
+    throw invalidQuery(query.to ? 'to' : 'from', `a range holds at most ${MAX_RANGE_DAYS} days`);
+  }
+  return { from, to };
+}
+
+/**
+ * Active sessions now, from the session counters of the last 8 days. A session is counted under the
+ * UTC minute of its last issue or refresh, and ends exactly 7 days later (or when revoked, which
+ * uncounts it). So every session counted in the last 7 days (today included) is active, and of the
+ * day before them only the minutes from the current minute of day on: those ending now or later.
+ * Precision: sessions ending within the current minute are counted until it ends (at most 59 s late).
+ */
+function activeSessions(
+  buckets: Map<string, { sessions: number; byMinute: Map<string, number> }>,
+  dates: readonly string[],
+  minuteNow: string,
+): number {
+  const [edge, ...whole] = dates;
+  let active = whole.reduce((sum, date) => sum + (buckets.get(date)?.sessions ?? 0), 0);
+  for (const [minute, count] of edge ? (buckets.get(edge)?.byMinute ?? []) : []) {
+    if (minute >= minuteNow) active += count;
+  }
+  return active;
+}
+
+/** `GET /applications/{applicationId}/statistics`: one Query (the range) and one BatchGetItem. */
+export async function readStatistics(
+  deps: Deps,
+  applicationId: string,
+  query: { from?: string | undefined; to?: string | undefined },
+) {
+  const now = deps.clock.now();
+  const today = dayOf(now);
+  const range = rangeOf(query, today);
+  const counted = new Map((await readDayCounts(deps.db, applicationId, range)).map((day) => [day.date, day]));
+  // The day before the session window, then the window itself, today last.
+  const sessionDates = Array.from({ length: SESSION_DAYS + 1 }, (_, i) => addDays(today, i - SESSION_DAYS));
+  const { buckets, users } = await readSessionBucketsAndTotal(deps.db, applicationId, sessionDates);
+  const days = Array.from({ length: daysBetween(range.from, range.to) + 1 }, (_, i) => {
+    const date = addDays(range.from, i);
+    const found = counted.get(date);
+    return { date, newUsers: found?.newUsers ?? 0, signIns: found?.signIns ?? 0 };
+  });
+  return {
+    range,
+    totals: {
+      users,
+      newUsers: days.reduce((sum, day) => sum + day.newUsers, 0),
+      signIns: days.reduce((sum, day) => sum + day.signIns, 0),
+      activeSessions: activeSessions(buckets, sessionDates, new Date(now).toISOString().slice(11, 16)),
+    },
+    days,
+  };
+}
