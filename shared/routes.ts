@@ -14,6 +14,8 @@ import { bodyErrors, credentialErrors, type RouteSpec } from './route-spec.ts';
 import { apiKeyRoutes } from './route-table/api-keys.ts';
 import { applicationRoutes } from './route-table/applications.ts';
 import { organizationRoutes } from './route-table/organizations.ts';
+import { tenantOrganizationRoutes } from './route-table/tenant-organizations.ts';
+import { userRoutes } from './route-table/users.ts';
 import { CodeBody, PeekBody, PollBody, StartBody } from './sign-in/schemas.ts';
 import { RevokeSessionBody, UpdateUserBody } from './users/schemas.ts';
 
@@ -93,6 +95,7 @@ export const routes = {
         ...credentialErrors,
         'wrongCode',
         'codeExpired',
+        'accountDisabled',
         'accountChanged',
         'rateLimited',
         'tooManyAttempts',
@@ -115,6 +118,7 @@ export const routes = {
         ...credentialErrors,
         'wrongCode',
         'codeExpired',
+        'accountDisabled',
         'rateLimited',
         'tooManyAttempts',
       ],
@@ -135,6 +139,7 @@ export const routes = {
         'pollExpired',
         'deviceCodeUnusable',
         'authorizationPending',
+        'accountDisabled',
         'accountChanged',
         'rateLimited',
         'outOfTime',
@@ -244,6 +249,8 @@ export const routes = {
   ...organizationRoutes,
   ...applicationRoutes,
   ...apiKeyRoutes,
+  ...userRoutes,
+  ...tenantOrganizationRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;
