@@ -49,7 +49,13 @@ describe('tenant organizations of an application', () => {
 
     // Act
     const byEmail = await manage(app, 'POST', orgs(owned), secret, { name: 'Team Ada', email: ada.email });
-    const byId = await manage(app, 'POST', orgs(owned), { token: owned.owner.token }, { name: 'Team Bob', userId: bob.userId });
+    const byId = await manage(
+      app,
+      'POST',
+      orgs(owned),
+      { token: owned.owner.token },
+      { name: 'Team Bob', userId: bob.userId },
+    );
     const path = `${orgs(owned)}/${byEmail.body.id}`;
     const read = await manage(app, 'GET', path, secret);
     const renamed = await manage(app, 'PATCH', path, secret, { name: 'Team Ada 2' });
@@ -59,7 +65,11 @@ describe('tenant organizations of an application', () => {
 
     // Assess
     expect(byEmail.status, byEmail.text).toBe(201);
-    expect(byEmail.body).toMatchObject({ name: 'Team Ada', applicationId: owned.applicationId, memberCount: 1 });
+    expect(byEmail.body).toMatchObject({
+      name: 'Team Ada',
+      applicationId: owned.applicationId,
+      memberCount: 1,
+    });
     expect(byId.status, byId.text).toBe(201);
     expect(read.body).toEqual(byEmail.body);
     expect(renamed.body.name).toBe('Team Ada 2');
@@ -77,8 +87,16 @@ describe('tenant organizations of an application', () => {
     const other = await createOwnedApplication(app, 'Other');
     const foreign = await endUser(other);
     const secret = { apiKey: owned.secretKey };
-    expectError(await manage(app, 'POST', orgs(owned), secret, { name: 'T', userId: foreign.userId }), 404, 'NOT_FOUND');
-    expectError(await manage(app, 'POST', orgs(owned), secret, { name: 'T', email: foreign.email }), 404, 'NOT_FOUND');
+    expectError(
+      await manage(app, 'POST', orgs(owned), secret, { name: 'T', userId: foreign.userId }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await manage(app, 'POST', orgs(owned), secret, { name: 'T', email: foreign.email }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await manage(app, 'POST', orgs(owned), secret, { name: 'T' }), 400, 'VALIDATION_ERROR');
   });
 
@@ -97,7 +115,11 @@ describe('tenant organizations of an application', () => {
     expect(added.body).toMatchObject({ userId: bob.userId, role: 'member' });
     expectError(await manage(app, 'POST', members, secret, { email: bob.email }), 409, 'ALREADY_MEMBER');
     expectError(await manage(app, 'POST', members, secret, { email: newEmail() }), 404, 'NOT_FOUND');
-    expectError(await manage(app, 'PATCH', `${members}/${ada.userId}`, secret, { role: 'admin' }), 409, 'LAST_OWNER');
+    expectError(
+      await manage(app, 'PATCH', `${members}/${ada.userId}`, secret, { role: 'admin' }),
+      409,
+      'LAST_OWNER',
+    );
     expectError(await manage(app, 'DELETE', `${members}/${ada.userId}`, secret), 409, 'LAST_OWNER');
     const promoted = await manage(app, 'PATCH', `${members}/${bob.userId}`, secret, { role: 'owner' });
     expect(promoted.body.role).toBe('owner');
@@ -132,11 +154,21 @@ describe('who may manage tenant organizations (permission matrix)', () => {
       'FORBIDDEN',
     );
     expectError(
-      await manage(app, 'PATCH', `${path}/members/${user.userId}`, { token: member.token }, { role: 'admin' }),
+      await manage(
+        app,
+        'PATCH',
+        `${path}/members/${user.userId}`,
+        { token: member.token },
+        { role: 'admin' },
+      ),
       403,
       'FORBIDDEN',
     );
-    expectError(await manage(app, 'DELETE', `${path}/members/${user.userId}`, { token: member.token }), 403, 'FORBIDDEN');
+    expectError(
+      await manage(app, 'DELETE', `${path}/members/${user.userId}`, { token: member.token }),
+      403,
+      'FORBIDDEN',
+    );
     expect((await manage(app, 'PATCH', path, { token: admin.token }, { name: 'By admin' })).status).toBe(200);
 
     expectError(await manage(app, 'GET', orgs(owned), { apiKey: owned.publicKey }), 403, 'FORBIDDEN');
@@ -146,7 +178,11 @@ describe('who may manage tenant organizations (permission matrix)', () => {
 
     expectError(await manage(app, 'GET', orgs(owned), { token: stranger.owner.token }), 404, 'NOT_FOUND');
     expectError(await manage(app, 'GET', path, { token: stranger.owner.token }), 404, 'NOT_FOUND');
-    expectError(await manage(app, 'GET', `${path}/members`, { token: stranger.owner.token }), 404, 'NOT_FOUND');
+    expectError(
+      await manage(app, 'GET', `${path}/members`, { token: stranger.owner.token }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await manage(app, 'DELETE', path, { apiKey: stranger.secretKey }), 404, 'NOT_FOUND');
 
     expectError(await manage(app, 'GET', orgs(owned), {}), 401, 'UNAUTHORIZED');
@@ -173,7 +209,11 @@ describe('who may manage tenant organizations (permission matrix)', () => {
         404,
         'NOT_FOUND',
       );
-      expectError(await manage(app, 'DELETE', `${path}/members/${userOfB.userId}`, { apiKey: a.secretKey }), 404, 'NOT_FOUND');
+      expectError(
+        await manage(app, 'DELETE', `${path}/members/${userOfB.userId}`, { apiKey: a.secretKey }),
+        404,
+        'NOT_FOUND',
+      );
     }
     // B's organization is untouched.
     const still = await manage(app, 'GET', `${orgs(b)}/${orgOfB}/members`, { apiKey: b.secretKey });
