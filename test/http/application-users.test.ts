@@ -233,6 +233,32 @@ describe('DELETE /applications/{applicationId}/users/{userId}', () => {
   });
 });
 
+describe('DELETE of a user who shares an organization', () => {
+  it('removes its membership and keeps the organization and its other members', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app);
+    const ada = await endUser(owned);
+    const bob = await endUser(owned);
+    const secret = { apiKey: owned.secretKey };
+    const orgs = `/applications/${owned.applicationId}/organizations`;
+    const team = await manage(app, 'POST', orgs, secret, { name: 'Team', userId: ada.userId });
+    const members = `${orgs}/${team.body.id}/members`;
+    await manage(app, 'POST', members, secret, { email: bob.email });
+
+    // Act
+    const deleted = await manage(app, 'DELETE', `${users(owned)}/${ada.userId}`, secret);
+
+    // Assess
+    expect(deleted.status, deleted.text).toBe(204);
+    const left = await manage(app, 'GET', members, secret);
+    expect(left.body.items.map((member: { userId: string }) => member.userId)).toEqual([bob.userId]);
+    expect((await manage(app, 'GET', `${orgs}/${team.body.id}`, secret)).body.memberCount).toBe(1);
+    // Without an owner, the application's managers make one.
+    const promoted = await manage(app, 'PATCH', `${members}/${bob.userId}`, secret, { role: 'owner' });
+    expect(promoted.body.role).toBe('owner');
+  });
+});
+
 describe('POST /applications/{applicationId}/users/{userId}/revoke-sessions', () => {
   it('ends every session of the user; it can sign in again', async () => {
     // Prepare
