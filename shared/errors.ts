@@ -16,6 +16,8 @@ const catalogue = {
   unauthorized: { status: 401, code: 'UNAUTHORIZED' },
   /** SPEC §7: a known caller that may not do this, e.g. a cookie sent from a foreign origin. */
   forbidden: { status: 403, code: 'FORBIDDEN' },
+  /** Issue 8: the application disabled this user: sign-in (verify, approve, poll) is refused. */
+  accountDisabled: { status: 403, code: 'ACCOUNT_DISABLED' },
   notFound: { status: 404, code: 'NOT_FOUND' },
   /** DESIGN §6: the organization's plan allows no more applications; `details: { plan, limit }`. */
   planLimit: { status: 403, code: 'PLAN_LIMIT_REACHED' },

@@ -16,6 +16,8 @@ import { applicationRoutes } from './route-table/applications.ts';
 import { impersonationRoutes } from './route-table/impersonation.ts';
 import { organizationRoutes } from './route-table/organizations.ts';
 import { statisticsRoutes } from './route-table/statistics.ts';
+import { tenantOrganizationRoutes } from './route-table/tenant-organizations.ts';
+import { userRoutes } from './route-table/users.ts';
 import { CodeBody, PeekBody, PollBody, StartBody } from './sign-in/schemas.ts';
 import { RevokeSessionBody, UpdateUserBody } from './users/schemas.ts';
 
@@ -95,6 +97,7 @@ export const routes = {
         ...credentialErrors,
         'wrongCode',
         'codeExpired',
+        'accountDisabled',
         'accountChanged',
         'rateLimited',
         'tooManyAttempts',
@@ -117,6 +120,7 @@ export const routes = {
         ...credentialErrors,
         'wrongCode',
         'codeExpired',
+        'accountDisabled',
         'rateLimited',
         'tooManyAttempts',
       ],
@@ -137,6 +141,7 @@ export const routes = {
         'pollExpired',
         'deviceCodeUnusable',
         'authorizationPending',
+        'accountDisabled',
         'accountChanged',
         'rateLimited',
         'outOfTime',
@@ -252,6 +257,8 @@ export const routes = {
   ...apiKeyRoutes,
   ...statisticsRoutes,
   ...impersonationRoutes,
+  ...userRoutes,
+  ...tenantOrganizationRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

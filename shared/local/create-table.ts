@@ -1,7 +1,9 @@
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   DynamoDBClient,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { keySchemaDefinition, tableSchema } from '../store/table.ts';
@@ -25,7 +27,27 @@ export async function ensureTable(endpoint: string, table: string): Promise<void
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+    await addMissingIndexes(client, table);
   } finally {
     client.destroy();
+  }
+}
+
+/**
+ * A table kept in `.data/` from an earlier version gets the indexes added since (gsi2 came with the
+ * application users' search), one per UpdateTable as DynamoDB requires.
+ */
+async function addMissingIndexes(client: DynamoDBClient, table: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: table }));
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of keySchemaDefinition.GlobalSecondaryIndexes) {
+    if (present.has(index.IndexName)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: table,
+        AttributeDefinitions: keySchemaDefinition.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
   }
 }

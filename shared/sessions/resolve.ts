@@ -59,6 +59,8 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
   });
   const { session: sessionItem, account, application: appItem, apiKey: keyItem } = found;
   if (!sessionItem || !account) return null;
+  // Issue 8: a disabled user's tokens stop at once (the account item is read here anyway).
+  if (account.disabledAt !== undefined) return null;
   const user = userFromItem(account, deps.config.ISSUER);
   if (user.id !== claims.sub) return null;
   const session = sessionFromItem(sessionItem);

@@ -14,6 +14,14 @@ const tooManyAttempts = () =>
   fail('tooManyAttempts', 'Too many wrong codes: this code no longer works; request a new one');
 /** SPEC §3.1: a code works once. */
 export const alreadyUsed = () => fail('wrongCode', 'The code was already used', { reason: 'already_used' });
+/** Issue 8: a disabled user cannot sign in (told only to whoever holds the right code). */
+export const accountDisabled = () =>
+  fail('accountDisabled', 'This account is disabled by the application; it cannot sign in');
+
+/** Refuses the sign-in of a disabled account; the request stays as it is, so nothing is lost. */
+export function refuseDisabled(account: Item | undefined): void {
+  if (account?.disabledAt !== undefined) throw accountDisabled();
+}
 const invalidCode = () => fail('wrongCode', 'The code is not valid; request a new one');
 
 export interface CheckedCode {
@@ -56,6 +64,7 @@ export async function checkCode(
   if (!sameDigest(await codeHash(deps.codeHasher, request.requestId, input.code), request.codeHash)) {
     await refuseWrongCode(deps, request);
   }
+  refuseDisabled(found.account);
   return { request, account: found.account };
 }
 

@@ -9,6 +9,7 @@ import type { Item } from '../store/batch.ts';
 import { PLATFORM } from '../store/keys.ts';
 import { consumeRequest } from '../store/sign-in-transaction.ts';
 import { type User, userFromItem } from '../users/user.ts';
+import { accountDisabled } from './check-code.ts';
 import { MAX_ATTEMPTS, type SignInRequest } from './request.ts';
 
 export interface CompleteInput {
@@ -92,7 +93,7 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
     now,
     maxAttempts: MAX_ATTEMPTS,
     session,
-    ...(input.account ? {} : { newAccount: newAccount(deps, user, request.scope) }),
+    ...(input.account ? { existingUserId: user.id } : { newAccount: newAccount(deps, user, request.scope) }),
     ...(input.deviceCodeHash ? { deviceCodeHash: input.deviceCodeHash } : {}),
     ...(session.countedIn
       ? {
@@ -106,6 +107,8 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
       : {}),
   });
   if (consumed.outcome === 'raced') throw input.raced();
+  // Issue 8: disabled between the read and the commit; nothing written, the code still works once enabled.
+  if (consumed.outcome === 'disabled') throw accountDisabled();
   // Concurrent writes to its items kept cancelling it: nothing was written, the code still works.
   if (consumed.outcome === 'conflict') throw tooBusy();
   // The account appeared since we read it: only another path creating accounts can do that.

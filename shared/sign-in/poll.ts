@@ -7,7 +7,7 @@ import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { readItems } from '../store/batch.ts';
 import { recordPoll } from '../store/device-grants.ts';
 import { keys } from '../store/keys.ts';
-import { signInKeys } from './check-code.ts';
+import { refuseDisabled, signInKeys } from './check-code.ts';
 import { type CompleteInput, completeSignIn, type SignInResult } from './complete.ts';
 import {
   type DeviceGrant,
@@ -55,6 +55,7 @@ export async function pollSignIn(
       interval: device.interval,
     });
   }
+  refuseDisabled(account);
   return completeSignIn(deps, {
     request,
     account,

@@ -5,9 +5,10 @@ import type { Item, Key } from './batch.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
 import { imageDeletes, imageWrites } from './images.ts';
-import { keys } from './keys.ts';
+import { keys, PLATFORM } from './keys.ts';
 import { organizationWrites } from './organizations.ts';
 import { transactWrite } from './transact.ts';
+import { applicationUserIndexes, countNewUser, nameIndex } from './users.ts';
 
 /** What a first sign-in creates (SPEC §1.7): the address's account, its user and an organization it owns. */
 export interface NewAccount {
@@ -36,7 +37,20 @@ export function newAccountWrites(table: string, account: NewAccount): TransactIt
         ConditionExpression: noAccountYet,
       },
     },
-    { Put: { TableName: table, Item: { ...keys.user(user.id), type: 'user', ...profile } } },
+    {
+      Put: {
+        TableName: table,
+        Item: {
+          ...keys.user(user.id),
+          ...applicationUserIndexes(scope, user),
+          type: 'user',
+          ...profile,
+          lastSignInAt: createdAt,
+        },
+      },
+    },
+    // Issue 8: the application's user and tenant organization counters move with the account.
+    ...(scope === PLATFORM ? [] : [countNewUser(table, scope)]),
     ...organizationWrites(
       table,
       { ...organization, createdAt },
@@ -122,19 +136,28 @@ export async function updateProfile(
     ...image.values,
     ...(change.image && storedId ? { ':storedId': storedId } : {}),
   };
-  const update = (key: Key): TransactItem => ({
-    Update: {
-      TableName: db.table,
-      Key: key,
-      UpdateExpression: expression,
-      ConditionExpression: condition,
-      ...(change.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
-      ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  });
+  const update = (key: Key, index: Record<string, string> | null = null): TransactItem => {
+    // Issue 8: an application user's name index follows its name (search by name prefix).
+    const indexSet = index ? Object.keys(index).map((name) => `${name} = :${name}`) : [];
+    const indexValues = index ? Object.fromEntries(Object.entries(index).map(([n, v]) => [`:${n}`, v])) : {};
+    const allValues = { ...values, ...indexValues };
+    return {
+      Update: {
+        TableName: db.table,
+        Key: key,
+        UpdateExpression: index ? withSet(expression, indexSet) : expression,
+        ConditionExpression: condition,
+        ...(change.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
+        ...(Object.keys(allValues).length > 0 ? { ExpressionAttributeValues: allValues } : {}),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    };
+  };
   const written = await transactWrite(db, [
-    update(keys.user(account.userId)),
+    update(
+      keys.user(account.userId),
+      change.name === undefined ? null : nameIndex(account.scope, account.userId, change.name),
+    ),
     update(keys.account(account.scope, account.email)),
     ...storedImageWrites(db.table, change.image),
   ]);
@@ -144,6 +167,12 @@ export async function updateProfile(
   if (found.some((item) => item === undefined)) return { outcome: 'missing' };
   return { outcome: 'raced', imageId: (found[0]?.imageId as string | undefined) ?? null };
 }
+
+/** `expression` with `assignments` added to its SET clause (or a SET clause added). */
+const withSet = (expression: string, assignments: string[]): string =>
+  expression.startsWith('SET ')
+    ? `SET ${assignments.join(', ')}, ${expression.slice(4)}`
+    : `SET ${assignments.join(', ')}${expression ? ` ${expression}` : ''}`;
 
 /** The account of a normalised address in a scope, strongly consistent: one GetItem. */
 export async function readAccount(db: Db, scope: string, email: string): Promise<Item | undefined> {

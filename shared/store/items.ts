@@ -45,3 +45,29 @@ export async function putNew(db: Db, item: Item): Promise<CreateOutcome> {
       : { outcome: 'exists' };
   }
 }
+
+/**
+ * The first `count` items a key condition names, page after page until there are enough: what an
+ * offset page reads (`offset + limit` items, the page being the last `limit` of them).
+ */
+export async function queryUpTo(
+  db: Db,
+  query: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'>,
+  count: number,
+): Promise<Item[]> {
+  const items: Item[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await db.client.send(
+      new QueryCommand({
+        ...query,
+        TableName: db.table,
+        Limit: count - items.length,
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor && items.length < count);
+  return items;
+}

@@ -29,6 +29,18 @@ export const keys = {
   imagePart: (imageId: string, index: number) => ({ pk: `IMAGE#${imageId}`, sk: `PART#${index}` }),
   device: (deviceCodeHash: string) => ({ pk: `DEVICE#${deviceCodeHash}`, sk: 'DEVICE' }),
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
+  /** gsi1 attributes of an application user's profile item: the application's users by address. */
+  applicationUser: (applicationId: string, email: string) => ({
+    gsi1pk: `APPUSERS#${applicationId}`,
+    gsi1sk: `EMAIL#${email}`,
+  }),
+  applicationUserEmailPrefix: 'EMAIL#',
+  /** gsi2 attributes of a named application user's profile item: by lower-cased name (search). */
+  applicationUserName: (applicationId: string, searchName: string, userId: string) => ({
+    gsi2pk: `APPUSERS#${applicationId}`,
+    gsi2sk: `NAME#${searchName}#${userId}`,
+  }),
+  applicationUserNamePrefix: 'NAME#',
   session: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),
   sessionPrefix: 'SESSION#',
   organization: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'ORG' }),

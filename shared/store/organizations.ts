@@ -3,9 +3,10 @@ import { deleteItems, type Item, type Key, readItems } from './batch.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
 import { isConditionFailure } from './errors.ts';
-import { queryAll } from './items.ts';
+import { queryAll, queryUpTo } from './items.ts';
 import { keys } from './keys.ts';
-import { transactWrite } from './transact.ts';
+import { type TransactOutcome, transactWrite } from './transact.ts';
+import { countOrganizations } from './users.ts';
 
 /** The stored organization (shared/tenancy/organizations.ts reads it). */
 export interface StoredOrganization {
@@ -187,7 +188,11 @@ export type DeleteOrganizationOutcome = 'deleted' | 'missing' | 'holdsApplicatio
  * Deletes the organization under the no-application condition, with its members in the same
  * transaction (beyond 99 members, the rest right after: without their organization they name nothing).
  */
-export async function deleteOrganization(db: Db, organizationId: string): Promise<DeleteOrganizationOutcome> {
+export async function deleteOrganization(
+  db: Db,
+  organizationId: string,
+  also: TransactItem[] = [],
+): Promise<DeleteOrganizationOutcome> {
   const members = await membersOf(db, organizationId);
   const memberKeys = members.map((item) => ({ pk: item.pk as string, sk: item.sk as string }));
   const written = await transactWrite(db, [
@@ -200,11 +205,14 @@ export async function deleteOrganization(db: Db, organizationId: string): Promis
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    ...memberKeys.slice(0, MEMBERS_IN_TRANSACTION).map((Key) => ({ Delete: { TableName: db.table, Key } })),
+    ...also,
+    ...memberKeys
+      .slice(0, MEMBERS_IN_TRANSACTION - also.length)
+      .map((Key) => ({ Delete: { TableName: db.table, Key } })),
   ]);
   if (written.outcome === 'conflict') return 'conflict';
   if (written.outcome === 'failed') return written.current[0] ? 'holdsApplications' : 'missing';
-  await deleteItems(db, memberKeys.slice(MEMBERS_IN_TRANSACTION));
+  await deleteItems(db, memberKeys.slice(MEMBERS_IN_TRANSACTION - also.length));
   return 'deleted';
 }
 
@@ -228,13 +236,86 @@ export async function uncountCreatedOrganization(db: Db, userId: string): Promis
   }
 }
 
+/** One organization item, strongly consistent: one GetItem. */
+export async function readOrganization(db: Db, organizationId: string): Promise<Item | undefined> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.table, Key: keys.organization(organizationId), ConsistentRead: true }),
+  );
+  return Item;
+}
+
+/** One page of an application's tenant organizations, by id (gsi1, eventually consistent). */
+export async function tenantOrganizationsOf(
+  db: Db,
+  applicationId: string,
+  page: { limit: number; offset: number },
+): Promise<Item[]> {
+  const items = await queryUpTo(
+    db,
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :app',
+      ExpressionAttributeValues: { ':app': `APPORGS#${applicationId}` },
+    },
+    page.offset + page.limit,
+  );
+  return items.slice(page.offset);
+}
+
+/** A tenant organization with its owner, counted on its application in the same transaction. */
+export async function createTenantOrganization(
+  db: Db,
+  org: StoredOrganization & { applicationId: string },
+  owner: NewMember,
+): Promise<TransactOutcome> {
+  return transactWrite(db, [
+    ...organizationWrites(db.table, org, owner),
+    countOrganizations(db.table, org.applicationId, 1),
+  ]);
+}
+
+/** Deletes a tenant organization and its members, uncounting it on its application. */
+export const deleteTenantOrganization = (db: Db, applicationId: string, organizationId: string) =>
+  deleteOrganization(db, organizationId, [countOrganizations(db.table, applicationId, -1)]);
+
+/**
+ * Removes the membership of a deleted user whatever its role, moving the counters: an organization
+ * whose last owner was deleted keeps its other members, without an owner until one is made.
+ */
+export async function dropMember(
+  db: Db,
+  organizationId: string,
+  member: { userId: string; role: Role },
+): Promise<MemberOutcome> {
+  const owners = member.role === 'owner' ? -1 : 0;
+  const written = await transactWrite(db, [
+    counterUpdate(db.table, organizationId, { members: -1, owners }, false),
+    {
+      Delete: {
+        TableName: db.table,
+        Key: {
+          pk: keys.member(organizationId, member.userId).pk,
+          sk: keys.member(organizationId, member.userId).sk,
+        },
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+  ]);
+  return written.outcome === 'failed' ? 'missing' : written.outcome;
+}
+
 /** The organization counters one membership change moves, and the condition it keeps. */
 interface CounterChange {
   members: -1 | 0 | 1;
   owners: -1 | 0 | 1;
 }
 
-function counterUpdate(table: string, organizationId: string, change: CounterChange): TransactItem {
+function counterUpdate(
+  table: string,
+  organizationId: string,
+  change: CounterChange,
+  keepOwner = true,
+): TransactItem {
   // Organizations made before the counters existed have one member, an owner.
   const set = [
     'memberCount = if_not_exists(memberCount, :one) + :members',
@@ -242,7 +323,7 @@ function counterUpdate(table: string, organizationId: string, change: CounterCha
   ];
   // DESIGN §6 / issue 8: an organization always keeps an owner.
   // A missing counter is one owner: the comparison is false then, as it must be.
-  const keepsOwner = change.owners < 0 ? ' AND ownerCount > :one' : '';
+  const keepsOwner = change.owners < 0 && keepOwner ? ' AND ownerCount > :one' : '';
   return {
     Update: {
       TableName: table,

@@ -24,6 +24,8 @@ export interface Consumption {
   deviceCodeHash?: string;
   /** A sign-in of an application: the statistics counters it adds to, in the same transaction. */
   counts?: SignInCount;
+  /** A later sign-in: the user whose `lastSignInAt` is set, and who must not be disabled meanwhile (issue 8). */
+  existingUserId?: string;
 }
 
 /** `raced`: another request consumed (or changed) it first; `accountExists`: the account appeared since it was read. */
@@ -32,6 +34,7 @@ export type ConsumeOutcome =
   | { outcome: 'consumed' }
   | { outcome: 'raced' }
   | { outcome: 'accountExists' }
+  | { outcome: 'disabled' }
   | { outcome: 'conflict' };
 
 /**
@@ -65,9 +68,28 @@ export async function consumeRequest(db: Db, consumption: Consumption): Promise<
     // indexes of the conditioned items above stay as they are.
     ...(consumption.counts ? signInCountWrites(db.table, consumption.counts) : []),
   ];
+  const signedIn = consumption.existingUserId
+    ? writes.push(signedInWrite(db.table, consumption.existingUserId, consumption.session.createdAt)) - 1
+    : -1;
   const written = await transactWrite(db, writes);
   if (written.outcome === 'written') return { outcome: 'consumed' };
   if (written.outcome === 'conflict') return written;
+  if (written.failed.includes(signedIn) && !written.failed.includes(0)) {
+    // Disabled since the sign-in read it (or deleted: then the account changed).
+    return written.current[signedIn] ? { outcome: 'disabled' } : { outcome: 'accountExists' };
+  }
   // Only the request's Delete and the account's Put carry conditions.
   return written.failed.includes(0) ? { outcome: 'raced' } : { outcome: 'accountExists' };
 }
+
+/** Issue 8: the user's last sign-in, written only while the user exists and is not disabled. */
+const signedInWrite = (table: string, userId: string, at: string): TransactItem => ({
+  Update: {
+    TableName: table,
+    Key: keys.user(userId),
+    UpdateExpression: 'SET lastSignInAt = :at',
+    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(disabledAt)',
+    ExpressionAttributeValues: { ':at': at },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  },
+});

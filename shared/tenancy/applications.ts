@@ -35,6 +35,9 @@ export interface Application {
   branding: Branding;
   config: ApplicationConfig;
   createdAt: string;
+  /** Issue 8: its end users and tenant organizations, counted at write time (list totals). */
+  userCount: number;
+  organizationCount: number;
 }
 
 /** The fields of an application any key holder may see (`GET /application/by-api-key`). */
@@ -61,6 +64,8 @@ export function applicationFromItem(item: Record<string, unknown>): Application 
     branding: (item.branding as Branding | undefined) ?? {},
     config: (item.config as ApplicationConfig | undefined) ?? {},
     createdAt: item.createdAt as string,
+    userCount: Math.max(0, (item.userCount as number | undefined) ?? 0),
+    organizationCount: Math.max(0, (item.organizationCount as number | undefined) ?? 0),
   };
 }
 
@@ -109,6 +114,8 @@ function newApplication(
     branding: input.branding ?? {},
     config: input.config ?? {},
     createdAt: new Date(deps.clock.now()).toISOString(),
+    userCount: 0,
+    organizationCount: 0,
   };
 }
 

@@ -50,6 +50,13 @@ export const permissions = {
   'impersonation.start': { target: 'application', allow: managers },
   /** The application's audit trail (impersonations started and ended). */
   'audit.read': { target: 'application', allow: managers },
+  /** The application's end users: list, search, read (issue 8). */
+  'users.read': { target: 'application', allow: [...readers, 'secretKey'] },
+  /** Update, disable, enable, delete an end user, revoke its sessions. */
+  'users.write': { target: 'application', allow: [...managers, 'secretKey'] },
+  /** The application's tenant organizations and their members (SPEC "Application organizations"). */
+  'tenantOrganizations.read': { target: 'application', allow: [...readers, 'secretKey'] },
+  'tenantOrganizations.write': { target: 'application', allow: [...managers, 'secretKey'] },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof permissions;

@@ -9,6 +9,9 @@ export const OrganizationPath = z.object({ organizationId: Id });
 export const ApplicationPath = z.object({ applicationId: Id });
 export const MemberPath = z.object({ organizationId: Id, userId: Id });
 export const ApiKeyPath = z.object({ applicationId: Id, keyId: Id });
+export const UserPath = z.object({ applicationId: Id, userId: Id });
+export const TenantOrganizationPath = z.object({ applicationId: Id, organizationId: Id });
+export const TenantMemberPath = z.object({ applicationId: Id, organizationId: Id, userId: Id });
 
 const Role = z.enum(['owner', 'admin', 'member']);
 
@@ -25,7 +28,23 @@ export const PageQuery = z.object({
   offset: z._default(Count(10_000), 0),
 });
 
+/** Insights search: a case-insensitive prefix of an address or a name, paginated like any list. */
+export const SearchQuery = z.object({
+  q: z.string().check(z.minLength(1), z.maxLength(120)),
+  limit: PageQuery.shape.limit,
+  offset: PageQuery.shape.offset,
+});
+
 export const OrganizationBody = z.strictObject({ name: DisplayName });
+
+/** A tenant organization is owned by one of the application's users, named by id or by address. */
+export const CreateTenantOrganizationBody = z
+  .strictObject({ name: DisplayName, userId: z.optional(Id), email: z.optional(Email) })
+  .check(
+    z.refine((body) => (body.userId === undefined) !== (body.email === undefined), {
+      message: 'name the owner by exactly one of userId, email',
+    }),
+  );
 
 export const AddMemberBody = z.strictObject({ email: Email, role: z._default(Role, 'member') });
 export const ChangeMemberBody = z.strictObject({ role: Role });

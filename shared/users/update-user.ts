@@ -25,19 +25,41 @@ const MAX_PROFILE_RACES = 5;
  * learns the image named now and tries again, without another read.
  */
 export async function updateUser(deps: Deps, current: ResolvedSession, change: ProfileChange): Promise<User> {
-  const { user } = current;
+  const { user, imageId, session } = current;
+  const updated = await changeProfile(deps, { user, imageId, scope: session.scope }, change);
+  if (!updated) throw fail('unauthorized', 'The account no longer exists');
+  return updated;
+}
+
+/** Whose profile changes: the user as read, the stored image its profile named, its scope. */
+export interface ProfileOwner {
+  user: User;
+  imageId: string | null;
+  scope: string;
+}
+
+/**
+ * The change of update-user, for the user itself or an application's managers (issue 8): the new
+ * User, or null when the account no longer exists.
+ */
+export async function changeProfile(
+  deps: Deps,
+  owner: ProfileOwner,
+  change: ProfileChange,
+): Promise<User | null> {
+  const { user } = owner;
   const image = change.image === undefined ? undefined : imageChangeOf(change.image, user.id);
-  let storedId = current.imageId;
+  let storedId = owner.imageId;
   for (let attempt = 0; attempt < MAX_PROFILE_RACES; attempt++) {
     const updated = await updateProfile(
       deps.db,
-      { userId: user.id, scope: current.session.scope, email: user.email },
+      { userId: user.id, scope: owner.scope, email: user.email },
       {
         ...(change.name !== undefined ? { name: change.name } : {}),
         ...(image ? { image: { change: image, storedId } } : {}),
       },
     );
-    if (updated.outcome === 'missing') throw fail('unauthorized', 'The account no longer exists');
+    if (updated.outcome === 'missing') return null;
     // Concurrent writes kept cancelling it (real DynamoDB): nothing was written; come back in a moment.
     if (updated.outcome === 'conflict') throw tooBusy();
     if (updated.outcome === 'raced') {

@@ -1,0 +1,11 @@
+import { http } from '../../shared/http/handler.ts';
+import { tenantOrganizationRoutes as routes } from '../../shared/route-table/tenant-organizations.ts';
+import {
+  createTenantOrganization,
+  tenantOrganizationView,
+} from '../../shared/tenancy/tenant-organizations.ts';
+
+export const handler = http(routes.createTenantOrganization, async ({ deps, grant, body }) => ({
+  status: 201,
+  body: tenantOrganizationView(await createTenantOrganization(deps, grant.application, body)),
+}));

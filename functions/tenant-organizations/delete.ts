@@ -1,0 +1,12 @@
+import { http } from '../../shared/http/handler.ts';
+import { tenantOrganizationRoutes as routes } from '../../shared/route-table/tenant-organizations.ts';
+import {
+  deleteTenantOrganization,
+  findTenantOrganization,
+} from '../../shared/tenancy/tenant-organizations.ts';
+
+export const handler = http(routes.deleteTenantOrganization, async ({ deps, grant, params }) => {
+  const org = await findTenantOrganization(deps, grant.application, params.organizationId);
+  await deleteTenantOrganization(deps, grant.application, org);
+  return { status: 204 };
+});

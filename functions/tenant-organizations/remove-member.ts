@@ -1,0 +1,10 @@
+import { http } from '../../shared/http/handler.ts';
+import { tenantOrganizationRoutes as routes } from '../../shared/route-table/tenant-organizations.ts';
+import { removeMember } from '../../shared/tenancy/members.ts';
+import { applicationManager, findTenantOrganization } from '../../shared/tenancy/tenant-organizations.ts';
+
+export const handler = http(routes.removeTenantMember, async ({ deps, grant, params }) => {
+  const org = await findTenantOrganization(deps, grant.application, params.organizationId);
+  await removeMember(deps, org, applicationManager, params.userId);
+  return { status: 204 };
+});

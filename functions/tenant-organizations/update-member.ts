@@ -1,0 +1,9 @@
+import { http } from '../../shared/http/handler.ts';
+import { tenantOrganizationRoutes as routes } from '../../shared/route-table/tenant-organizations.ts';
+import { changeRole } from '../../shared/tenancy/members.ts';
+import { applicationManager, findTenantOrganization } from '../../shared/tenancy/tenant-organizations.ts';
+
+export const handler = http(routes.updateTenantMember, async ({ deps, grant, params, body }) => {
+  const org = await findTenantOrganization(deps, grant.application, params.organizationId);
+  return { body: await changeRole(deps, org, applicationManager, params.userId, body.role) };
+});

@@ -1,0 +1,9 @@
+import { http } from '../../shared/http/handler.ts';
+import { tenantOrganizationRoutes as routes } from '../../shared/route-table/tenant-organizations.ts';
+import { renameOrganization } from '../../shared/tenancy/organizations.ts';
+import { findTenantOrganization, tenantOrganizationView } from '../../shared/tenancy/tenant-organizations.ts';
+
+export const handler = http(routes.updateTenantOrganization, async ({ deps, grant, params, body }) => {
+  const org = await findTenantOrganization(deps, grant.application, params.organizationId);
+  return { body: tenantOrganizationView(await renameOrganization(deps, org, body.name)) };
+});

@@ -1,0 +1,7 @@
+import { http } from '../../shared/http/handler.ts';
+import { userRoutes as routes } from '../../shared/route-table/users.ts';
+import { listUsers } from '../../shared/users/application-users.ts';
+
+export const handler = http(routes.listUsers, async ({ deps, grant, query }) => ({
+  body: await listUsers(deps, grant.application, query),
+}));

@@ -1,0 +1,7 @@
+import { http } from '../../shared/http/handler.ts';
+import { userRoutes as routes } from '../../shared/route-table/users.ts';
+import { searchUsers } from '../../shared/users/application-users.ts';
+
+export const handler = http(routes.searchUsers, async ({ deps, grant, query }) => ({
+  body: await searchUsers(deps, grant.application, query.q, query),
+}));

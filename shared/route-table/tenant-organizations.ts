@@ -1,0 +1,152 @@
+/** An application's tenant organizations and their members (SPEC "Application organizations"). Spread into shared/routes.ts. */
+import { NoBody } from '../contracts/common.ts';
+import { Member, MemberList } from '../contracts/management.ts';
+import { TenantOrganization, TenantOrganizationList } from '../contracts/users.ts';
+import type { RouteSpec } from '../route-spec.ts';
+import {
+  AddMemberBody,
+  ApplicationPath,
+  ChangeMemberBody,
+  CreateTenantOrganizationBody,
+  OrganizationBody,
+  PageQuery,
+  TenantMemberPath,
+  TenantOrganizationPath,
+} from '../tenancy/schemas.ts';
+import { manageErrors, writeErrors } from './organizations.ts';
+
+const read = { table: 'read', publicKeys: true } as const;
+const readwrite = { table: 'readwrite', publicKeys: true } as const;
+const readOrgs = { action: 'tenantOrganizations.read', from: 'params' } as const;
+const writeOrgs = { action: 'tenantOrganizations.write', from: 'params' } as const;
+const base = '/applications/{applicationId}/organizations';
+
+export const tenantOrganizationRoutes = {
+  listTenantOrganizations: {
+    method: 'GET',
+    path: base,
+    entry: 'functions/tenant-organizations/list.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: read,
+    permission: readOrgs,
+    contract: {
+      params: ApplicationPath,
+      query: PageQuery,
+      responses: { 200: TenantOrganizationList },
+      errors: [...manageErrors, 'invalidRequest'],
+    },
+  },
+  createTenantOrganization: {
+    method: 'POST',
+    path: base,
+    entry: 'functions/tenant-organizations/create.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: readwrite,
+    permission: writeOrgs,
+    contract: {
+      params: ApplicationPath,
+      body: { json: CreateTenantOrganizationBody },
+      responses: { 201: TenantOrganization },
+      errors: writeErrors,
+    },
+  },
+  getTenantOrganization: {
+    method: 'GET',
+    path: `${base}/{organizationId}`,
+    entry: 'functions/tenant-organizations/get.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: read,
+    permission: readOrgs,
+    contract: {
+      params: TenantOrganizationPath,
+      responses: { 200: TenantOrganization },
+      errors: manageErrors,
+    },
+  },
+  updateTenantOrganization: {
+    method: 'PATCH',
+    path: `${base}/{organizationId}`,
+    entry: 'functions/tenant-organizations/update.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: readwrite,
+    permission: writeOrgs,
+    contract: {
+      params: TenantOrganizationPath,
+      body: { json: OrganizationBody },
+      responses: { 200: TenantOrganization },
+      errors: writeErrors,
+    },
+  },
+  deleteTenantOrganization: {
+    method: 'DELETE',
+    path: `${base}/{organizationId}`,
+    entry: 'functions/tenant-organizations/delete.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: readwrite,
+    permission: writeOrgs,
+    contract: {
+      params: TenantOrganizationPath,
+      responses: { 204: NoBody },
+      errors: [...manageErrors, 'rateLimited'],
+    },
+  },
+  listTenantMembers: {
+    method: 'GET',
+    path: `${base}/{organizationId}/members`,
+    entry: 'functions/tenant-organizations/list-members.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: read,
+    permission: readOrgs,
+    contract: { params: TenantOrganizationPath, responses: { 200: MemberList }, errors: manageErrors },
+  },
+  addTenantMember: {
+    method: 'POST',
+    path: `${base}/{organizationId}/members`,
+    entry: 'functions/tenant-organizations/add-member.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: readwrite,
+    permission: writeOrgs,
+    contract: {
+      params: TenantOrganizationPath,
+      body: { json: AddMemberBody },
+      responses: { 201: Member },
+      errors: [...writeErrors, 'alreadyMember'],
+    },
+  },
+  updateTenantMember: {
+    method: 'PATCH',
+    path: `${base}/{organizationId}/members/{userId}`,
+    entry: 'functions/tenant-organizations/update-member.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: readwrite,
+    permission: writeOrgs,
+    contract: {
+      params: TenantMemberPath,
+      body: { json: ChangeMemberBody },
+      responses: { 200: Member },
+      errors: [...writeErrors, 'lastOwner'],
+    },
+  },
+  removeTenantMember: {
+    method: 'DELETE',
+    path: `${base}/{organizationId}/members/{userId}`,
+    entry: 'functions/tenant-organizations/remove-member.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: readwrite,
+    permission: writeOrgs,
+    contract: {
+      params: TenantMemberPath,
+      responses: { 204: NoBody },
+      errors: [...manageErrors, 'lastOwner', 'rateLimited'],
+    },
+  },
+} as const satisfies Record<string, RouteSpec>;

@@ -1,0 +1,113 @@
+/** An application's end users (issue 8: application users, insights search). Spread into shared/routes.ts. */
+import { NoBody } from '../contracts/common.ts';
+import { ManagedUser, ManagedUserList, SessionsRevoked } from '../contracts/users.ts';
+import type { RouteSpec } from '../route-spec.ts';
+import { ApplicationPath, PageQuery, SearchQuery, UserPath } from '../tenancy/schemas.ts';
+import { UpdateUserBody } from '../users/schemas.ts';
+import { manageErrors, writeErrors } from './organizations.ts';
+
+const read = { table: 'read', publicKeys: true } as const;
+const readwrite = { table: 'readwrite', publicKeys: true } as const;
+const readUsers = { action: 'users.read', from: 'params' } as const;
+const writeUsers = { action: 'users.write', from: 'params' } as const;
+/** A write on one user: no such user is 404; DynamoDB's transaction conflicts answer 429 busy. */
+const userWriteErrors = [...manageErrors, 'rateLimited'] as const;
+
+export const userRoutes = {
+  listUsers: {
+    method: 'GET',
+    path: '/applications/{applicationId}/users',
+    entry: 'functions/users/list.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: read,
+    permission: readUsers,
+    contract: {
+      params: ApplicationPath,
+      query: PageQuery,
+      responses: { 200: ManagedUserList },
+      errors: [...manageErrors, 'invalidRequest'],
+    },
+  },
+  // Before getUser: the local server takes the first route whose path matches (API Gateway the literal one).
+  searchUsers: {
+    method: 'GET',
+    path: '/applications/{applicationId}/users/search',
+    entry: 'functions/users/search.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: read,
+    permission: readUsers,
+    contract: {
+      params: ApplicationPath,
+      query: SearchQuery,
+      responses: { 200: ManagedUserList },
+      errors: [...manageErrors, 'invalidRequest'],
+    },
+  },
+  getUser: {
+    method: 'GET',
+    path: '/applications/{applicationId}/users/{userId}',
+    entry: 'functions/users/get.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: read,
+    permission: readUsers,
+    contract: { params: UserPath, responses: { 200: ManagedUser }, errors: manageErrors },
+  },
+  updateApplicationUser: {
+    method: 'PATCH',
+    path: '/applications/{applicationId}/users/{userId}',
+    entry: 'functions/users/update.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: readwrite,
+    permission: writeUsers,
+    contract: {
+      params: UserPath,
+      body: { json: UpdateUserBody },
+      responses: { 200: ManagedUser },
+      errors: writeErrors,
+    },
+  },
+  disableUser: {
+    method: 'POST',
+    path: '/applications/{applicationId}/users/{userId}/disable',
+    entry: 'functions/users/disable.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: readwrite,
+    permission: writeUsers,
+    contract: { params: UserPath, responses: { 200: ManagedUser }, errors: userWriteErrors },
+  },
+  enableUser: {
+    method: 'POST',
+    path: '/applications/{applicationId}/users/{userId}/enable',
+    entry: 'functions/users/enable.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: readwrite,
+    permission: writeUsers,
+    contract: { params: UserPath, responses: { 200: ManagedUser }, errors: userWriteErrors },
+  },
+  deleteUser: {
+    method: 'DELETE',
+    path: '/applications/{applicationId}/users/{userId}',
+    entry: 'functions/users/delete.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: readwrite,
+    permission: writeUsers,
+    contract: { params: UserPath, responses: { 204: NoBody }, errors: userWriteErrors },
+  },
+  revokeUserSessions: {
+    method: 'POST',
+    path: '/applications/{applicationId}/users/{userId}/revoke-sessions',
+    entry: 'functions/users/revoke-sessions.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: readwrite,
+    permission: writeUsers,
+    contract: { params: UserPath, responses: { 200: SessionsRevoked }, errors: manageErrors },
+  },
+} as const satisfies Record<string, RouteSpec>;

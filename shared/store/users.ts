@@ -1,0 +1,187 @@
+/**
+ * An application's end users (issue 8): their profile items carry index attributes, written at first
+ * sign-in and kept current with the name, so listing and searching never scan the table; the
+ * application item counts them (`userCount`) and its tenant organizations (`organizationCount`).
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Item } from './batch.ts';
+import type { Db } from './db.ts';
+import type { TransactItem } from './errors.ts';
+import { imageDeletes } from './images.ts';
+import { queryUpTo } from './items.ts';
+import { keys, PLATFORM } from './keys.ts';
+import { transactWrite } from './transact.ts';
+
+/** What index keys and the queries that search them compare: NFKC, lower-cased. */
+const searchText = (text: string): string => text.normalize('NFKC').toLowerCase();
+
+/** The index attributes of an application user's profile item (a platform user has none). */
+export function applicationUserIndexes(
+  scope: string,
+  user: { id: string; email: string; name: string | null },
+) {
+  if (scope === PLATFORM) return {};
+  return {
+    ...keys.applicationUser(scope, user.email),
+    ...(user.name ? keys.applicationUserName(scope, searchText(user.name), user.id) : {}),
+  };
+}
+
+/** The name index of an application user after a name change (none on the platform). */
+export const nameIndex = (scope: string, userId: string, name: string) =>
+  scope === PLATFORM ? null : keys.applicationUserName(scope, searchText(name), userId);
+
+/**
+ * A first sign-in in an application counts its user and the tenant organization it creates on the
+ * application item, in the sign-in's own transaction (the application must still exist).
+ */
+export function countNewUser(table: string, applicationId: string): TransactItem {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.application(applicationId),
+      UpdateExpression: 'ADD userCount :one, organizationCount :one',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  };
+}
+
+/** One change of the application's tenant organization counter, for a transaction. */
+export function countOrganizations(table: string, applicationId: string, by: 1 | -1): TransactItem {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.application(applicationId),
+      UpdateExpression: 'ADD organizationCount :by',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':by': by },
+    },
+  };
+}
+
+/** A user's profile item, strongly consistent: one GetItem. */
+export async function readUser(db: Db, userId: string): Promise<Item | undefined> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.table, Key: keys.user(userId), ConsistentRead: true }),
+  );
+  return Item;
+}
+
+const byApplication = (applicationId: string) => ({ ':app': `APPUSERS#${applicationId}` });
+
+/** One page of an application's users by address (gsi1, eventually consistent). */
+export async function usersOf(
+  db: Db,
+  applicationId: string,
+  page: { limit: number; offset: number },
+): Promise<Item[]> {
+  const items = await queryUpTo(
+    db,
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :app AND begins_with(gsi1sk, :email)',
+      ExpressionAttributeValues: {
+        ...byApplication(applicationId),
+        ':email': keys.applicationUserEmailPrefix,
+      },
+    },
+    page.offset + page.limit,
+  );
+  return items.slice(page.offset);
+}
+
+/**
+ * The users whose address (gsi1) or name (gsi2) starts with `prefix`, at most `cap` of each: two
+ * Queries (more only past 1 MB of matches). `capped`: one of them had more.
+ */
+export async function searchUsers(
+  db: Db,
+  applicationId: string,
+  prefix: string,
+  cap: number,
+): Promise<{ byEmail: Item[]; byName: Item[]; capped: boolean }> {
+  const text = searchText(prefix);
+  const [byEmail, byName] = await Promise.all(
+    (['gsi1', 'gsi2'] as const).map((index) =>
+      queryUpTo(
+        db,
+        {
+          IndexName: index,
+          KeyConditionExpression: `${index}pk = :app AND begins_with(${index}sk, :prefix)`,
+          ExpressionAttributeValues: {
+            ...byApplication(applicationId),
+            ':prefix': `${index === 'gsi1' ? keys.applicationUserEmailPrefix : keys.applicationUserNamePrefix}${text}`,
+          },
+        },
+        cap + 1,
+      ),
+    ),
+  );
+  const capped = (byEmail?.length ?? 0) > cap || (byName?.length ?? 0) > cap;
+  return { byEmail: (byEmail ?? []).slice(0, cap), byName: (byName ?? []).slice(0, cap), capped };
+}
+
+/** Whose items a change names: the profile item and the account (email) item sign-in reads. */
+export interface AccountRef {
+  userId: string;
+  scope: string;
+  email: string;
+}
+
+export type UserWriteOutcome = 'written' | 'missing' | 'conflict';
+
+/**
+ * Sets `disabledAt` (keeping an earlier one) or removes it on both items in ONE TransactWriteItems:
+ * the session lookup reads the account item, sign-in completion the user item.
+ */
+export async function setDisabled(db: Db, account: AccountRef, at: string | null): Promise<UserWriteOutcome> {
+  const update = (key: { pk: string; sk: string }): TransactItem => ({
+    Update: {
+      TableName: db.table,
+      Key: key,
+      UpdateExpression: at ? 'SET disabledAt = if_not_exists(disabledAt, :at)' : 'REMOVE disabledAt',
+      ConditionExpression: 'attribute_exists(pk)',
+      ...(at ? { ExpressionAttributeValues: { ':at': at } } : {}),
+    },
+  });
+  const written = await transactWrite(db, [
+    update(keys.user(account.userId)),
+    update(keys.account(account.scope, account.email)),
+  ]);
+  return written.outcome === 'failed' ? 'missing' : written.outcome;
+}
+
+/**
+ * Deletes the account and user items, uncounts the user on its application and deletes its stored
+ * image, in ONE TransactWriteItems: every session lookup needs the account item, so its tokens stop
+ * at once; its sessions and memberships are deleted after (shared/users/delete-user.ts).
+ */
+export async function deleteUser(
+  db: Db,
+  account: AccountRef & { imageId: string | null },
+): Promise<UserWriteOutcome> {
+  const exists = 'attribute_exists(pk)';
+  const written = await transactWrite(db, [
+    { Delete: { TableName: db.table, Key: keys.user(account.userId), ConditionExpression: exists } },
+    {
+      Delete: {
+        TableName: db.table,
+        Key: keys.account(account.scope, account.email),
+        ConditionExpression: exists,
+      },
+    },
+    {
+      Update: {
+        TableName: db.table,
+        Key: keys.application(account.scope),
+        // Users made before the counter existed are not counted: it never goes below zero for them.
+        UpdateExpression: 'SET userCount = if_not_exists(userCount, :one) - :one',
+        ConditionExpression: exists,
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+    ...(account.imageId ? imageDeletes(db.table, account.imageId) : []),
+  ]);
+  return written.outcome === 'failed' ? 'missing' : written.outcome;
+}

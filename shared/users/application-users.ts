@@ -1,0 +1,148 @@
+/**
+ * An application's end users as its managers see them (issue 8: list, search, read, update,
+ * disable, enable, revoke sessions; delete is shared/users/delete-user.ts). The matrix allowed the
+ * caller on the application already; a user of another application (or of the platform) is 404.
+ */
+import type { Deps } from '../deps.ts';
+import { fail } from '../errors.ts';
+import { tooBusy } from '../rate-limit/rate-limit.ts';
+import type { Item } from '../store/batch.ts';
+import { deleteSessions, readSessions } from '../store/sessions.ts';
+import { readUser, searchUsers as searchStoredUsers, setDisabled, usersOf } from '../store/users.ts';
+import type { Application } from '../tenancy/applications.ts';
+import { changeProfile, type ProfileChange } from './update-user.ts';
+import { storedImageIdOf, userFromItem } from './user.ts';
+
+/** The User of SPEC §2 with what managers see besides (shared/contracts/users.ts ManagedUser). */
+function managedUserFromItem(item: Item, issuer: string) {
+  const disabledAt = (item.disabledAt as string | undefined) ?? null;
+  return {
+    ...userFromItem(item, issuer),
+    disabled: disabledAt !== null,
+    disabledAt,
+    lastSignInAt: (item.lastSignInAt as string | undefined) ?? null,
+  };
+}
+export type ManagedUser = ReturnType<typeof managedUserFromItem>;
+
+interface PageRequest {
+  limit: number;
+  offset: number;
+}
+
+/** The application's user item of `userId`: 404 for no such user, or one of another scope. */
+export async function findUser(deps: Deps, application: Application, userId: string): Promise<Item> {
+  const item = await readUser(deps.db, userId);
+  if (!item || item.scope !== application.id) throw fail('notFound', 'No such user');
+  return item;
+}
+
+/** One page by address; `total` is the application's counter, moved with each account (never a scan). */
+export async function listUsers(deps: Deps, application: Application, page: PageRequest) {
+  const items = await usersOf(deps.db, application.id, page);
+  const total = application.userCount;
+  return {
+    items: items.map((item) => managedUserFromItem(item, deps.config.ISSUER)),
+    page: { ...page, total, hasMore: page.offset + items.length < total },
+  };
+}
+
+/** Matches read per index at most: a prefix that matches more is to be narrowed down. */
+const SEARCH_CAP = 1000;
+
+/**
+ * Insights search: users whose address or name starts with `q`, case-insensitively, by address.
+ * `total` is null (and `hasMore` true) when either index held more than SEARCH_CAP matches.
+ */
+export async function searchUsers(deps: Deps, application: Application, q: string, page: PageRequest) {
+  const found = await searchStoredUsers(deps.db, application.id, q, SEARCH_CAP);
+  const byId = new Map([...found.byEmail, ...found.byName].map((item) => [item.id as string, item]));
+  const matches = [...byId.values()].sort(
+    (a, b) =>
+      (a.email as string).localeCompare(b.email as string) || (a.id as string).localeCompare(b.id as string),
+  );
+  const items = matches.slice(page.offset, page.offset + page.limit);
+  return {
+    items: items.map((item) => managedUserFromItem(item, deps.config.ISSUER)),
+    page: {
+      ...page,
+      total: found.capped ? null : matches.length,
+      hasMore: found.capped || page.offset + items.length < matches.length,
+    },
+  };
+}
+
+export async function getUser(deps: Deps, application: Application, userId: string): Promise<ManagedUser> {
+  return managedUserFromItem(await findUser(deps, application, userId), deps.config.ISSUER);
+}
+
+/** PATCH: name and image as in update-user (SPEC §2), with the same stored-image handling. */
+export async function updateUser(
+  deps: Deps,
+  application: Application,
+  userId: string,
+  change: ProfileChange,
+): Promise<ManagedUser> {
+  const item = await findUser(deps, application, userId);
+  const user = userFromItem(item, deps.config.ISSUER);
+  const updated = await changeProfile(
+    deps,
+    { user, imageId: storedImageIdOf(item), scope: application.id },
+    change,
+  );
+  if (!updated) throw fail('notFound', 'No such user');
+  return { ...managedUserFromItem(item, deps.config.ISSUER), ...updated };
+}
+
+/**
+ * Disable: the account and user items say `disabledAt` (one transaction), so every session lookup
+ * refuses its tokens at once and sign-in is refused (403 ACCOUNT_DISABLED); its sessions are then
+ * deleted, so enabling it later does not bring old tokens back. Disabling twice keeps the first time.
+ */
+export async function disableUser(
+  deps: Deps,
+  application: Application,
+  userId: string,
+): Promise<ManagedUser> {
+  const item = await findUser(deps, application, userId);
+  const at = (item.disabledAt as string | undefined) ?? new Date(deps.clock.now()).toISOString();
+  await writeDisabled(deps, item, at);
+  await endSessions(deps, userId);
+  return managedUserFromItem({ ...item, disabledAt: at }, deps.config.ISSUER);
+}
+
+/** Enable: sign-in works again (a code sent before still works while it lives); old tokens stay ended. */
+export async function enableUser(deps: Deps, application: Application, userId: string): Promise<ManagedUser> {
+  const item = await findUser(deps, application, userId);
+  await writeDisabled(deps, item, null);
+  const { disabledAt: _gone, ...enabled } = item;
+  return managedUserFromItem(enabled, deps.config.ISSUER);
+}
+
+async function writeDisabled(deps: Deps, item: Item, at: string | null): Promise<void> {
+  const outcome = await setDisabled(
+    deps.db,
+    { userId: item.id as string, scope: item.scope as string, email: item.email as string },
+    at,
+  );
+  if (outcome === 'missing') throw fail('notFound', 'No such user');
+  if (outcome === 'conflict') throw tooBusy();
+}
+
+/** Revoke sessions: every session of the user ends; the count is of the live ones. */
+export async function revokeUserSessions(deps: Deps, application: Application, userId: string) {
+  await findUser(deps, application, userId);
+  return { revoked: true as const, count: await endSessions(deps, userId) };
+}
+
+/** Deletes every session item of a user (expired ones too); answers how many were live. */
+export async function endSessions(deps: Deps, userId: string): Promise<number> {
+  const sessions = await readSessions(deps.db, userId);
+  const now = deps.clock.now();
+  await deleteSessions(
+    deps.db,
+    userId,
+    sessions.map((session) => session.id as string),
+  );
+  return sessions.filter((session) => (session.expiresAt as number) * 1000 > now).length;
+}
