@@ -13,6 +13,7 @@ import { Approved, PeekResult, StartResult } from './contracts/sign-in.ts';
 import { bodyErrors, credentialErrors, type RouteSpec } from './route-spec.ts';
 import { apiKeyRoutes } from './route-table/api-keys.ts';
 import { applicationRoutes } from './route-table/applications.ts';
+import { configurationRoutes } from './route-table/configuration.ts';
 import { organizationRoutes } from './route-table/organizations.ts';
 import { CodeBody, PeekBody, PollBody, StartBody } from './sign-in/schemas.ts';
 import { RevokeSessionBody, UpdateUserBody } from './users/schemas.ts';
@@ -244,6 +245,7 @@ export const routes = {
   ...organizationRoutes,
   ...applicationRoutes,
   ...apiKeyRoutes,
+  ...configurationRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

@@ -44,6 +44,9 @@ export const permissions = {
   'apiKeys.create': { target: 'application', allow: managers },
   'apiKeys.list': { target: 'application', allow: [...readers, 'secretKey'] },
   'apiKeys.revoke': { target: 'application', allow: managers },
+  'configuration.read': { target: 'application', allow: [...readers, 'secretKey'] },
+  /** Replacing or patching it, the official origin included (SPEC §1.8: the owner may set it). */
+  'configuration.write': { target: 'application', allow: [...managers, 'secretKey'] },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof permissions;
