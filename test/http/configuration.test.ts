@@ -1,5 +1,6 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/store/keys.ts';
 import { applicationOfResource } from '../../shared/tenancy/configuration.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
@@ -146,6 +147,42 @@ describe('PUT /applications/{applicationId}/configuration', () => {
     expectError(response, 400, 'VALIDATION_ERROR');
     expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toEqual([path]);
     expect((await read(owned)).body).toEqual(before);
+  });
+});
+
+describe('an application item written before the nested document', () => {
+  it('reads the flat `authentication.syntheticEmailDomain` as the nested key, and the first write replaces it', async () => {
+    // Prepare: the item as older code wrote it.
+    const owned = await createOwnedApplication(app);
+    const key = keys.application(owned.applicationId);
+    await app.deps.db.client.send(
+      new UpdateCommand({
+        TableName: app.deps.db.table,
+        Key: key,
+        UpdateExpression: 'SET config = :flat',
+        ExpressionAttributeValues: { ':flat': { 'authentication.syntheticEmailDomain': 'Legacy.Test' } },
+      }),
+    );
+    const email = newEmail('legacy.test');
+    const headers = { 'x-api-key': owned.secretKey };
+    await app.request('POST', '/auth/code/start', { body: { email }, headers, ip: freshIp() });
+
+    // Act
+    const before = await read(owned);
+    const peek = await app.request('POST', '/auth/code/peek', { body: { email }, headers, ip: freshIp() });
+    const patched = await patch(owned, { origin: 'https://acme.com' });
+
+    // Assess
+    expect(before.body).toEqual(document({ domain: 'legacy.test' }));
+    expect(peek.status, peek.text).toBe(200);
+    expect(patched.body).toEqual(document({ domain: 'legacy.test', origin: 'https://acme.com' }));
+    const { Item } = await app.deps.db.client.send(
+      new GetCommand({ TableName: app.deps.db.table, Key: key }),
+    );
+    expect(Item?.config).toEqual({
+      authentication: { syntheticEmailDomain: 'legacy.test' },
+      oauth: { resources: [] },
+    });
   });
 });
 
