@@ -97,7 +97,7 @@ export const callsBenchmark: Benchmark = {
       const app = await createFixtureApplication(counted, {
         organizationId: 'org_bench',
         name: 'Bench',
-        config: { 'authentication.syntheticEmailDomain': 'synthetic.bench.test' },
+        configuration: { authentication: { syntheticEmailDomain: 'synthetic.bench.test' } },
       });
       const publicKey = (await createApiKey(counted, { applicationId: app.id, type: 'public' })).key;
       const secretKey = (await createApiKey(counted, { applicationId: app.id, type: 'secret' })).key;

@@ -29,6 +29,8 @@ const catalogue = {
   alreadyMember: { status: 409, code: 'ALREADY_MEMBER' },
   /** An organization always keeps an owner: its last owner cannot leave or be demoted. */
   lastOwner: { status: 409, code: 'LAST_OWNER' },
+  /** An OAuth resource names exactly one application: another one registered it; `details.resource`. */
+  resourceTaken: { status: 409, code: 'RESOURCE_TAKEN' },
   /** An organization is deleted only once it holds no application. */
   organizationNotEmpty: { status: 409, code: 'ORGANIZATION_NOT_EMPTY' },
   /** A first sign-in raced another path that created the same account. */

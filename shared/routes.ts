@@ -13,6 +13,7 @@ import { Approved, PeekResult, StartResult } from './contracts/sign-in.ts';
 import { bodyErrors, credentialErrors, type RouteSpec } from './route-spec.ts';
 import { apiKeyRoutes } from './route-table/api-keys.ts';
 import { applicationRoutes } from './route-table/applications.ts';
+import { configurationRoutes } from './route-table/configuration.ts';
 import { impersonationRoutes } from './route-table/impersonation.ts';
 import { organizationRoutes } from './route-table/organizations.ts';
 import { statisticsRoutes } from './route-table/statistics.ts';
@@ -259,6 +260,7 @@ export const routes = {
   ...impersonationRoutes,
   ...userRoutes,
   ...tenantOrganizationRoutes,
+  ...configurationRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

@@ -11,6 +11,7 @@ import type { RawResponse, RouteSpec } from '../routes.ts';
 import type { CallerByMode } from '../sessions/caller.ts';
 import type { GrantOf } from '../tenancy/authorize.ts';
 import type { Action } from '../tenancy/permissions.ts';
+import { invalidRequest } from '../validation.ts';
 import { bodyText, parseForm } from './body.ts';
 import { corsHeaders } from './cors.ts';
 import { credentialsOf } from './credentials.ts';
@@ -239,9 +240,7 @@ function validate(
   if (!schema) return undefined;
   const parsed = safeParse(schema, value);
   if (parsed.success) return parsed.data;
-  throw fail('invalidRequest', `The request ${part} is not valid`, {
-    issues: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-  });
+  throw invalidRequest(part, parsed.error.issues);
 }
 
 /** Every answer, errors included, carries the CORS headers for the request's origin. */

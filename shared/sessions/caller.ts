@@ -4,6 +4,7 @@ import type { AuthMode } from '../route-spec.ts';
 import { PLATFORM } from '../store/keys.ts';
 import { type ApiKey, noteKeyUse } from '../tenancy/api-keys.ts';
 import type { Application } from '../tenancy/applications.ts';
+import { learnOrigin } from '../tenancy/origin-learning.ts';
 import { keyScopeEvenIfRevoked, scopeOf } from '../tenancy/scope.ts';
 import {
   impersonationCookieName,
@@ -101,7 +102,10 @@ export const scopeOfCaller = (caller: Anonymous | KeyHolder): string =>
 export interface RequestKind {
   /** A request that changes state (any method but GET): a cookie alone may not authorize it cross-site. */
   readonly changesState: boolean;
-  /** The route may write the table: only then is an API key's use noted (shared/tenancy/api-keys.ts). */
+  /**
+   * The route may write the table: only then is an API key's use noted (shared/tenancy/api-keys.ts)
+   * and its application's origin learned (shared/tenancy/origin-learning.ts).
+   */
   readonly notesKeyUse?: boolean;
 }
 
@@ -118,7 +122,10 @@ export async function callerFor<M extends AuthMode>(
 ): Promise<CallerByMode[M]> {
   const caller = (await resolvers[mode](deps, credentials, kind)) as CallerByMode[M];
   const key = 'key' in caller ? caller.key : null;
-  if (key && kind.notesKeyUse) await noteKeyUse(deps, key);
+  if (key && kind.notesKeyUse) {
+    await noteKeyUse(deps, key);
+    await learnOrigin(deps, key, credentials.origin);
+  }
   return caller;
 }
 

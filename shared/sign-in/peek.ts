@@ -27,9 +27,7 @@ export async function peekCode(
   await consume(deps, limits.peekPerIp, input.sourceIp, found.limitLog);
   if (!found.application) throw fail('unauthorized', 'The API key is not valid');
   const refused = () => fail('notFound', 'No code to show');
-  const domain = applicationFromItem(found.application).config[
-    'authentication.syntheticEmailDomain'
-  ]?.toLowerCase();
+  const domain = applicationFromItem(found.application).configuration.authentication.syntheticEmailDomain;
   if (!domain || !input.email.endsWith(`@${domain}`)) throw refused();
   if (!found.request) throw refused();
   const request = requestFromItem(found.request);

@@ -59,9 +59,8 @@ export async function startSignIn(deps: Deps, input: StartInput) {
   const deviceCode = generateDeviceCode(deps.random);
   const phrase = generatePhrase(deps.random);
   const validUntil = now + CODE_TTL_SECONDS * 1000;
-  const syntheticDomain = application?.config['authentication.syntheticEmailDomain'];
-  const isSynthetic =
-    syntheticDomain !== undefined && input.email.endsWith(`@${syntheticDomain.toLowerCase()}`);
+  const syntheticDomain = application?.configuration.authentication.syntheticEmailDomain ?? null;
+  const isSynthetic = syntheticDomain !== null && input.email.endsWith(`@${syntheticDomain}`);
   const request: SignInRequest = {
     requestId,
     scope: input.scope,

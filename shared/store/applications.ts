@@ -171,15 +171,24 @@ export async function updateApplication(
 
 export type DeleteApplicationOutcome = 'deleted' | 'missing' | 'raced' | 'conflict';
 
+/** What a delete was decided from: the application's configuration version and the resources it holds. */
+export interface ApplicationToDelete {
+  id: string;
+  organizationId: string;
+  configurationVersion: number;
+  resources: readonly string[];
+}
+
 /**
- * Deletes the application, uncounts it on its organization and revokes every active key in ONE
- * TransactWriteItems, conditioned on the key count it read (a key created meanwhile fails it: try
+ * Deletes the application, uncounts it on its organization, revokes every active key and frees its
+ * OAuth resources in ONE TransactWriteItems, conditioned on the key count and the configuration
+ * version it read (a key created or a resource claimed meanwhile fails it: read again and try
  * again). Keys stop at once: their items say revoked; sessions stop because every session lookup
  * reads the application (shared/sessions/resolve.ts).
  */
 export async function deleteApplication(
   db: Db,
-  app: { id: string; organizationId: string },
+  app: ApplicationToDelete,
   now: string,
 ): Promise<DeleteApplicationOutcome> {
   const entries = await queryAll(db, {
@@ -196,13 +205,17 @@ export async function deleteApplication(
       ExpressionAttributeValues: { ':now': now },
     },
   });
+  const sameVersion =
+    app.configurationVersion === 0
+      ? '(attribute_not_exists(configVersion) OR configVersion = :version)'
+      : 'configVersion = :version';
   const written = await transactWrite(db, [
     {
       Delete: {
         TableName: db.table,
         Key: keys.application(app.id),
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(keyCount) OR keyCount = :keys)',
-        ExpressionAttributeValues: { ':keys': active.length },
+        ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(keyCount) OR keyCount = :keys) AND ${sameVersion}`,
+        ExpressionAttributeValues: { ':keys': active.length, ':version': app.configurationVersion },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
@@ -219,10 +232,22 @@ export async function deleteApplication(
       revoke(keys.apiKey(entry.keyHash as string)),
       revoke({ pk: entry.pk as string, sk: entry.sk as string }),
     ]),
+    ...app.resources.map((resource) => ({
+      Delete: {
+        TableName: db.table,
+        Key: keys.resource(resource),
+        ConditionExpression: 'attribute_not_exists(pk) OR applicationId = :app',
+        ExpressionAttributeValues: { ':app': app.id },
+      },
+    })),
   ]);
   if (written.outcome === 'written' || written.outcome === 'conflict') {
     return written.outcome === 'written' ? 'deleted' : 'conflict';
   }
-  if (!written.failed.includes(0)) throw new Error(`the organization of ${app.id} does not count it`);
+  if (!written.failed.includes(0)) {
+    throw new Error(
+      `the organization of ${app.id} does not count it, or another application holds its resource`,
+    );
+  }
   return written.current[0] ? 'raced' : 'missing';
 }

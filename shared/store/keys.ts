@@ -16,6 +16,8 @@ export const keys = {
   apiKeyEntry: (applicationId: string, keyId: string) => ({ pk: `APP#${applicationId}`, sk: `KEY#${keyId}` }),
   apiKeyEntryPrefix: 'KEY#',
   apiKey: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  /** An OAuth resource URI (normalised) and the one application that registered it. */
+  resource: (uri: string) => ({ pk: `RESOURCE#${uri}`, sk: 'RESOURCE' }),
   /** Unique per normalised email and scope; carries a copy of the public profile. */
   account: (scope: Scope, email: string) => ({ pk: `ACCOUNT#${scope}#${email}`, sk: 'ACCOUNT' }),
   /** The one pending sign-in request of an address in a scope (a new start replaces it). */

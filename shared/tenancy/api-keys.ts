@@ -18,6 +18,13 @@ export type ApiKeyType = 'public' | 'secret';
 export interface ApiKey {
   applicationId: string;
   type: ApiKeyType;
+  /** The SHA-256 the key is stored under. */
+  keyHash: string;
+  /**
+   * The key has seen its application's official origin recorded (shared/tenancy/origin-learning.ts):
+   * its requests need not try to learn it.
+   */
+  originKnown: boolean;
   /** The key's id and hash (absent on keys made before ids existed), and when it was last noted in use. */
   use?: { keyId: string; keyHash: string; lastUsedAt: string | null };
 }
@@ -46,14 +53,17 @@ export function apiKeyFromItem(
   const type = item.keyType as ApiKeyType;
   if (prefixType[presented.slice(0, 3)] !== type) return null;
   const keyId = item.keyId as string | undefined;
+  const keyHash = (item.pk as string).slice('APIKEY#'.length);
   return {
     applicationId: item.applicationId as string,
     type,
+    keyHash,
+    originKnown: item.originKnown === true,
     ...(keyId
       ? {
           use: {
             keyId,
-            keyHash: (item.pk as string).slice('APIKEY#'.length),
+            keyHash,
             lastUsedAt: (item.lastUsedAt as string | undefined) ?? null,
           },
         }

@@ -8,16 +8,17 @@ import {
   deleteApplication as deleteStoredApplication,
   putApplication,
   readApplication,
+  readApplicationNow,
   updateApplication as updateStoredApplication,
 } from '../store/applications.ts';
+import {
+  type Configuration,
+  configurationFromItem,
+  defaultConfiguration,
+  storedConfig,
+} from './configuration-document.ts';
 import type { Organization } from './organizations.ts';
 import { applicationLimit } from './plans.ts';
-
-/** Application configuration keys named by SPEC §2. */
-export interface ApplicationConfig {
-  'authentication.syntheticEmailDomain'?: string;
-  'oauth.resources'?: string[];
-}
 
 /** How sign-in pages and emails present the application (all optional). */
 interface Branding {
@@ -33,7 +34,10 @@ export interface Application {
   name: string;
   logoUrl: string | null;
   branding: Branding;
-  config: ApplicationConfig;
+  /** Its configuration document (shared/tenancy/configuration.ts). */
+  configuration: Configuration;
+  /** Moved by every configuration write, which is conditioned on the version it read. */
+  configurationVersion: number;
   createdAt: string;
   /** Issue 8: its end users and tenant organizations, counted at write time (list totals). */
   userCount: number;
@@ -62,12 +66,25 @@ export function applicationFromItem(item: Record<string, unknown>): Application 
     name: item.name as string,
     logoUrl: (item.logoUrl as string | undefined) ?? null,
     branding: (item.branding as Branding | undefined) ?? {},
-    config: (item.config as ApplicationConfig | undefined) ?? {},
+    configuration: configurationFromItem(item),
+    configurationVersion: (item.configVersion as number | undefined) ?? 0,
     createdAt: item.createdAt as string,
     userCount: Math.max(0, (item.userCount as number | undefined) ?? 0),
     organizationCount: Math.max(0, (item.organizationCount as number | undefined) ?? 0),
   };
 }
+
+/** The application item's own fields (shared/store/applications.ts adds the keys and counters). */
+const storedApplication = (app: Application) => ({
+  id: app.id,
+  organizationId: app.organizationId,
+  name: app.name,
+  logoUrl: app.logoUrl,
+  branding: app.branding,
+  config: storedConfig(app.configuration),
+  ...(app.configuration.origin === null ? {} : { origin: app.configuration.origin }),
+  createdAt: app.createdAt,
+});
 
 export async function getApplication(deps: Deps, applicationId: string): Promise<Application | null> {
   const item = await readApplication(deps.db, applicationId);
@@ -91,7 +108,10 @@ export async function createApplication(
 ): Promise<Application> {
   const app = newApplication(deps, organization.id, input);
   const limit = applicationLimit(organization.plan);
-  const stored = await createStoredApplication(deps.db, app, { plan: organization.plan, limit });
+  const stored = await createStoredApplication(deps.db, storedApplication(app), {
+    plan: organization.plan,
+    limit,
+  });
   if (stored.outcome === 'created') return app;
   if (stored.outcome === 'missing') throw fail('notFound', 'No such organization');
   if (stored.outcome === 'conflict') throw tooBusy();
@@ -104,7 +124,8 @@ export async function createApplication(
 function newApplication(
   deps: Deps,
   organizationId: string,
-  input: NewApplication & { config?: ApplicationConfig },
+  input: NewApplication,
+  configuration = defaultConfiguration(),
 ): Application {
   return {
     id: newId(deps.random, 'app'),
@@ -112,11 +133,20 @@ function newApplication(
     name: input.name,
     logoUrl: input.logoUrl ?? null,
     branding: input.branding ?? {},
-    config: input.config ?? {},
+    configuration,
+    configurationVersion: 0,
     createdAt: new Date(deps.clock.now()).toISOString(),
     userCount: 0,
     organizationCount: 0,
   };
+}
+
+/**
+ * What a fixture may configure: the synthetic email domain only. OAuth resources are registered
+ * through the configuration routes, which claim each one across all applications.
+ */
+export interface FixtureConfiguration {
+  authentication?: { syntheticEmailDomain?: string | null };
 }
 
 /**
@@ -125,10 +155,13 @@ function newApplication(
  */
 export async function createFixtureApplication(
   deps: Deps,
-  input: NewApplication & { organizationId: string; config?: ApplicationConfig },
+  input: NewApplication & { organizationId: string; configuration?: FixtureConfiguration },
 ): Promise<Application> {
-  const app = newApplication(deps, input.organizationId, input);
-  const stored = await putApplication(deps.db, app);
+  const configuration = defaultConfiguration();
+  const domain = input.configuration?.authentication?.syntheticEmailDomain;
+  if (domain) configuration.authentication.syntheticEmailDomain = domain.toLowerCase();
+  const app = newApplication(deps, input.organizationId, input, configuration);
+  const stored = await putApplication(deps.db, storedApplication(app));
   if (stored.outcome === 'exists') throw new Error('a new application id collided with a stored one');
   return app;
 }
@@ -163,18 +196,32 @@ export async function updateApplication(
 }
 
 /**
- * Deletes the application (issue 8): its keys are revoked in the same transaction; its users,
- * sessions and tenant organizations stay stored but unreachable, since every session check and
- * every management read goes through the application item, and sessions expire within 7 days.
+ * Deletes the application (issue 8): its keys are revoked and its OAuth resources freed in the same
+ * transaction; its users, sessions and tenant organizations stay stored but unreachable, since
+ * every session check and every management read goes through the application item, and sessions
+ * expire within 7 days.
  */
 export async function deleteApplication(deps: Deps, app: Application): Promise<void> {
   const now = new Date(deps.clock.now()).toISOString();
-  // A key created between the read of its keys and the delete fails the count condition: read again.
+  // A key created, or a configuration written, between the reads and the delete fails its
+  // condition: read again.
+  let current = app;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const outcome = await deleteStoredApplication(deps.db, app, now);
+    const outcome = await deleteStoredApplication(
+      deps.db,
+      {
+        id: current.id,
+        organizationId: current.organizationId,
+        configurationVersion: current.configurationVersion,
+        resources: current.configuration.oauth.resources,
+      },
+      now,
+    );
     if (outcome === 'deleted') return;
-    if (outcome === 'missing') throw fail('notFound', 'No such application');
     if (outcome === 'conflict') break;
+    const item = outcome === 'missing' ? undefined : await readApplicationNow(deps.db, app.id);
+    if (!item) throw fail('notFound', 'No such application');
+    current = applicationFromItem(item);
   }
   throw tooBusy();
 }

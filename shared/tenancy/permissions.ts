@@ -57,6 +57,9 @@ export const permissions = {
   /** The application's tenant organizations and their members (SPEC "Application organizations"). */
   'tenantOrganizations.read': { target: 'application', allow: [...readers, 'secretKey'] },
   'tenantOrganizations.write': { target: 'application', allow: [...managers, 'secretKey'] },
+  'configuration.read': { target: 'application', allow: [...readers, 'secretKey'] },
+  /** Replacing or patching it, the official origin included (SPEC §1.8: the owner may set it). */
+  'configuration.write': { target: 'application', allow: [...managers, 'secretKey'] },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof permissions;

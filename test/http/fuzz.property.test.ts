@@ -9,7 +9,7 @@ let keys: { publicKey: string; secretKey: string };
 let token: string;
 beforeAll(async () => {
   app = await startTestApp();
-  keys = await createTestApplication(app, { 'authentication.syntheticEmailDomain': 'bots.test' });
+  keys = await createTestApplication(app, { authentication: { syntheticEmailDomain: 'bots.test' } });
   token = (await signIn(app)).token;
 });
 afterAll(() => app.close());

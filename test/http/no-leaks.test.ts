@@ -47,7 +47,7 @@ const codeForms = (code: string) => {
 
 beforeAll(async () => {
   app = await startTestApp();
-  const acme = await createTestApplication(app, { 'authentication.syntheticEmailDomain': 'bots.test' });
+  const acme = await createTestApplication(app, { authentication: { syntheticEmailDomain: 'bots.test' } });
   apiKeys.add(acme.publicKey).add(acme.secretKey);
   const ada = newEmail();
   const bob = newEmail();

@@ -13,7 +13,7 @@ let withDomain: Awaited<ReturnType<typeof createTestApplication>>;
 let withoutDomain: Awaited<ReturnType<typeof createTestApplication>>;
 beforeAll(async () => {
   app = await startTestApp();
-  withDomain = await createTestApplication(app, { 'authentication.syntheticEmailDomain': SYNTHETIC });
+  withDomain = await createTestApplication(app, { authentication: { syntheticEmailDomain: SYNTHETIC } });
   withoutDomain = await createTestApplication(app, {}, 'No Test Domain');
 });
 afterAll(() => app.close());

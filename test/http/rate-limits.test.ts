@@ -279,7 +279,7 @@ describe('limits hold over any window of their length, not per calendar window (
 describe('POST /auth/code/peek: 60 per minute per IP', () => {
   it('refuses the sixty-first peek from one IP, refusals included', async () => {
     const { secretKey } = await createTestApplication(app, {
-      'authentication.syntheticEmailDomain': 'synthetic.test',
+      authentication: { syntheticEmailDomain: 'synthetic.test' },
     });
     const ip = freshIp();
     const peek = () =>

@@ -10,8 +10,9 @@ let app: TestApp;
 let secretKey: string;
 beforeAll(async () => {
   app = await startTestApp();
-  secretKey = (await createTestApplication(app, { 'authentication.syntheticEmailDomain': 'synthetic.test' }))
-    .secretKey;
+  secretKey = (
+    await createTestApplication(app, { authentication: { syntheticEmailDomain: 'synthetic.test' } })
+  ).secretKey;
 });
 afterAll(() => app.close());
 

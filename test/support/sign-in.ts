@@ -4,7 +4,7 @@ import { sha256Hex } from '../../shared/crypto/hash.ts';
 import { CODE_ALPHABET } from '../../shared/sign-in/code.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { createApiKey } from '../../shared/tenancy/api-keys.ts';
-import { type ApplicationConfig, createFixtureApplication } from '../../shared/tenancy/applications.ts';
+import { createFixtureApplication, type FixtureConfiguration } from '../../shared/tenancy/applications.ts';
 import type { TestApp } from './app.ts';
 import { freshIp } from './http-client.ts';
 import { latestCode } from './inbox.ts';
@@ -22,10 +22,14 @@ export function wrongCode(code: string): string {
 /** An application with a public and a secret key, created through the store (no management API yet). */
 export async function createTestApplication(
   app: TestApp,
-  config: ApplicationConfig = {},
+  configuration: FixtureConfiguration = {},
   name = 'Acme Notes',
 ) {
-  const application = await createFixtureApplication(app.deps, { organizationId: 'org_test', name, config });
+  const application = await createFixtureApplication(app.deps, {
+    organizationId: 'org_test',
+    name,
+    configuration,
+  });
   const publicKey = await createApiKey(app.deps, { applicationId: application.id, type: 'public' });
   const secretKey = await createApiKey(app.deps, { applicationId: application.id, type: 'secret' });
   return { application, publicKey: publicKey.key, secretKey: secretKey.key };
@@ -64,7 +68,9 @@ export async function revokeApiKey(app: TestApp, key: string): Promise<void> {
 
 /** An application with a synthetic test domain and a pending code for one of its addresses. */
 export async function startSynthetic(app: TestApp, domain = 'synthetic.test') {
-  const { secretKey } = await createTestApplication(app, { 'authentication.syntheticEmailDomain': domain });
+  const { secretKey } = await createTestApplication(app, {
+    authentication: { syntheticEmailDomain: domain },
+  });
   const email = newEmail(domain);
   const start = await app.request('POST', '/auth/code/start', {
     body: { email },

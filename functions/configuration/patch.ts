@@ -1,0 +1,7 @@
+import { http } from '../../shared/http/handler.ts';
+import { configurationRoutes as routes } from '../../shared/route-table/configuration.ts';
+import { patchConfiguration } from '../../shared/tenancy/configuration.ts';
+
+export const handler = http(routes.patchConfiguration, async ({ deps, grant, body }) => ({
+  body: await patchConfiguration(deps, grant.application, body),
+}));

@@ -1,0 +1,7 @@
+import { http } from '../../shared/http/handler.ts';
+import { configurationRoutes as routes } from '../../shared/route-table/configuration.ts';
+import { replaceConfiguration } from '../../shared/tenancy/configuration.ts';
+
+export const handler = http(routes.replaceConfiguration, async ({ deps, grant, body }) => ({
+  body: await replaceConfiguration(deps, grant.application, body),
+}));

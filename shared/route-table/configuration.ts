@@ -1,0 +1,50 @@
+/** Application configuration (issue 8 item 4). Spread into the one table (shared/routes.ts). */
+import { ConfigurationView } from '../contracts/configuration.ts';
+import type { RouteSpec } from '../route-spec.ts';
+import { Configuration, ConfigurationPatch } from '../tenancy/configuration-document.ts';
+import { ApplicationPath } from '../tenancy/schemas.ts';
+import { manageErrors, writeErrors } from './organizations.ts';
+
+export const configurationRoutes = {
+  getConfiguration: {
+    method: 'GET',
+    path: '/applications/{applicationId}/configuration',
+    entry: 'functions/configuration/get.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'read', publicKeys: true },
+    permission: { action: 'configuration.read', from: 'params' },
+    contract: { params: ApplicationPath, responses: { 200: ConfigurationView }, errors: manageErrors },
+  },
+  replaceConfiguration: {
+    method: 'PUT',
+    path: '/applications/{applicationId}/configuration',
+    entry: 'functions/configuration/replace.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'configuration.write', from: 'params' },
+    contract: {
+      params: ApplicationPath,
+      body: { json: Configuration },
+      responses: { 200: ConfigurationView },
+      errors: [...writeErrors, 'resourceTaken'],
+    },
+  },
+  /** RFC 7396 JSON merge patch (`application/merge-patch+json` or `application/json`). */
+  patchConfiguration: {
+    method: 'PATCH',
+    path: '/applications/{applicationId}/configuration',
+    entry: 'functions/configuration/patch.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'configuration.write', from: 'params' },
+    contract: {
+      params: ApplicationPath,
+      body: { json: ConfigurationPatch },
+      responses: { 200: ConfigurationView },
+      errors: [...writeErrors, 'resourceTaken'],
+    },
+  },
+} as const satisfies Record<string, RouteSpec>;

@@ -1,0 +1,156 @@
+/**
+ * An application's configuration (issue 8 item 4): one validated document, its schemas (strict, so
+ * an unknown key is named in the 400), the RFC 7396 merge of a patch, and how it is stored on the
+ * application item. SPEC §2 names `authentication.syntheticEmailDomain` and `oauth.resources`;
+ * `origin` is the official origin of SPEC §1.8.
+ */
+import * as z from 'zod/mini';
+import { httpsOrigin } from './origins.ts';
+
+/** An application registers at most this many OAuth resources. */
+const MAX_RESOURCES = 20;
+/** DynamoDB's partition key holds at most 2048 bytes: `RESOURCE#` and the resource must fit. */
+const MAX_RESOURCE_LENGTH = 2000;
+
+type Ctx = z.core.ParsePayload<unknown>;
+const refuse = (ctx: Ctx, input: string, message: string): never => {
+  ctx.issues.push({ code: 'custom', message, input });
+  return z.NEVER;
+};
+
+/**
+ * RFC 8707 §2: an absolute https URI without a fragment, in its WHATWG URL serialization (lower-case
+ * host, default port left out, an empty path written `/`), so one resource has one spelling here
+ * and in `applicationOfResource`. Null for anything else.
+ */
+export function resourceUri(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' || text.includes('#') || url.username || url.password) return null;
+  return url.href.length <= MAX_RESOURCE_LENGTH ? url.href : null;
+}
+
+const ResourceUri = z.pipe(
+  z.string().check(z.maxLength(MAX_RESOURCE_LENGTH)),
+  z.transform((text: string, ctx) => {
+    const uri = resourceUri(text);
+    return uri ?? refuse(ctx, text, 'a resource is an absolute https URI without a fragment');
+  }),
+);
+
+const Resources = z.array(ResourceUri).check(
+  z.maxLength(MAX_RESOURCES, `at most ${MAX_RESOURCES} resources`),
+  z.check((ctx) => {
+    const seen = new Set<string>();
+    ctx.value.forEach((uri, index) => {
+      if (seen.has(uri)) {
+        ctx.issues.push({ code: 'custom', message: 'a resource is listed once', input: uri, path: [index] });
+      }
+      seen.add(uri);
+    });
+  }),
+);
+
+/** An email domain for test addresses (`/auth/code/peek`), lower-cased. */
+const EmailDomain = z.pipe(
+  z.string().check(z.maxLength(253), z.regex(z.regexes.domain, 'a domain name such as bots.example.com')),
+  z.transform((domain: string) => domain.toLowerCase()),
+);
+
+/** The official origin: `https://host[:port]`, serialized as browsers send it. */
+const Origin = z.pipe(
+  z.string().check(z.maxLength(300)),
+  z.transform((text: string, ctx) => {
+    const origin = httpsOrigin(text)?.origin;
+    return origin ?? refuse(ctx, text, 'an origin is https://host[:port], without a path');
+  }),
+);
+
+/** The whole document, as `PUT` takes it: every key given (null where it has no value). */
+export const Configuration = z.strictObject({
+  authentication: z.strictObject({ syntheticEmailDomain: z.nullable(EmailDomain) }),
+  oauth: z.strictObject({ resources: Resources }),
+  origin: z.nullable(Origin),
+});
+export type Configuration = z.output<typeof Configuration>;
+
+/** A merge patch (RFC 7396) of the document: any key may be left out; null removes (resets) it. */
+export const ConfigurationPatch = z.strictObject({
+  authentication: z.optional(
+    z.nullable(z.strictObject({ syntheticEmailDomain: z.optional(z.nullable(EmailDomain)) })),
+  ),
+  oauth: z.optional(z.nullable(z.strictObject({ resources: z.optional(z.nullable(Resources)) }))),
+  origin: z.optional(z.nullable(Origin)),
+});
+export type ConfigurationPatch = z.output<typeof ConfigurationPatch>;
+
+/** After a merge a removed key takes its default, and the document is validated again as a whole. */
+const Merged = z.strictObject({
+  authentication: z._default(
+    z.strictObject({ syntheticEmailDomain: z._default(z.nullable(EmailDomain), null) }),
+    () => ({ syntheticEmailDomain: null }),
+  ),
+  oauth: z._default(z.strictObject({ resources: z._default(Resources, () => []) }), () => ({
+    resources: [],
+  })),
+  origin: z._default(z.nullable(Origin), null),
+});
+
+export const defaultConfiguration = (): Configuration => ({
+  authentication: { syntheticEmailDomain: null },
+  oauth: { resources: [] },
+  origin: null,
+});
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** RFC 7396 §2 MergePatch: objects merge key by key, null removes, anything else (arrays too) replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const result: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else if (value !== undefined) result[key] = mergePatch(result[key], value);
+  }
+  return result;
+}
+
+/** The current document with `patch` merged in, validated as a whole; zod's issues when it is not valid. */
+export function patched(current: Configuration, patch: ConfigurationPatch) {
+  return z.safeParse(Merged, mergePatch(current, patch));
+}
+
+/**
+ * The document as the application item holds it: `config` (a map: `authentication`, `oauth`) and
+ * `origin` beside it, a top-level attribute so that origin learning can set it alone under its own
+ * condition. Items written before the nested document hold `config['authentication.syntheticEmailDomain']`
+ * (test fixtures and the bench were the only writers of a configuration then): it is read as the
+ * nested key, and the first configuration write replaces the map.
+ */
+export function configurationFromItem(item: Record<string, unknown>): Configuration {
+  const stored = isObject(item.config) ? item.config : {};
+  const authentication = isObject(stored.authentication) ? stored.authentication : {};
+  const oauth = isObject(stored.oauth) ? stored.oauth : {};
+  const legacyDomain = stored['authentication.syntheticEmailDomain'];
+  return {
+    authentication: {
+      syntheticEmailDomain:
+        (authentication.syntheticEmailDomain as string | null | undefined) ??
+        (typeof legacyDomain === 'string' ? legacyDomain.toLowerCase() : null),
+    },
+    // A flat `oauth.resources` was never written: only the nested list has its resource items.
+    oauth: { resources: Array.isArray(oauth.resources) ? (oauth.resources as string[]) : [] },
+    origin: typeof item.origin === 'string' ? item.origin : null,
+  };
+}
+
+/** The `config` map of the application item (the origin is stored beside it). */
+export const storedConfig = (configuration: Configuration) => ({
+  authentication: configuration.authentication,
+  oauth: configuration.oauth,
+});

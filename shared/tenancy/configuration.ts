@@ -1,0 +1,106 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Deps } from '../deps.ts';
+import { fail } from '../errors.ts';
+import { tooBusy } from '../rate-limit/rate-limit.ts';
+import { apiKeyEntries } from '../store/api-keys.ts';
+import { readApplicationNow } from '../store/applications.ts';
+import { readResource, writeConfiguration } from '../store/configuration.ts';
+import { invalidRequest } from '../validation.ts';
+import { type Application, applicationFromItem } from './applications.ts';
+import {
+  type Configuration,
+  type ConfigurationPatch,
+  patched,
+  resourceUri,
+  storedConfig,
+} from './configuration-document.ts';
+
+/** Lost races before a configuration write answers 429 busy: each one means another write landed. */
+const MAX_WRITES = 4;
+
+/** `PUT /applications/{id}/configuration`: the whole document replaced. */
+export const replaceConfiguration = (deps: Deps, app: Application, next: Configuration) =>
+  changeConfiguration(deps, app, () => next);
+
+/**
+ * `PATCH /applications/{id}/configuration`: an RFC 7396 merge patch, merged into the document as it
+ * is when written (again after a lost race) and validated as a whole, so a 400 names the key.
+ */
+export const patchConfiguration = (deps: Deps, app: Application, patch: ConfigurationPatch) =>
+  changeConfiguration(deps, app, (current) => {
+    const merged = patched(current, patch);
+    if (!merged.success) throw invalidRequest('body', merged.error.issues);
+    return merged.data;
+  });
+
+/**
+ * Decides the new document from the current one and writes it with the resource claims and
+ * releases it implies, conditioned on the version and origin it was decided from (shared/store/
+ * configuration.ts). A lost race returns the application as it is now: decide again, at most
+ * MAX_WRITES times. An unchanged document writes nothing.
+ */
+async function changeConfiguration(
+  deps: Deps,
+  app: Application,
+  decide: (current: Configuration) => Configuration,
+): Promise<Configuration> {
+  let current = app;
+  for (let write = 0; write < MAX_WRITES; write++) {
+    const before = current.configuration;
+    const next = decide(before);
+    if (isDeepStrictEqual(next, before)) return before;
+    const held = new Set(before.oauth.resources);
+    const wanted = new Set(next.oauth.resources);
+    const outcome = await writeConfiguration(deps.db, {
+      applicationId: app.id,
+      read: { version: current.configurationVersion, origin: before.origin },
+      config: storedConfig(next),
+      origin: next.origin,
+      claim: [...wanted].filter((uri) => !held.has(uri)),
+      release: [...held].filter((uri) => !wanted.has(uri)),
+      keyFlags:
+        (before.origin === null) === (next.origin === null)
+          ? undefined
+          : { keyHashes: await activeKeyHashes(deps, app.id), originKnown: next.origin !== null },
+    });
+    switch (outcome.outcome) {
+      case 'written':
+        return next;
+      case 'missing':
+        throw fail('notFound', 'No such application');
+      case 'taken':
+        throw fail('resourceTaken', 'Another application already registered this OAuth resource', {
+          resource: outcome.resource,
+        });
+      case 'conflict':
+        throw tooBusy();
+      case 'stale':
+        current = await fresh(deps, app.id, outcome.current);
+    }
+  }
+  throw tooBusy();
+}
+
+/** The application as a lost race found it, or read again (consistently) when DynamoDB did not say. */
+async function fresh(deps: Deps, applicationId: string, item: Record<string, unknown> | undefined) {
+  const found = item ?? (await readApplicationNow(deps.db, applicationId));
+  if (!found) throw fail('notFound', 'No such application');
+  return applicationFromItem(found);
+}
+
+/** The storage hashes of the application's keys that still work (revoked keys never authenticate). */
+async function activeKeyHashes(deps: Deps, applicationId: string): Promise<string[]> {
+  const entries = await apiKeyEntries(deps.db, applicationId);
+  return entries.filter((entry) => entry.revokedAt === undefined).map((entry) => entry.keyHash as string);
+}
+
+/**
+ * The application that registered the OAuth resource `uri` (RFC 8707), or null: one strongly
+ * consistent read of its resource item. `uri` is compared in the form the configuration stores.
+ */
+export async function applicationOfResource(deps: Deps, uri: string): Promise<string | null> {
+  const resource = resourceUri(uri);
+  if (!resource) return null;
+  const item = await readResource(deps.db, resource);
+  return (item?.applicationId as string | undefined) ?? null;
+}

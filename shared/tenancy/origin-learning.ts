@@ -1,0 +1,34 @@
+import type { Deps } from '../deps.ts';
+import { recordOrigin } from '../store/configuration.ts';
+import type { ApiKey } from './api-keys.ts';
+import { officialOrigin } from './origins.ts';
+
+/**
+ * SPEC §1.8 (issue 8 item 7): the first real `Origin` seen with an application's key becomes the
+ * application's official origin. Called by the chain on routes that may write the table, for every
+ * request with a key; disposable origins (shared/tenancy/origins.ts) are never recorded and
+ * authenticate as usual.
+ *
+ * Cost: a key whose item says `originKnown` writes nothing, and the key item is read on every key
+ * path anyway, so once the origin is known a request makes no extra call. A key that has not seen
+ * it yet makes ONE TransactWriteItems (shared/store/configuration.ts `recordOrigin`): the origin is
+ * set only where the application has none, and the key marked known, whichever request won. The
+ * flag never claims an origin the application lacks: it is set only in the transaction that makes
+ * sure the application has one, and an owner who removes the origin clears every active key's flag
+ * in the same transaction (shared/tenancy/configuration.ts). Never fails the request.
+ */
+export async function learnOrigin(deps: Deps, key: ApiKey, header: string | undefined): Promise<void> {
+  if (key.originKnown) return;
+  const official = officialOrigin(header);
+  if (!('origin' in official)) return;
+  try {
+    const outcome = await recordOrigin(
+      deps.db,
+      { applicationId: key.applicationId, keyHash: key.keyHash },
+      official.origin,
+    );
+    if (outcome === 'conflict') deps.logger.log('info', 'origin not noted: busy, next request tries again');
+  } catch (error) {
+    deps.logger.log('warn', 'could not note the application origin', { error: (error as Error).name });
+  }
+}
