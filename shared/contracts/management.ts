@@ -28,6 +28,21 @@ export const Member = z.object({
 
 export const MemberList = z.object({ items: z.array(Member), page: Page });
 
+/** A pending invitation to a platform organization. */
+export const Invitation = z.object({
+  organizationId: z.string(),
+  organizationName: z.string(),
+  email: z.string(),
+  role: Role,
+  /** The inviter's address. */
+  invitedBy: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+
+export const InvitationCreated = z.object({ invitation: Invitation });
+export const InvitationList = z.object({ items: z.array(Invitation), page: Page });
+
 export const ApplicationView = z.extend(PublicApplication, {
   organizationId: z.string(),
   createdAt: z.string(),

@@ -39,7 +39,7 @@ export const applicationRoutes = {
       params: OrganizationPath,
       query: PageQuery,
       responses: { 200: ApplicationList },
-      errors: [...manageErrors, 'invalidRequest'],
+      errors: manageErrors,
     },
   },
   getApplication: {

@@ -51,7 +51,7 @@ export const impersonationRoutes = {
       params: ApplicationPath,
       query: PageQuery,
       responses: { 200: AuditList },
-      errors: [...manageErrors, 'invalidRequest'],
+      errors: manageErrors,
     },
   },
 } as const satisfies Record<string, RouteSpec>;

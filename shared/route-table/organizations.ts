@@ -1,6 +1,13 @@
 /** Platform organizations and their members (DESIGN §6). Spread into the one table (shared/routes.ts). */
 import { NoBody } from '../contracts/common.ts';
-import { Member, MemberList, OrganizationList, OrganizationView } from '../contracts/management.ts';
+import {
+  InvitationCreated,
+  InvitationList,
+  Member,
+  MemberList,
+  OrganizationList,
+  OrganizationView,
+} from '../contracts/management.ts';
 import { bodyErrors, credentialErrors, type RouteSpec } from '../route-spec.ts';
 import {
   AddMemberBody,
@@ -10,8 +17,11 @@ import {
   OrganizationPath,
 } from '../tenancy/schemas.ts';
 
-/** Errors of every management route: no credential, a role or key that may not, an unknown target. */
-export const manageErrors = [...credentialErrors, 'forbidden', 'notFound'] as const;
+/**
+ * Errors of every management route: no credential, a role or key that may not, an unknown target,
+ * and a path or query that is not valid (an id over 100 characters, a bad page).
+ */
+export const manageErrors = [...credentialErrors, 'forbidden', 'notFound', 'invalidRequest'] as const;
 /** Writes that can lose a race to DynamoDB's transaction conflicts answer 429 busy. */
 export const writeErrors = [...bodyErrors, ...manageErrors, 'rateLimited'] as const;
 
@@ -100,8 +110,8 @@ export const organizationRoutes = {
     contract: {
       params: OrganizationPath,
       body: { json: AddMemberBody },
-      responses: { 201: Member },
-      errors: [...writeErrors, 'alreadyMember'],
+      responses: { 202: InvitationCreated },
+      errors: writeErrors,
     },
   },
   updateMember: {
@@ -133,5 +143,39 @@ export const organizationRoutes = {
       responses: { 204: NoBody },
       errors: [...manageErrors, 'lastOwner', 'rateLimited'],
     },
+  },
+  listInvitations: {
+    method: 'GET',
+    path: '/invitations',
+    entry: 'functions/invitations/list.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'read', publicKeys: true },
+    permission: { action: 'invitations.list' },
+    contract: { responses: { 200: InvitationList }, errors: manageErrors },
+  },
+  acceptInvitation: {
+    method: 'POST',
+    path: '/invitations/{organizationId}/accept',
+    entry: 'functions/invitations/accept.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'invitations.respond' },
+    contract: {
+      params: OrganizationPath,
+      responses: { 200: Member },
+      errors: [...manageErrors, 'alreadyMember', 'rateLimited'],
+    },
+  },
+  declineInvitation: {
+    method: 'DELETE',
+    path: '/invitations/{organizationId}',
+    entry: 'functions/invitations/decline.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'invitations.respond' },
+    contract: { params: OrganizationPath, responses: { 204: NoBody }, errors: manageErrors },
   },
 } as const satisfies Record<string, RouteSpec>;

@@ -18,7 +18,7 @@ export const statisticsRoutes = {
       params: ApplicationPath,
       query: StatisticsQuery,
       responses: { 200: Statistics },
-      errors: [...manageErrors, 'invalidRequest'],
+      errors: manageErrors,
     },
   },
 } as const satisfies Record<string, RouteSpec>;

@@ -34,7 +34,7 @@ export const tenantOrganizationRoutes = {
       params: ApplicationPath,
       query: PageQuery,
       responses: { 200: TenantOrganizationList },
-      errors: [...manageErrors, 'invalidRequest'],
+      errors: manageErrors,
     },
   },
   createTenantOrganization: {

@@ -26,7 +26,7 @@ export const userRoutes = {
       params: ApplicationPath,
       query: PageQuery,
       responses: { 200: ManagedUserList },
-      errors: [...manageErrors, 'invalidRequest'],
+      errors: manageErrors,
     },
   },
   // Before getUser: the local server takes the first route whose path matches (API Gateway the literal one).
@@ -42,7 +42,7 @@ export const userRoutes = {
       params: ApplicationPath,
       query: SearchQuery,
       responses: { 200: ManagedUserList },
-      errors: [...manageErrors, 'invalidRequest'],
+      errors: manageErrors,
     },
   },
   getUser: {

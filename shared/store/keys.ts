@@ -46,6 +46,11 @@ export const keys = {
   session: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),
   sessionPrefix: 'SESSION#',
   organization: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'ORG' }),
+  /** A pending invitation of an address to a platform organization (one per address and organization). */
+  invitation: (email: string, organizationId: string) => ({
+    pk: `INVITE#${email}`,
+    sk: `ORG#${organizationId}`,
+  }),
   /** gsi1 attributes listing an application's tenant organizations. */
   tenantOrganization: (applicationId: string, organizationId: string) => ({
     gsi1pk: `APPORGS#${applicationId}`,

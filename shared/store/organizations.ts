@@ -184,57 +184,68 @@ const MEMBERS_IN_TRANSACTION = 99;
 
 export type DeleteOrganizationOutcome = 'deleted' | 'missing' | 'holdsApplications' | 'conflict';
 
+/** Rounds of reading the members and deleting, when members keep joining or leaving meanwhile. */
+const DELETE_ROUNDS = 3;
+
 /**
  * Deletes the organization under the no-application condition, with its members in the same
- * transaction (beyond 99 members, the rest right after: without their organization they name nothing).
+ * transaction (beyond 99 members, the rest right after: without their organization they name
+ * nothing). The delete is conditioned on the member count it read, so a member who joins between
+ * the read and the delete fails it and the members are read again: no membership outlives its
+ * organization. `also` rides in the same transaction (counters of the application or creator).
  */
 export async function deleteOrganization(
   db: Db,
   organizationId: string,
   also: TransactItem[] = [],
 ): Promise<DeleteOrganizationOutcome> {
-  const members = await membersOf(db, organizationId);
-  const memberKeys = members.map((item) => ({ pk: item.pk as string, sk: item.sk as string }));
-  const written = await transactWrite(db, [
-    {
-      Delete: {
-        TableName: db.table,
-        Key: keys.organization(organizationId),
-        ConditionExpression: holdsNoApplication,
-        ExpressionAttributeValues: { ':zero': 0 },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  for (let round = 0; round < DELETE_ROUNDS; round++) {
+    const members = await membersOf(db, organizationId);
+    const memberKeys = members.map((item) => ({ pk: item.pk as string, sk: item.sk as string }));
+    const written = await transactWrite(db, [
+      {
+        Delete: {
+          TableName: db.table,
+          Key: keys.organization(organizationId),
+          // Organizations made before the counters have one member.
+          ConditionExpression: `${holdsNoApplication} AND (attribute_not_exists(memberCount) OR memberCount = :members)`,
+          ExpressionAttributeValues: { ':zero': 0, ':members': members.length },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
       },
-    },
-    ...also,
-    ...memberKeys
-      .slice(0, MEMBERS_IN_TRANSACTION - also.length)
-      .map((Key) => ({ Delete: { TableName: db.table, Key } })),
-  ]);
-  if (written.outcome === 'conflict') return 'conflict';
-  if (written.outcome === 'failed') return written.current[0] ? 'holdsApplications' : 'missing';
-  await deleteItems(db, memberKeys.slice(MEMBERS_IN_TRANSACTION - also.length));
-  return 'deleted';
+      ...also,
+      ...memberKeys
+        .slice(0, MEMBERS_IN_TRANSACTION - also.length)
+        .map((Key) => ({ Delete: { TableName: db.table, Key } })),
+    ]);
+    if (written.outcome === 'conflict') return 'conflict';
+    if (written.outcome === 'written') {
+      await deleteItems(db, memberKeys.slice(MEMBERS_IN_TRANSACTION - also.length));
+      return 'deleted';
+    }
+    if (!written.failed.includes(0))
+      throw new Error(`deleting ${organizationId}: a counter it moves refused`);
+    const current = written.current[0];
+    if (!current) return 'missing';
+    if (((current.applicationCount as number | undefined) ?? 0) > 0) return 'holdsApplications';
+    // The members changed since they were read: read them again.
+  }
+  return 'conflict';
 }
 
 /**
- * Gives the creator of a deleted organization its place back. Separate from the deletion: the
- * creator may be gone, or its organization older than the counter, and neither may block it.
+ * Gives the creator of a deleted platform organization its place back (ORGANIZATIONS_PER_ACCOUNT),
+ * in the deleting transaction: a counter never written counts the first sign-in's organization.
  */
-export async function uncountCreatedOrganization(db: Db, userId: string): Promise<void> {
-  try {
-    await db.client.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.user(userId),
-        UpdateExpression: 'SET createdOrganizations = createdOrganizations - :one',
-        ConditionExpression: 'attribute_exists(pk) AND createdOrganizations > :one',
-        ExpressionAttributeValues: { ':one': 1 },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-}
+export const uncountCreatedOrganization = (table: string, userId: string): TransactItem => ({
+  Update: {
+    TableName: table,
+    Key: keys.user(userId),
+    UpdateExpression: 'SET createdOrganizations = if_not_exists(createdOrganizations, :one) - :one',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':one': 1 },
+  },
+});
 
 /** One organization item, strongly consistent: one GetItem. */
 export async function readOrganization(db: Db, organizationId: string): Promise<Item | undefined> {
@@ -338,18 +349,26 @@ function counterUpdate(
 /** `failed`: the organization is gone, the member is (not) there, or the last owner would go. */
 export type MemberOutcome = 'written' | 'exists' | 'missing' | 'changed' | 'lastOwner' | 'conflict';
 
-/** Adds a member unless already one, moving the counters in the same transaction. */
-export async function addMember(db: Db, organizationId: string, member: NewMember): Promise<MemberOutcome> {
-  const written = await transactWrite(db, [
-    counterUpdate(db.table, organizationId, { members: 1, owners: member.role === 'owner' ? 1 : 0 }),
+/**
+ * The writes adding a member unless already one: the organization's counters (it must exist) and
+ * the membership Put, in this order (index 0 fails for a missing organization, 1 for a member).
+ */
+export function newMemberWrites(table: string, organizationId: string, member: NewMember): TransactItem[] {
+  return [
+    counterUpdate(table, organizationId, { members: 1, owners: member.role === 'owner' ? 1 : 0 }),
     {
       Put: {
-        TableName: db.table,
+        TableName: table,
         Item: memberItem(organizationId, member),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-  ]);
+  ];
+}
+
+/** Adds a member unless already one, moving the counters in the same transaction. */
+export async function addMember(db: Db, organizationId: string, member: NewMember): Promise<MemberOutcome> {
+  const written = await transactWrite(db, newMemberWrites(db.table, organizationId, member));
   if (written.outcome !== 'failed') return written.outcome;
   return written.failed.includes(0) ? 'missing' : 'exists';
 }

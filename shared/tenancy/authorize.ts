@@ -141,7 +141,9 @@ export function roleOf(principal: Principal): Role {
 
 /** Who changes a membership: a member with its role and id, or an application's secret key. */
 export function memberActor(principal: Principal): MemberActor {
-  if (principal.kind === 'member') return { kind: 'member', role: principal.role, userId: principal.user.id };
+  if (principal.kind === 'member') {
+    return { kind: 'member', role: principal.role, userId: principal.user.id, email: principal.user.email };
+  }
   if (principal.kind === 'secretKey') return { kind: 'secretKey' };
   throw new Error(`a ${principal.kind} changes no membership`);
 }

@@ -21,7 +21,9 @@ const memberFromItem = (item: Record<string, unknown>): Member => ({
 });
 
 /** Who changes the membership: a member of the organization with its role, or the application's secret key. */
-export type MemberActor = { kind: 'member'; role: Role; userId: string } | { kind: 'secretKey' };
+export type MemberActor =
+  | { kind: 'member'; role: Role; userId: string; email: string }
+  | { kind: 'secretKey' };
 
 /** The scope whose accounts may join: the platform's for a platform organization, else its application's. */
 const scopeOf = (org: Organization) => org.applicationId ?? 'platform';

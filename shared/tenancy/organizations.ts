@@ -108,13 +108,11 @@ export async function renameOrganization(deps: Deps, org: Organization, name: st
 
 /** Deletes an organization that holds no application (409 ORGANIZATION_NOT_EMPTY otherwise). */
 export async function deleteOrganization(deps: Deps, org: Organization): Promise<void> {
-  const outcome = await deleteStoredOrganization(deps.db, org.id);
+  const creator = org.createdBy ? [uncountCreatedOrganization(deps.db.table, org.createdBy)] : [];
+  const outcome = await deleteStoredOrganization(deps.db, org.id, creator);
+  if (outcome === 'deleted') return;
   if (outcome === 'conflict') throw tooBusy();
   if (outcome === 'missing') throw fail('notFound', 'No such organization');
-  if (outcome === 'deleted') {
-    if (org.createdBy) await uncountCreatedOrganization(deps.db, org.createdBy);
-    return;
-  }
   throw fail('organizationNotEmpty', 'Delete the organization’s applications first', {
     applications: org.applicationCount,
   });

@@ -26,10 +26,14 @@ const managers = ['owner', 'admin'] as const;
 export const permissions = {
   'organizations.create': { target: 'platform', allow: ['platformUser'] },
   'organizations.list': { target: 'platform', allow: ['platformUser'] },
+  /** One's own invitations to platform organizations: list, accept, decline. */
+  'invitations.list': { target: 'platform', allow: ['platformUser'] },
+  'invitations.respond': { target: 'platform', allow: ['platformUser'] },
   'organizations.read': { target: 'organization', allow: readers },
   'organizations.update': { target: 'organization', allow: managers },
   'organizations.delete': { target: 'organization', allow: ['owner'] },
   'members.list': { target: 'organization', allow: readers },
+  /** Inviting an address: it becomes a member only by accepting (shared/tenancy/invitations.ts). */
   'members.add': { target: 'organization', allow: managers },
   /** Removing or re-ranking a member; who may touch which rank is `mayManageRank` below. */
   'members.change': { target: 'organization', allow: managers },

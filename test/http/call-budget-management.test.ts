@@ -57,25 +57,37 @@ describe('AWS calls per management request (no KMS, no SES)', () => {
       ...organization,
       'UpdateItemCommand',
     ]);
-    // The last UpdateItem gives the creator its place back (ORGANIZATIONS_PER_ACCOUNT).
+    // The creator gets its place back in the same transaction (ORGANIZATIONS_PER_ACCOUNT).
     await expectCalls(() => manage(app, 'DELETE', `/organizations/${id}`, owner), 204, [
       ...organization,
       'QueryCommand',
       'TransactWriteItemsCommand',
-      'UpdateItemCommand',
     ]);
   });
 
-  it('members', async () => {
+  it('members and invitations', async () => {
     const owner = { token: tenant.owner.token };
     const path = `/organizations/${tenant.organizationId}/members`;
     const someone = await signIn(app);
     await expectCalls(() => manage(app, 'GET', path, owner), 200, [...organization, 'QueryCommand']);
-    await expectCalls(() => manage(app, 'POST', path, owner, { email: someone.email }), 201, [
+    await expectCalls(() => manage(app, 'POST', path, owner, { email: someone.email }), 202, [
       ...organization,
-      'GetItemCommand',
-      'TransactWriteItemsCommand',
+      'PutItemCommand',
     ]);
+    await expectCalls(() => manage(app, 'GET', '/invitations', { token: someone.token }), 200, [
+      ...session,
+      'QueryCommand',
+    ]);
+    await expectCalls(
+      () => manage(app, 'POST', `/invitations/${tenant.organizationId}/accept`, { token: someone.token }),
+      200,
+      [...session, 'GetItemCommand', 'TransactWriteItemsCommand'],
+    );
+    await expectCalls(
+      () => manage(app, 'DELETE', `/invitations/${tenant.organizationId}`, { token: someone.token }),
+      204,
+      [...session, 'DeleteItemCommand'],
+    );
     await expectCalls(() => manage(app, 'PATCH', `${path}/${extra.userId}`, owner, { role: 'admin' }), 200, [
       ...organization,
       'GetItemCommand',

@@ -10,11 +10,13 @@ import { addSignedInMember, createOwnedApplication, manage } from '../support/te
 let app: TestApp;
 /** Tenant A: an owner, an admin, a member, its application and keys, and an end user of it. */
 let a: Awaited<ReturnType<typeof createOwnedApplication>>;
-let admin: { token: string };
+let admin: { token: string; email: string };
 let member: { token: string; userId: string };
 let endUser: { token: string };
 /** Tenant B: another customer. */
 let b: Awaited<ReturnType<typeof createOwnedApplication>>;
+/** The id of A's public key, for the calls that name one. */
+let aKeyId: string;
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -23,6 +25,10 @@ beforeAll(async () => {
   member = await addSignedInMember(app, a.owner.token, a.organizationId, 'member');
   endUser = { token: (await signIn(app, newEmail(), { 'x-api-key': a.publicKey })).token };
   b = await createOwnedApplication(app, 'Beta Notes');
+  const listed = await manage(app, 'GET', `/applications/${a.applicationId}/api-keys`, {
+    token: a.owner.token,
+  });
+  aKeyId = listed.body.items.find((key: { type: string }) => key.type === 'public').id;
 });
 afterAll(() => app.close());
 
@@ -61,7 +67,7 @@ const calls = () =>
     addMember: [
       'POST',
       `/organizations/${a.organizationId}/members`,
-      { email: 'nobody@example.test', role: 'member' },
+      { email: b.owner.email, role: 'owner' },
     ],
     changeMember: [
       'PATCH',
@@ -76,7 +82,9 @@ const calls = () =>
     deleteApplication: ['DELETE', `/applications/${a.applicationId}`, undefined],
     createApiKey: ['POST', '/api-keys', { applicationId: a.applicationId, type: 'public' }],
     listApiKeys: ['GET', `/applications/${a.applicationId}/api-keys`, undefined],
-    revokeApiKey: ['DELETE', `/applications/${a.applicationId}/api-keys/key_unknown`, undefined],
+    revokeApiKey: ['DELETE', `/applications/${a.applicationId}/api-keys/${aKeyId}`, undefined],
+    listInvitations: ['GET', '/invitations', undefined],
+    acceptInvitation: ['POST', `/invitations/${a.organizationId}/accept`, undefined],
   }) as const;
 type Call = keyof ReturnType<typeof calls>;
 const callNames: Call[] = [
@@ -97,6 +105,8 @@ const callNames: Call[] = [
   'createApiKey',
   'listApiKeys',
   'revokeApiKey',
+  'listInvitations',
+  'acceptInvitation',
 ];
 
 /**
@@ -136,6 +146,8 @@ const refusals: Record<Exclude<Who, 'owner'>, Partial<Record<Call, 401 | 403 | 4
     createApiKey: 403,
     listApiKeys: 403,
     revokeApiKey: 403,
+    listInvitations: 403,
+    acceptInvitation: 403,
   },
   secretKey: {
     createOrganization: 403,
@@ -152,6 +164,8 @@ const refusals: Record<Exclude<Who, 'owner'>, Partial<Record<Call, 401 | 403 | 4
     deleteApplication: 403,
     createApiKey: 403,
     revokeApiKey: 403,
+    listInvitations: 403,
+    acceptInvitation: 403,
   },
   endUser: {
     createOrganization: 403,
@@ -171,6 +185,8 @@ const refusals: Record<Exclude<Who, 'owner'>, Partial<Record<Call, 401 | 403 | 4
     createApiKey: 403,
     listApiKeys: 403,
     revokeApiKey: 403,
+    listInvitations: 403,
+    acceptInvitation: 403,
   },
   // Another tenant never learns that A's organization or application exists.
   otherOwner: {
@@ -189,6 +205,8 @@ const refusals: Record<Exclude<Who, 'owner'>, Partial<Record<Call, 401 | 403 | 4
     createApiKey: 404,
     listApiKeys: 404,
     revokeApiKey: 404,
+    // Invited to nothing.
+    acceptInvitation: 404,
   },
   otherSecretKey: {
     createOrganization: 403,
@@ -208,6 +226,8 @@ const refusals: Record<Exclude<Who, 'owner'>, Partial<Record<Call, 401 | 403 | 4
     createApiKey: 404,
     listApiKeys: 404,
     revokeApiKey: 404,
+    listInvitations: 403,
+    acceptInvitation: 403,
   },
 };
 const codes = { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' } as const;
@@ -229,6 +249,9 @@ describe('the permission matrix refuses', () => {
     expect(org.body).toMatchObject({ name: 'Acme', usage: { applications: 1, members: 3 } });
     const members = await manage(app, 'GET', `/organizations/${a.organizationId}/members`, as('owner'));
     expect(members.body.items.filter((m: { role: string }) => m.role === 'owner')).toHaveLength(1);
+    const keys = await manage(app, 'GET', `/applications/${a.applicationId}/api-keys`, as('owner'));
+    expect(keys.body.items.map((key: { revokedAt: null }) => key.revokedAt)).toEqual([null, null]);
+    expect((await manage(app, 'GET', '/invitations', as('otherOwner'))).body.items).toEqual([]);
   });
 
   it('answers an unknown organization, application or key with 404, like a foreign one', async () => {
@@ -264,15 +287,19 @@ describe('organizations', () => {
     // Assess
     expect(list.status).toBe(200);
     expect(list.body.page).toEqual({ limit: 2, offset: 0, total: null, hasMore: null });
-    expect(list.body.items).toEqual([
-      expect.objectContaining({ name: expect.stringContaining('organization'), role: 'owner' }),
-      expect.objectContaining({
-        id: a.organizationId,
-        role: 'member',
-        plan: { name: 'free', applicationLimit: 3 },
-        usage: { applications: 1, members: 3 },
-      }),
-    ]);
+    // Oldest first; the test clock may give both the same time, so the order is not asserted.
+    expect(list.body.items).toHaveLength(2);
+    expect(list.body.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: expect.stringContaining('organization'), role: 'owner' }),
+        expect.objectContaining({
+          id: a.organizationId,
+          role: 'member',
+          plan: { name: 'free', applicationLimit: 3 },
+          usage: { applications: 1, members: 3 },
+        }),
+      ]),
+    );
   });
 
   it('renames, and deletes only once it holds no application', async () => {
@@ -352,26 +379,100 @@ describe('organizations', () => {
     expect(members.body.items.filter((m: { role: string }) => m.role === 'owner')).toHaveLength(1);
   });
 
-  it('adds only accounts that exist, once', async () => {
+  it('invites by email: the same answer whether or not the address has an account; only the invitee can accept', async () => {
+    // Prepare
     const path = `/organizations/${a.organizationId}/members`;
+    const someone = await signIn(app);
+    const nobody = newEmail();
+
+    // Act
+    const known = await manage(app, 'POST', path, as('admin'), { email: someone.email.toUpperCase() });
+    const unknown = await manage(app, 'POST', path, as('admin'), { email: nobody });
+
+    // Assess: both 202 with the same shape; nobody joined yet.
+    expect([known.status, unknown.status]).toEqual([202, 202]);
+    expect(Object.keys(known.body.invitation).sort()).toEqual(Object.keys(unknown.body.invitation).sort());
+    expect(known.body.invitation).toMatchObject({
+      email: someone.email,
+      role: 'member',
+      organizationName: 'Acme',
+    });
+    const before = await manage(app, 'GET', path, as('owner'));
+    expect(before.body.items.map((m: { email: string }) => m.email)).not.toContain(someone.email);
+    // Another account cannot accept it; the invitee sees it and accepts.
     expectError(
-      await manage(app, 'POST', path, as('admin'), { email: newEmail(), role: 'member' }),
+      await manage(app, 'POST', `/invitations/${a.organizationId}/accept`, as('otherOwner')),
       404,
       'NOT_FOUND',
     );
-    const someone = await signIn(app);
-    const added = await manage(app, 'POST', path, as('admin'), { email: someone.email.toUpperCase() });
-    expect(added.status, added.text).toBe(201);
-    expect(added.body).toMatchObject({ userId: someone.body.user.id, email: someone.email, role: 'member' });
+    const pending = await manage(app, 'GET', '/invitations', { token: someone.token });
+    expect(pending.body.items).toEqual([
+      expect.objectContaining({ organizationId: a.organizationId, role: 'member' }),
+    ]);
+    const accepted = await manage(app, 'POST', `/invitations/${a.organizationId}/accept`, {
+      token: someone.token,
+    });
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(accepted.body).toMatchObject({
+      userId: someone.body.user.id,
+      email: someone.email,
+      role: 'member',
+    });
+    expect((await manage(app, 'GET', '/invitations', { token: someone.token })).body.items).toEqual([]);
     expectError(
-      await manage(app, 'POST', path, as('admin'), { email: someone.email }),
-      409,
-      'ALREADY_MEMBER',
+      await manage(app, 'POST', `/invitations/${a.organizationId}/accept`, { token: someone.token }),
+      404,
+      'NOT_FOUND',
     );
     // A member may leave on its own.
     expect(
       (await manage(app, 'DELETE', `${path}/${someone.body.user.id}`, { token: someone.token })).status,
     ).toBe(204);
+  });
+
+  it('refuses an admin inviting an owner; an invitation expires after 7 days; declining deletes it', async () => {
+    // Prepare
+    const path = `/organizations/${a.organizationId}/members`;
+    const invitee = await signIn(app);
+    const week = 7 * 24 * 3600 * 1000;
+
+    // Act / Assess
+    expectError(
+      await manage(app, 'POST', path, as('admin'), { email: invitee.email, role: 'owner' }),
+      403,
+      'FORBIDDEN',
+    );
+    expect(
+      (await manage(app, 'POST', path, as('admin'), { email: invitee.email, role: 'admin' })).status,
+    ).toBe(202);
+    app.clock.advance(week + 1000);
+    try {
+      // Tokens live 7 days too: a fresh sign-in after the week.
+      const later = await signIn(app, invitee.email);
+      expect((await manage(app, 'GET', '/invitations', { token: later.token })).body.items).toEqual([]);
+      expectError(
+        await manage(app, 'POST', `/invitations/${a.organizationId}/accept`, { token: later.token }),
+        404,
+        'NOT_FOUND',
+      );
+    } finally {
+      app.clock.advance(-(week + 1000));
+    }
+    expect((await manage(app, 'POST', path, as('owner'), { email: invitee.email })).status).toBe(202);
+    expect(
+      (await manage(app, 'DELETE', `/invitations/${a.organizationId}`, { token: invitee.token })).status,
+    ).toBe(204);
+    expect((await manage(app, 'GET', '/invitations', { token: invitee.token })).body.items).toEqual([]);
+  });
+
+  it('an invitation of someone already a member answers ALREADY_MEMBER on acceptance', async () => {
+    const path = `/organizations/${a.organizationId}/members`;
+    expect((await manage(app, 'POST', path, as('owner'), { email: admin.email })).status).toBe(202);
+    expectError(
+      await manage(app, 'POST', `/invitations/${a.organizationId}/accept`, as('admin')),
+      409,
+      'ALREADY_MEMBER',
+    );
   });
 });
 
@@ -493,7 +594,7 @@ describe('applications', () => {
     [{ name: '' }, 'name'],
     [{ name: 'Fine', logoUrl: 'http://cdn.acme.test/logo.png' }, 'logoUrl'],
     [{ name: 'Fine', branding: { primaryColor: 'red' } }, 'branding.primaryColor'],
-    [{ name: 'Fine', extra: true }, ''],
+    [{ name: 'Fine', extra: true }, 'extra'],
   ])('refuses %j naming %s', async (body, path) => {
     const response = await manage(app, 'POST', `/application/${a.organizationId}`, as('owner'), body);
     expectError(response, 400, 'VALIDATION_ERROR');

@@ -57,7 +57,7 @@ export async function createOwnedApplication(app: TestApp, name = 'Acme Notes', 
   };
 }
 
-/** Adds a platform account (signed in here) to the organization with `role`; returns its token. */
+/** A platform account signed in here, invited to the organization with `role`, that accepted. */
 export async function addSignedInMember(
   app: TestApp,
   ownerToken: string,
@@ -73,8 +73,13 @@ export async function addSignedInMember(
       { token: ownerToken },
       { email: member.email, role },
     ),
-    201,
-    'add member',
+    202,
+    'invite member',
+  );
+  expectStatus(
+    await manage(app, 'POST', `/invitations/${organizationId}/accept`, { token: member.token }),
+    200,
+    'accept invitation',
   );
   return { token: member.token, email: member.email, userId: member.body.user.id as string };
 }
