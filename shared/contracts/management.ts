@@ -29,7 +29,7 @@ export const Member = z.object({
 export const MemberList = z.object({ items: z.array(Member), page: Page });
 
 /** A pending invitation to a platform organization. */
-export const Invitation = z.object({
+const Invitation = z.object({
   organizationId: z.string(),
   organizationName: z.string(),
   email: z.string(),
