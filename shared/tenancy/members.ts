@@ -2,7 +2,8 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { readAccount } from '../store/accounts.ts';
-import { addMember as addStoredMember, changeMember, membersOf, readMember } from '../store/organizations.ts';
+import { keys } from '../store/keys.ts';
+import { addMember as addStoredMember, changeMember, membersOf, readMany, readMember } from '../store/organizations.ts';
 import type { Organization } from './organizations.ts';
 import { mayChangeMember, mayManageRank, type Role } from './permissions.ts';
 
@@ -13,9 +14,14 @@ export interface Member {
   joinedAt: string;
 }
 
+/**
+ * Memberships written at first sign-in before this API existed hold only `role` and `createdAt`:
+ * their ids come from the keys (`ORG#<org>` / `MEMBER#<user>`), their address from the user's
+ * profile when listed (`listMembers`).
+ */
 const memberFromItem = (item: Record<string, unknown>): Member => ({
-  userId: item.userId as string,
-  email: item.email as string,
+  userId: (item.userId as string | undefined) ?? String(item.sk).slice('MEMBER#'.length),
+  email: (item.email as string | undefined) ?? '',
   role: item.role as Role,
   joinedAt: item.createdAt as string,
 });
@@ -31,9 +37,14 @@ const scopeOf = (org: Organization) => org.applicationId ?? 'platform';
 /** Every member, owners first, then by joining time. */
 export async function listMembers(deps: Deps, org: Organization): Promise<Member[]> {
   const order: Record<Role, number> = { owner: 0, admin: 1, member: 2 };
-  return (await membersOf(deps.db, org.id))
-    .map(memberFromItem)
-    .sort((a, b) => order[a.role] - order[b.role] || a.joinedAt.localeCompare(b.joinedAt));
+  const members = (await membersOf(deps.db, org.id)).map(memberFromItem);
+  const unnamed = members.filter((member) => member.email === '');
+  if (unnamed.length > 0) {
+    const profiles = await readMany(deps.db, unnamed.map((member) => keys.user(member.userId)));
+    const emails = new Map(profiles.map((item) => [item.id as string, item.email as string]));
+    for (const member of unnamed) member.email = emails.get(member.userId) ?? '';
+  }
+  return members.sort((a, b) => order[a.role] - order[b.role] || a.joinedAt.localeCompare(b.joinedAt));
 }
 
 /**

@@ -88,7 +88,10 @@ export async function createOrganization(deps: Deps, owner: User, name: string):
 /** The caller's platform organizations with their role, plan and usage, oldest first. */
 export async function listOrganizationsOf(deps: Deps, userId: string) {
   const memberships = await membershipsOf(deps.db, userId);
-  const roles = new Map(memberships.map((item) => [item.organizationId as string, item.role as Role]));
+  // Memberships older than this API hold no `organizationId`: their gsi1 sort key names it.
+  const roles = new Map(
+    memberships.map((item) => [String(item.gsi1sk).slice('ORG#'.length), item.role as Role]),
+  );
   const found = await readMany(
     deps.db,
     [...roles.keys()].map((id) => keys.organization(id)),

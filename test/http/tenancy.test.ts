@@ -476,6 +476,44 @@ describe('organizations', () => {
   });
 });
 
+describe('memberships written before the management API', () => {
+  it('are listed, named and can leave, though they hold only role and createdAt', async () => {
+    // Prepare: an organization with a second owner whose membership has the old shape.
+    const owned = await createOwnedApplication(app, 'Legacy');
+    const second = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'owner');
+    const key = keys.member(owned.organizationId, second.userId);
+    await app.deps.db.client.send(
+      new UpdateCommand({
+        TableName: app.deps.db.table,
+        Key: { pk: key.pk, sk: key.sk },
+        UpdateExpression: 'REMOVE organizationId, userId, email',
+      }),
+    );
+
+    // Act
+    const mine = await manage(app, 'GET', '/organizations', { token: second.token });
+    const members = await manage(app, 'GET', `/organizations/${owned.organizationId}/members`, {
+      token: second.token,
+    });
+    const leave = await manage(
+      app,
+      'DELETE',
+      `/organizations/${owned.organizationId}/members/${second.userId}`,
+      {
+        token: second.token,
+      },
+    );
+
+    // Assess
+    expect(mine.body.items.map((org: { id: string }) => org.id)).toContain(owned.organizationId);
+    expect(members.status, members.text).toBe(200);
+    expect(members.body.items).toContainEqual(
+      expect.objectContaining({ userId: second.userId, email: second.email }),
+    );
+    expect(leave.status, leave.text).toBe(204);
+  });
+});
+
 describe('organizations an account may create', () => {
   it('stops at 10 under parallel creates (the first sign-in’s counts), and a deletion gives one back', async () => {
     // Prepare
