@@ -10,3 +10,6 @@ export async function callerFor<M extends AuthMode>(_deps: unknown, mode: M): Pr
   if (mode !== 'none') throw new Error(`This bundle resolves no credentials, but its route asks for ${mode}`);
   return { kind: 'anonymous' } as CallerByMode[M];
 }
+
+/** No credential read, so no key to note. */
+export async function noteKeyUse(): Promise<void> {}

@@ -3,7 +3,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type * as z from 'zod/v4/core';
 import { safeParse } from 'zod/v4/core';
 import { authorize } from '#authorize';
-import { callerFor } from '#callers';
+import { callerFor, noteKeyUse } from '#callers';
 import { type Deps, forRequest, getDeps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { describeError, type Logger } from '../log.ts';
@@ -188,13 +188,13 @@ async function respond<R extends RouteSpec>(
   const bodySchema = contract.body && ('json' in contract.body ? contract.body.json : contract.body.form);
   const body = validate('body', bodySchema, event.body);
   const { deps, log, requestId } = internal;
-  const caller = await callerFor(deps, route.auth, credentialsOf(event), {
-    changesState: route.method !== 'GET',
-    notesKeyUse: route.access.table === 'readwrite',
-  });
+  const credentials = credentialsOf(event);
+  const caller = await callerFor(deps, route.auth, credentials, { changesState: route.method !== 'GET' });
   const grant = route.permission
     ? await authorize(deps, caller as CallerByMode['manage'], route.permission, { params, body })
     : undefined;
+  // Only an accepted key counts as used (a refused one is not), and only where the route may write.
+  if (route.access.table === 'readwrite') await noteKeyUse(deps, caller, credentials.origin);
   const reply = (await run({
     caller: caller as CallerByMode[R['auth']],
     grant: grant as GrantFor<R>,

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { AuthMode } from '../route-spec.ts';
 import { PLATFORM } from '../store/keys.ts';
-import { type ApiKey, noteKeyUse } from '../tenancy/api-keys.ts';
+import { type ApiKey, noteKeyUse as noteUse } from '../tenancy/api-keys.ts';
 import type { Application } from '../tenancy/applications.ts';
 import { learnOrigin } from '../tenancy/origin-learning.ts';
 import { keyScopeEvenIfRevoked, scopeOf } from '../tenancy/scope.ts';
@@ -102,11 +102,6 @@ export const scopeOfCaller = (caller: Anonymous | KeyHolder): string =>
 export interface RequestKind {
   /** A request that changes state (any method but GET): a cookie alone may not authorize it cross-site. */
   readonly changesState: boolean;
-  /**
-   * The route may write the table: only then is an API key's use noted (shared/tenancy/api-keys.ts)
-   * and its application's origin learned (shared/tenancy/origin-learning.ts).
-   */
-  readonly notesKeyUse?: boolean;
 }
 
 /**
@@ -120,13 +115,19 @@ export async function callerFor<M extends AuthMode>(
   credentials: Credentials,
   kind: RequestKind,
 ): Promise<CallerByMode[M]> {
-  const caller = (await resolvers[mode](deps, credentials, kind)) as CallerByMode[M];
-  const key = 'key' in caller ? caller.key : null;
-  if (key && kind.notesKeyUse) {
-    await noteKeyUse(deps, key);
-    await learnOrigin(deps, key, credentials.origin);
-  }
-  return caller;
+  return (await resolvers[mode](deps, credentials, kind)) as CallerByMode[M];
+}
+
+/**
+ * Once the request is authorized, on routes that may write the table: the caller's API key, if
+ * any, is noted as used (shared/tenancy/api-keys.ts) and its application's origin learned
+ * (shared/tenancy/origin-learning.ts). Never fails the request.
+ */
+export async function noteKeyUse(deps: Deps, caller: object, origin: string | undefined): Promise<void> {
+  const key = 'key' in caller ? (caller.key as ApiKey | null) : null;
+  if (!key) return;
+  await noteUse(deps, key);
+  await learnOrigin(deps, key, origin);
 }
 
 type Resolver<M extends AuthMode> = (

@@ -1,6 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Item } from './batch.ts';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type Item, readItems } from './batch.ts';
 import type { Db } from './db.ts';
+import { isConditionFailure } from './errors.ts';
 import { queryAll } from './items.ts';
 import { keys } from './keys.ts';
 import { transactWrite } from './transact.ts';
@@ -101,29 +102,49 @@ export async function readApiKeyEntry(
   return Item;
 }
 
-export type RevokeOutcome = 'revoked' | 'alreadyRevoked' | 'conflict';
+export type RevokeOutcome =
+  | { outcome: 'revoked' }
+  | { outcome: 'alreadyRevoked'; revokedAt: string }
+  | { outcome: 'conflict' };
+
+/** A revoked key stays listed (and refused) this long, then its items expire by TTL. */
+export const REVOKED_KEY_SECONDS = 30 * 24 * 3600;
+
+/** The Update marking a key item or entry revoked, to expire after REVOKED_KEY_SECONDS. */
+export const revokedWrite = (
+  table: string,
+  key: { pk: string; sk: string },
+  now: Date,
+  condition?: string,
+) => ({
+  Update: {
+    TableName: table,
+    Key: key,
+    UpdateExpression: 'SET revokedAt = :now, expiresAt = :expires',
+    ...(condition
+      ? { ConditionExpression: condition, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const }
+      : {}),
+    ExpressionAttributeValues: {
+      ':now': now.toISOString(),
+      ':expires': Math.floor(now.getTime() / 1000) + REVOKED_KEY_SECONDS,
+    },
+  },
+});
 
 /**
- * Marks the key and its entry revoked and uncounts it, in ONE TransactWriteItems; a key already
- * revoked (or gone with its application) stays as it is.
+ * Marks the key and its entry revoked (expiring a month later) and uncounts it, in ONE
+ * TransactWriteItems; a key already revoked (or gone with its application) stays as it is and its
+ * revocation time is answered.
  */
 export async function revokeApiKey(
   db: Db,
   entry: { applicationId: string; keyId: string; keyHash: string },
-  now: string,
+  now: Date,
 ): Promise<RevokeOutcome> {
-  const revoke = (key: { pk: string; sk: string }) => ({
-    Update: {
-      TableName: db.table,
-      Key: key,
-      UpdateExpression: 'SET revokedAt = :now',
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
-      ExpressionAttributeValues: { ':now': now },
-    },
-  });
+  const notRevoked = 'attribute_exists(pk) AND attribute_not_exists(revokedAt)';
   const written = await transactWrite(db, [
-    revoke(keys.apiKey(entry.keyHash)),
-    revoke(keys.apiKeyEntry(entry.applicationId, entry.keyId)),
+    revokedWrite(db.table, keys.apiKey(entry.keyHash), now, notRevoked),
+    revokedWrite(db.table, keys.apiKeyEntry(entry.applicationId, entry.keyId), now, notRevoked),
     {
       Update: {
         TableName: db.table,
@@ -134,33 +155,49 @@ export async function revokeApiKey(
       },
     },
   ]);
-  if (written.outcome === 'failed') return 'alreadyRevoked';
-  return written.outcome === 'written' ? 'revoked' : 'conflict';
+  if (written.outcome !== 'failed') return written.outcome === 'written' ? { outcome: 'revoked' } : written;
+  const revokedAt = (written.current[1]?.revokedAt ?? written.current[0]?.revokedAt) as string | undefined;
+  if (revokedAt) return { outcome: 'alreadyRevoked', revokedAt };
+  if (written.failed.includes(2) && !written.failed.includes(0) && !written.failed.includes(1)) {
+    throw new Error(`application ${entry.applicationId} counts no active key, yet ${entry.keyId} is one`);
+  }
+  // The key or its entry is gone (its application was deleted): nothing to revoke.
+  return { outcome: 'alreadyRevoked', revokedAt: now.toISOString() };
 }
 
 /**
- * Records a key's last use on the key and its entry, at most once a minute: the condition lets
- * only the first use after `cutoff` write, so a busy key costs one write a minute, not one a request.
+ * Records a key's last use on its item, at most once a minute: the condition lets only the first
+ * use after `cutoff` write, so a busy key costs one write a minute, not one a request. One
+ * UpdateItem, never a transaction: requests racing at the minute's turn lose the condition at once
+ * rather than conflict and retry.
  */
-export async function noteApiKeyUse(
-  db: Db,
-  use: { applicationId: string; keyId: string; keyHash: string },
-  now: string,
-  cutoff: string,
-): Promise<void> {
-  const note = (key: { pk: string; sk: string }) => ({
-    Update: {
-      TableName: db.table,
-      Key: key,
-      UpdateExpression: 'SET lastUsedAt = :now',
-      ConditionExpression:
-        'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :cutoff)',
-      ExpressionAttributeValues: { ':now': now, ':cutoff': cutoff },
-    },
-  });
-  // A lost race (another request noted it) or a cancelled transaction changes nothing: no retry.
-  await transactWrite(db, [
-    note(keys.apiKey(use.keyHash)),
-    note(keys.apiKeyEntry(use.applicationId, use.keyId)),
-  ]);
+export async function noteApiKeyUse(db: Db, keyHash: string, now: string, cutoff: string): Promise<void> {
+  try {
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: keys.apiKey(keyHash),
+        UpdateExpression: 'SET lastUsedAt = :now',
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :cutoff)',
+        ExpressionAttributeValues: { ':now': now, ':cutoff': cutoff },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/** The key items of listed entries, for their last use: BatchGetItem, 100 keys a call. */
+export async function readApiKeys(db: Db, keyHashes: string[]): Promise<Item[]> {
+  const items: Item[] = [];
+  for (let start = 0; start < keyHashes.length; start += 100) {
+    const named = Object.fromEntries(
+      keyHashes.slice(start, start + 100).map((hash, index) => [index, keys.apiKey(hash)]),
+    );
+    items.push(
+      ...Object.values(await readItems(db, named)).filter((item): item is Item => item !== undefined),
+    );
+  }
+  return items;
 }

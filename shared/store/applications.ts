@@ -1,4 +1,5 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { revokedWrite } from './api-keys.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
 import { isConditionFailure } from './errors.ts';
@@ -197,14 +198,7 @@ export async function deleteApplication(
     ConsistentRead: true,
   });
   const active = entries.filter((entry) => entry.revokedAt === undefined);
-  const revoke = (key: { pk: string; sk: string }) => ({
-    Update: {
-      TableName: db.table,
-      Key: key,
-      UpdateExpression: 'SET revokedAt = :now',
-      ExpressionAttributeValues: { ':now': now },
-    },
-  });
+  const revoke = (key: { pk: string; sk: string }) => revokedWrite(db.table, key, new Date(now));
   const sameVersion =
     app.configurationVersion === 0
       ? '(attribute_not_exists(configVersion) OR configVersion = :version)'

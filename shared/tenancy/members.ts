@@ -3,7 +3,13 @@ import { fail } from '../errors.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { readAccount } from '../store/accounts.ts';
 import { keys } from '../store/keys.ts';
-import { addMember as addStoredMember, changeMember, membersOf, readMany, readMember } from '../store/organizations.ts';
+import {
+  addMember as addStoredMember,
+  changeMember,
+  membersOf,
+  readMany,
+  readMember,
+} from '../store/organizations.ts';
 import type { Organization } from './organizations.ts';
 import { mayChangeMember, mayManageRank, type Role } from './permissions.ts';
 
@@ -40,7 +46,10 @@ export async function listMembers(deps: Deps, org: Organization): Promise<Member
   const members = (await membersOf(deps.db, org.id)).map(memberFromItem);
   const unnamed = members.filter((member) => member.email === '');
   if (unnamed.length > 0) {
-    const profiles = await readMany(deps.db, unnamed.map((member) => keys.user(member.userId)));
+    const profiles = await readMany(
+      deps.db,
+      unnamed.map((member) => keys.user(member.userId)),
+    );
     const emails = new Map(profiles.map((item) => [item.id as string, item.email as string]));
     for (const member of unnamed) member.email = emails.get(member.userId) ?? '';
   }

@@ -123,15 +123,17 @@ describe('AWS calls per management request (no KMS, no SES)', () => {
       201,
       [...application, 'TransactWriteItemsCommand'],
     );
+    // The entries, then the keys' last use from the key items.
     await expectCalls(() => manage(app, 'GET', `/applications/${id}/api-keys`, owner), 200, [
       ...application,
       'QueryCommand',
+      'BatchGetItemCommand',
     ]);
     // by-api-key: the key, its application, and (first use in a minute) the note of its use.
     await expectCalls(() => manage(app, 'GET', '/application/by-api-key', { apiKey: key.body.key }), 200, [
       'GetItemCommand',
       'GetItemCommand',
-      'TransactWriteItemsCommand',
+      'UpdateItemCommand',
     ]);
     await expectCalls(() => manage(app, 'GET', '/application/by-api-key', { apiKey: key.body.key }), 200, [
       'GetItemCommand',

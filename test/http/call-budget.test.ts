@@ -54,12 +54,7 @@ describe('AWS calls per request', () => {
       });
     // The key's first use in a minute notes it (issue 8: last use, at most one write a minute per key).
     expectCalls(await measure(startWithKey), {
-      commands: [
-        'GetItemCommand',
-        'TransactWriteItemsCommand',
-        'BatchGetItemCommand',
-        'TransactWriteItemsCommand',
-      ],
+      commands: ['GetItemCommand', 'UpdateItemCommand', 'BatchGetItemCommand', 'TransactWriteItemsCommand'],
       kmsSign: 0,
       sesSend: 1,
     });
