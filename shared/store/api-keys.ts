@@ -108,7 +108,7 @@ export type RevokeOutcome =
   | { outcome: 'conflict' };
 
 /** A revoked key stays listed (and refused) this long, then its items expire by TTL. */
-export const REVOKED_KEY_SECONDS = 30 * 24 * 3600;
+const REVOKED_KEY_SECONDS = 30 * 24 * 3600;
 
 /** The Update marking a key item or entry revoked, to expire after REVOKED_KEY_SECONDS. */
 export const revokedWrite = (

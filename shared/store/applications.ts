@@ -44,9 +44,12 @@ export async function putApplication<Record extends StoredApplication>(
   return putNew(db, applicationItem(app));
 }
 
-/** The plan the caller read on the organization, and the limit it gives (null: none). */
+/**
+ * The organization's `plan` attribute as the caller read it (null: none, the free plan), and the
+ * limit it gives (null: none). The condition is on the attribute as stored, whatever it holds.
+ */
 export interface PlanCap {
-  plan: string;
+  plan: string | null;
   limit: number | null;
 }
 
@@ -69,7 +72,7 @@ export async function createApplication<Record extends StoredApplication>(
   const underCap =
     cap.limit === null ? '' : ' AND (attribute_not_exists(applicationCount) OR applicationCount < :limit)';
   // `free` is also the plan of an item that names none.
-  const samePlan = cap.plan === 'free' ? '(attribute_not_exists(#plan) OR #plan = :plan)' : '#plan = :plan';
+  const samePlan = cap.plan === null ? 'attribute_not_exists(#plan)' : '#plan = :plan';
   const written = await transactWrite(db, [
     {
       Update: {
@@ -81,7 +84,7 @@ export async function createApplication<Record extends StoredApplication>(
         ExpressionAttributeValues: {
           ':zero': 0,
           ':one': 1,
-          ':plan': cap.plan,
+          ...(cap.plan === null ? {} : { ':plan': cap.plan }),
           ...(cap.limit === null ? {} : { ':limit': cap.limit }),
         },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -99,7 +102,8 @@ export async function createApplication<Record extends StoredApplication>(
   if (written.outcome === 'conflict') return written;
   const organization = written.current[0];
   if (!organization) return { outcome: 'missing' };
-  if (organization.plan !== undefined && organization.plan !== cap.plan) return { outcome: 'conflict' };
+  // An operator changed the plan between the read and the write: the caller reads it again.
+  if ((organization.plan ?? null) !== cap.plan) return { outcome: 'conflict' };
   if (written.failed.includes(0)) return { outcome: 'overLimit' };
   throw new Error('a new application id collided with a stored one');
 }

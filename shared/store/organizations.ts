@@ -342,12 +342,20 @@ function counterUpdate(
       UpdateExpression: `SET ${set.join(', ')}`,
       ConditionExpression: `attribute_exists(pk)${keepsOwner}`,
       ExpressionAttributeValues: { ':one': 1, ':members': change.members, ':owners': change.owners },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }
 
 /** `failed`: the organization is gone, the member is (not) there, or the last owner would go. */
-export type MemberOutcome = 'written' | 'exists' | 'missing' | 'changed' | 'lastOwner' | 'conflict';
+export type MemberOutcome =
+  | 'written'
+  | 'exists'
+  | 'missing'
+  | 'memberGone'
+  | 'changed'
+  | 'lastOwner'
+  | 'conflict';
 
 /**
  * The writes adding a member unless already one: the organization's counters (it must exist) and
@@ -385,7 +393,11 @@ export async function changeMember(
 ): Promise<MemberOutcome> {
   const owners = ((to === 'owner' ? 1 : 0) - (member.role === 'owner' ? 1 : 0)) as -1 | 0 | 1;
   const key = keys.member(organizationId, member.userId);
-  const stillRole = { ConditionExpression: '#role = :role', ExpressionAttributeNames: { '#role': 'role' } };
+  const stillRole = {
+    ConditionExpression: '#role = :role',
+    ExpressionAttributeNames: { '#role': 'role' },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  };
   const memberWrite: TransactItem =
     to === 'removed'
       ? {
@@ -410,6 +422,10 @@ export async function changeMember(
     memberWrite,
   ]);
   if (written.outcome !== 'failed') return written.outcome;
-  if (written.failed.includes(1)) return 'changed';
-  return owners < 0 ? 'lastOwner' : 'missing';
+  // Read from the items as they are: the organization gone, the member gone or changed, or the
+  // owner counter refusing to lose its last owner.
+  // (A cancellation returns the items whose condition failed, and only those.)
+  const [organization, current] = written.current;
+  if (written.failed.includes(1)) return current ? 'changed' : 'memberGone';
+  return organization ? 'lastOwner' : 'missing';
 }

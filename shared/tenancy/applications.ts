@@ -108,8 +108,14 @@ export async function createApplication(
 ): Promise<Application> {
   const app = newApplication(deps, organization.id, input);
   const limit = applicationLimit(organization.plan);
+  if (organization.planSetting !== null && organization.planSetting !== organization.plan) {
+    deps.logger.log('error', 'unknown plan on an organization: the free plan applies', {
+      organizationId: organization.id,
+      plan: organization.planSetting,
+    });
+  }
   const stored = await createStoredApplication(deps.db, storedApplication(app), {
-    plan: organization.plan,
+    plan: organization.planSetting,
     limit,
   });
   if (stored.outcome === 'created') return app;

@@ -129,6 +129,7 @@ async function updateMember(
     throw fail('lastOwner', 'An organization always keeps an owner: make another member owner first');
   }
   if (outcome === 'missing') throw fail('notFound', 'No such organization');
+  if (outcome === 'memberGone') throw fail('notFound', 'No such member');
   if (outcome !== 'written') throw tooBusy();
   return to === 'removed' ? null : { ...member, role: to };
 }

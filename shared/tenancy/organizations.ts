@@ -22,6 +22,8 @@ export interface Organization {
   kind: 'platform' | 'tenant';
   applicationId: string | null;
   plan: Plan;
+  /** The `plan` attribute as an operator wrote it (null: none); `plan` is what it means. */
+  planSetting: string | null;
   applicationCount: number;
   memberCount: number;
   createdAt: string;
@@ -36,6 +38,7 @@ export function organizationFromItem(item: Record<string, unknown>): Organizatio
     kind: item.kind as Organization['kind'],
     applicationId: (item.applicationId as string | undefined) ?? null,
     plan: planOf(item.plan),
+    planSetting: typeof item.plan === 'string' ? item.plan : null,
     applicationCount: (item.applicationCount as number | undefined) ?? 0,
     // Organizations made at first sign-in before the counters existed have their one owner.
     memberCount: (item.memberCount as number | undefined) ?? 1,
@@ -79,6 +82,7 @@ export async function createOrganization(deps: Deps, owner: User, name: string):
     ...stored,
     applicationId: null,
     plan: 'free',
+    planSetting: 'free',
     applicationCount: 0,
     memberCount: 1,
     createdBy: owner.id,

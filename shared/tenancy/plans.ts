@@ -8,7 +8,7 @@ export type Plan = keyof typeof plans;
 
 /** The plan an organization item names; items made before plans existed are on `free`. */
 export const planOf = (stored: unknown): Plan =>
-  typeof stored === 'string' && stored in plans ? (stored as Plan) : 'free';
+  typeof stored === 'string' && Object.hasOwn(plans, stored) ? (stored as Plan) : 'free';
 
 /** The number of applications `plan` allows, or null for no limit. */
 export const applicationLimit = (plan: Plan): number | null => plans[plan];

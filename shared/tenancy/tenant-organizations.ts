@@ -89,7 +89,14 @@ export async function createTenantOrganization(
     if (written.failed.includes(0)) throw new Error('a new organization id collided with a stored one');
     throw fail('notFound', 'No such application');
   }
-  return { ...stored, plan: 'free', applicationCount: 0, memberCount: 1, createdBy: null };
+  return {
+    ...stored,
+    plan: 'free',
+    planSetting: 'free',
+    applicationCount: 0,
+    memberCount: 1,
+    createdBy: null,
+  };
 }
 
 async function ownerOf(

@@ -76,6 +76,26 @@ describe('the agent bootstrap of SPEC §1.4, from no account to a working applic
     const used = list.body.items.find((item: { type: string }) => item.type === 'public');
     expect(used.lastUsedAt).not.toBeNull();
     expect(used.prefix).toBe(publicKey.slice(0, 7));
-    void latestCode;
+
+    // The secret key gives test automation the code of a synthetic address (SPEC §5.7).
+    const configured = await app.request('PATCH', `/applications/${applicationId}/configuration`, {
+      body: { authentication: { syntheticEmailDomain: 'bots.acme.test' } },
+      headers: { 'x-api-key': secretKey },
+    });
+    expect(configured.status, configured.text).toBe(200);
+    const bot = 'ci-bot@bots.acme.test';
+    const started = await app.request('POST', '/auth/code/start', {
+      body: { email: bot },
+      headers: { 'x-api-key': publicKey },
+      ip: freshIp(),
+    });
+    expect(started.status).toBe(200);
+    const peek = await app.request('POST', '/auth/code/peek', {
+      body: { email: bot },
+      headers: { 'x-api-key': secretKey },
+      ip: freshIp(),
+    });
+    expect(peek.status, peek.text).toBe(200);
+    expect(peek.body.code).toBe(await latestCode(bot));
   });
 });

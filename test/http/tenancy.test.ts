@@ -1,9 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/store/keys.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
-import { freshIp } from '../support/http-client.ts';
+import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
@@ -542,35 +542,102 @@ describe('organizations an account may create', () => {
 });
 
 describe('plans, set by an operator', () => {
-  it.each([
-    ['pro', 25],
-    ['enterprise', null],
-  ])('%s allows %s applications', async (plan, limit) => {
-    // Prepare: the operator's change is the `plan` attribute of the organization's item.
-    const owned = await createOwnedApplication(app, 'Planned');
-    await app.deps.db.client.send(
+  /** The operator's change: the `plan` attribute of the organization's item. */
+  const setPlan = (organizationId: string, plan: string) =>
+    app.deps.db.client.send(
       new UpdateCommand({
         TableName: app.deps.db.table,
-        Key: keys.organization(owned.organizationId),
+        Key: keys.organization(organizationId),
         UpdateExpression: 'SET #plan = :plan',
         ExpressionAttributeNames: { '#plan': 'plan' },
         ExpressionAttributeValues: { ':plan': plan },
       }),
     );
-    const token = { token: owned.owner.token };
+
+  /** Creates applications one after another until refused (or `most`); answers how many were made. */
+  async function fill(token: string, organizationId: string, most: number) {
+    let made = 0;
+    while (made < most) {
+      const answer = await manage(
+        app,
+        'POST',
+        `/application/${organizationId}`,
+        { token },
+        { name: `More ${made}` },
+      );
+      if (answer.status !== 201) return { made, refusal: answer };
+      made++;
+    }
+    return { made, refusal: null };
+  }
+
+  it('pro allows exactly 25 applications, enterprise more', async () => {
+    // Prepare
+    const pro = await createOwnedApplication(app, 'Pro');
+    await setPlan(pro.organizationId, 'pro');
+    const enterprise = await createOwnedApplication(app, 'Enterprise');
+    await setPlan(enterprise.organizationId, 'enterprise');
 
     // Act
-    const answers = await Promise.all(
-      Array.from({ length: 4 }, (_, index) =>
-        manage(app, 'POST', `/application/${owned.organizationId}`, token, { name: `More ${index}` }),
-      ),
-    );
+    const proFill = await fill(pro.owner.token, pro.organizationId, 30);
+    const enterpriseFill = await fill(enterprise.owner.token, enterprise.organizationId, 26);
 
-    // Assess: beyond the free plan's 3, with the plan and its usage shown.
-    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201]);
-    const org = await manage(app, 'GET', `/organizations/${owned.organizationId}`, token);
-    expect(org.body.plan).toEqual({ name: plan, applicationLimit: limit });
-    expect(org.body.usage.applications).toBe(5);
+    // Assess: one application existed already in each.
+    expect(proFill.made).toBe(24);
+    expectError(proFill.refusal as TestResponse, 403, 'PLAN_LIMIT_REACHED');
+    expect(proFill.refusal?.body.error.details).toEqual({ plan: 'pro', limit: 25 });
+    expect(enterpriseFill).toEqual({ made: 26, refusal: null });
+    const org = await manage(app, 'GET', `/organizations/${enterprise.organizationId}`, {
+      token: enterprise.owner.token,
+    });
+    expect(org.body.plan).toEqual({ name: 'enterprise', applicationLimit: null });
+    expect(org.body.usage.applications).toBe(27);
+  });
+
+  it('a plan value it does not know is the free plan, logged, never a retry loop', async () => {
+    // Prepare: an operator's typo.
+    const owned = await createOwnedApplication(app, 'Typo');
+    await setPlan(owned.organizationId, 'Pro');
+
+    // Act
+    const filled = await fill(owned.owner.token, owned.organizationId, 5);
+
+    // Assess
+    expect(filled.made).toBe(2);
+    expectError(filled.refusal as TestResponse, 403, 'PLAN_LIMIT_REACHED');
+    expect(app.logs.some((line) => line.includes('unknown plan') && line.includes('"Pro"'))).toBe(true);
+  });
+});
+
+describe('credentials of management calls', () => {
+  it('refuses a key with a platform session (401), a cross-site cookie (403), and hides A from B’s end users (404)', async () => {
+    // A platform session is no session of the key's application.
+    expectError(
+      await app.request('GET', `/applications/${a.applicationId}`, {
+        headers: { ...bearer(a.owner.token), 'x-api-key': a.publicKey },
+      }),
+      401,
+      'UNAUTHORIZED',
+    );
+    // The platform session cookie changes state only from a platform origin (CSRF).
+    const cookie = `doorcode.session_token=${a.owner.token}`;
+    const crossSite = await app.request('PATCH', `/applications/${a.applicationId}`, {
+      body: { name: 'Hijacked' },
+      headers: { cookie, origin: 'https://evil.example' },
+    });
+    expectError(crossSite, 403, 'FORBIDDEN');
+    const sameSite = await app.request('PATCH', `/applications/${a.applicationId}`, {
+      body: { name: 'Acme Notes' },
+      headers: { cookie, origin: PLATFORM_ORIGIN },
+    });
+    expect(sameSite.status, sameSite.text).toBe(200);
+    // An end user of B, with B's key, knows nothing of A.
+    const bUser = await signIn(app, newEmail(), { 'x-api-key': b.publicKey });
+    expectError(
+      await manage(app, 'GET', `/applications/${a.applicationId}`, { token: bUser.token }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });
 
