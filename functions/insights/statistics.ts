@@ -3,5 +3,5 @@ import { statisticsRoutes as routes } from '../../shared/route-table/statistics.
 import { readStatistics } from '../../shared/tenancy/statistics.ts';
 
 export const handler = http(routes.getStatistics, async ({ deps, grant, query }) => ({
-  body: await readStatistics(deps, grant.application.id, query),
+  body: await readStatistics(deps, grant.application, query),
 }));

@@ -154,3 +154,18 @@ export async function signOut(deps: Deps, presented: readonly ResolvedSession[])
   const users = new Map(presented.map((current) => [current.user.id, current]));
   for (const current of users.values()) await signOutEverywhere(deps, current);
 }
+
+/**
+ * Ends every session of a user, for its application's managers (revoke all, disable, delete):
+ * each uncounted from the active sessions as sign-out does. Answers how many were alive.
+ */
+export async function endAllSessions(deps: Deps, userId: string): Promise<number> {
+  const isLive = live(deps);
+  let alive = 0;
+  await endCounted(deps, userId, async () => {
+    const records = await recordsOf(deps, userId);
+    alive = records.filter(isLive).length;
+    return records;
+  });
+  return alive;
+}

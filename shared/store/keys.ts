@@ -77,7 +77,6 @@ export const keys = {
     pk: `STATS#${applicationId}`,
     sk: `SESSIONS#${date}`,
   }),
-  statsTotal: (applicationId: string) => ({ pk: `STATS#${applicationId}`, sk: 'TOTAL' }),
   /**
    * An impersonation record (SPEC §3.3), kept after it ends or lapses (no `expiresAt`: never TTL-deleted).
    */

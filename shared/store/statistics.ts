@@ -11,7 +11,6 @@ import { keys } from './keys.ts';
  * - `DAY#<date>`: `newUsers`, `signIns` of that UTC day;
  * - `SESSIONS#<date>`: `sessions`, the sessions whose last issue or refresh fell on that UTC day and
  *   that still exist, and `m<HHMM>`, the same per UTC minute of that day;
- * - `TOTAL`: `users`, the accounts the application's first sign-ins created.
  * `ADD` creates a missing item or attribute as zero first, so no counter is ever initialised.
  */
 
@@ -89,7 +88,6 @@ export function signInCountWrites(table: string, count: SignInCount): TransactIt
   return [
     ...addUpdate(table, keys.statsDay(applicationId, count.day), day),
     ...sessionCountWrites(table, applicationId, [{ countedIn: count.countedIn, delta: 1 }]),
-    ...(count.newUser ? addUpdate(table, keys.statsTotal(applicationId), new Map([['users', 1]])) : []),
   ];
 }
 
@@ -136,19 +134,15 @@ const bucketOf = (item: Item | undefined): SessionBucket => {
   return { sessions: (item?.sessions as number | undefined) ?? 0, byMinute };
 };
 
-/** The session buckets of `dates` and the user total, in ONE BatchGetItem (consistent). */
-export async function readSessionBucketsAndTotal(
+/** The session buckets of `dates`, in ONE BatchGetItem (consistent). */
+export async function readSessionBuckets(
   db: Db,
   applicationId: string,
   dates: readonly string[],
-): Promise<{ buckets: Map<string, SessionBucket>; users: number }> {
-  const found = await readItems(db, {
-    total: keys.statsTotal(applicationId),
-    ...Object.fromEntries(dates.map((date) => [date, keys.statsSessions(applicationId, date)])),
-  });
-  const { total, ...buckets } = found as Record<string, Item | undefined>;
-  return {
-    buckets: new Map(dates.map((date) => [date, bucketOf(buckets[date])])),
-    users: (total?.users as number | undefined) ?? 0,
-  };
+): Promise<Map<string, SessionBucket>> {
+  const found = (await readItems(
+    db,
+    Object.fromEntries(dates.map((date) => [date, keys.statsSessions(applicationId, date)])),
+  )) as Record<string, Item | undefined>;
+  return new Map(dates.map((date) => [date, bucketOf(found[date])]));
 }

@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { SESSION_TTL_SECONDS } from '../sessions/token.ts';
-import { readDayCounts, readSessionBucketsAndTotal } from '../store/statistics.ts';
+import { readDayCounts, readSessionBuckets } from '../store/statistics.ts';
+import type { Application } from './applications.ts';
 
 /**
  * Insights (issue 8 item 9): an application's statistics, from counters kept at write time
@@ -59,16 +60,17 @@ function activeSessions(
 /** `GET /applications/{applicationId}/statistics`: one Query (the range) and one BatchGetItem. */
 export async function readStatistics(
   deps: Deps,
-  applicationId: string,
+  application: Application,
   query: { from?: string | undefined; to?: string | undefined },
 ) {
+  const applicationId = application.id;
   const now = deps.clock.now();
   const today = dayOf(now);
   const range = rangeOf(query, today);
   const counted = new Map((await readDayCounts(deps.db, applicationId, range)).map((day) => [day.date, day]));
   // The day before the session window, then the window itself, today last.
   const sessionDates = Array.from({ length: SESSION_DAYS + 1 }, (_, i) => addDays(today, i - SESSION_DAYS));
-  const { buckets, users } = await readSessionBucketsAndTotal(deps.db, applicationId, sessionDates);
+  const buckets = await readSessionBuckets(deps.db, applicationId, sessionDates);
   const days = Array.from({ length: daysBetween(range.from, range.to) + 1 }, (_, i) => {
     const date = addDays(range.from, i);
     const found = counted.get(date);
@@ -77,7 +79,8 @@ export async function readStatistics(
   return {
     range,
     totals: {
-      users,
+      // The application's own count, kept by first sign-ins and user deletions (shared/store/users.ts).
+      users: application.userCount,
       newUsers: days.reduce((sum, day) => sum + day.newUsers, 0),
       signIns: days.reduce((sum, day) => sum + day.signIns, 0),
       activeSessions: activeSessions(buckets, sessionDates, new Date(now).toISOString().slice(11, 16)),

@@ -6,8 +6,8 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
+import { endAllSessions } from '../sessions/manage.ts';
 import type { Item } from '../store/batch.ts';
-import { deleteSessions, readSessions } from '../store/sessions.ts';
 import { readUser, searchUsers as searchStoredUsers, setDisabled, usersOf } from '../store/users.ts';
 import type { Application } from '../tenancy/applications.ts';
 import { changeProfile, type ProfileChange } from './update-user.ts';
@@ -135,14 +135,5 @@ export async function revokeUserSessions(deps: Deps, application: Application, u
   return { revoked: true as const, count: await endSessions(deps, userId) };
 }
 
-/** Deletes every session item of a user (expired ones too); answers how many were live. */
-export async function endSessions(deps: Deps, userId: string): Promise<number> {
-  const sessions = await readSessions(deps.db, userId);
-  const now = deps.clock.now();
-  await deleteSessions(
-    deps.db,
-    userId,
-    sessions.map((session) => session.id as string),
-  );
-  return sessions.filter((session) => (session.expiresAt as number) * 1000 > now).length;
-}
+/** Ends every session of a user, uncounted from the statistics; answers how many were alive. */
+export const endSessions = (deps: Deps, userId: string): Promise<number> => endAllSessions(deps, userId);

@@ -90,7 +90,7 @@ describe('AWS calls per application-user request', () => {
     ]);
   });
 
-  it('disable: read, one transaction, then the sessions Query and one BatchWriteItem', async () => {
+  it('disable: read, one transaction, then the sessions Query and one TransactWriteItems ending them (uncounted)', async () => {
     const user = await endUser();
     expect(
       await commandsOf(() => manage(app, 'POST', `${users()}/${user.userId}/disable`, secret())),
@@ -99,18 +99,18 @@ describe('AWS calls per application-user request', () => {
       'GetItemCommand',
       'TransactWriteItemsCommand',
       'QueryCommand',
-      'BatchWriteItemCommand',
+      'TransactWriteItemsCommand',
     ]);
   });
 
-  it('revoke-sessions: read, the sessions Query, one BatchWriteItem (25 sessions a batch)', async () => {
+  it('revoke-sessions: read, the sessions Query, one TransactWriteItems ending them (90 sessions a transaction)', async () => {
     const user = await endUser();
     expect(
       await commandsOf(() => manage(app, 'POST', `${users()}/${user.userId}/revoke-sessions`, secret())),
-    ).toEqual([...KEY_CHAIN, 'GetItemCommand', 'QueryCommand', 'BatchWriteItemCommand']);
+    ).toEqual([...KEY_CHAIN, 'GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
   });
 
-  it('delete: read, one transaction, sessions (Query, BatchWriteItem), memberships (Query, BatchGetItem, one transaction each)', async () => {
+  it('delete: read, one transaction, sessions (Query, TransactWriteItems), memberships (Query, BatchGetItem, one transaction each)', async () => {
     const user = await endUser();
     expect(await commandsOf(() => manage(app, 'DELETE', `${users()}/${user.userId}`, secret()), 204)).toEqual(
       [
@@ -118,7 +118,7 @@ describe('AWS calls per application-user request', () => {
         'GetItemCommand',
         'TransactWriteItemsCommand',
         'QueryCommand',
-        'BatchWriteItemCommand',
+        'TransactWriteItemsCommand',
         'QueryCommand',
         'BatchGetItemCommand',
         'QueryCommand',
