@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { launchBrowser, type PageServer, servePage, type TestBrowser } from '../support/browser.ts';
 import { latestCode } from '../support/inbox.ts';
-import { createTestApplication, newEmail } from '../support/sign-in.ts';
+import { newEmail } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 /**
  * Real headless Chromium, real CORS. Every request below is a `fetch` made by the page's own JS, so

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode, mailTo } from '../support/inbox.ts';
-import { bearer, createTestApplication, newEmail } from '../support/sign-in.ts';
+import { bearer, newEmail } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -3,7 +3,8 @@ import { CallCounter } from '../../bench/call-counter.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
-import { bearer, createTestApplication, newEmail, signIn, startSynthetic } from '../support/sign-in.ts';
+import { bearer, newEmail, signIn } from '../support/sign-in.ts';
+import { createTestApplication, startSynthetic } from '../support/tenancy.ts';
 
 const PNG_1x1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

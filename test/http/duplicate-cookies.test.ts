@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallCounter } from '../../bench/call-counter.ts';
 import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
-import { bearer, createTestApplication, newEmail, signIn } from '../support/sign-in.ts';
+import { bearer, newEmail, signIn } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 // Issue 7, item 6: a sibling subdomain can set a cookie of the same name (SameSite=Lax treats it as
 // same-site, and the cookie has no __Host- prefix), so the header may hold several values.

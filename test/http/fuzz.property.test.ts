@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import fc from '../support/fast-check.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
-import { bearer, createTestApplication, signIn } from '../support/sign-in.ts';
+import { bearer, signIn } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 let app: TestApp;
 let keys: { publicKey: string; secretKey: string };

@@ -4,14 +4,8 @@ import { mailboxOf } from '../../shared/users/user.ts';
 import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
-import {
-  bearer,
-  createTestApplication,
-  newEmail,
-  revokeApiKey,
-  signIn,
-  startSynthetic,
-} from '../support/sign-in.ts';
+import { bearer, newEmail, signIn } from '../support/sign-in.ts';
+import { createTestApplication, revokeApiKey, startSynthetic } from '../support/tenancy.ts';
 
 let app: TestApp;
 let mailDown = false;

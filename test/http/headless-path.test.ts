@@ -3,7 +3,8 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
-import { bearer, createTestApplication, newEmail } from '../support/sign-in.ts';
+import { bearer, newEmail } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 let app: TestApp;
 beforeAll(async () => {

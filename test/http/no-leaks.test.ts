@@ -4,7 +4,8 @@ import { normaliseCode } from '../../shared/sign-in/code.ts';
 import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp, type RequestOptions, type TestResponse } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
-import { bearer, createTestApplication, newEmail, wrongCode } from '../support/sign-in.ts';
+import { bearer, newEmail, wrongCode } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 /** Who made a request: a user of these flows, or nobody in particular. */
 type Who = 'ada' | 'bob' | 'bot' | 'anyone';

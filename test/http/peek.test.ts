@@ -3,7 +3,8 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
-import { createTestApplication, newEmail, wrongCode } from '../support/sign-in.ts';
+import { newEmail, wrongCode } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 const SYNTHETIC = 'synthetic.test';
 

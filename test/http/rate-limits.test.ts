@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
-import { createTestApplication, newEmail, wrongCode } from '../support/sign-in.ts';
+import { newEmail, wrongCode } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 let app: TestApp;
 beforeAll(async () => {

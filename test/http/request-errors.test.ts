@@ -3,7 +3,8 @@ import { MAX_BODY_BYTES } from '../../shared/http/body.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
 import { freshIp, type RequestOptions, type TestResponse } from '../support/http-client.ts';
-import { createTestApplication, newEmail } from '../support/sign-in.ts';
+import { newEmail } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 let app: TestApp;
 /** Peek needs the secret key to get past authentication; the other routes need no key. */

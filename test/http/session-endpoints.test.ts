@@ -3,7 +3,8 @@ import { MAX_IMAGE_BYTES, MAX_IMAGE_CHARS, MAX_IMAGE_URL_CHARS } from '../../sha
 import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
 import { printableNames, unprintableNames } from '../support/names.ts';
-import { bearer, createTestApplication, newEmail, signIn } from '../support/sign-in.ts';
+import { bearer, newEmail, signIn } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 let app: TestApp;
 beforeAll(async () => {

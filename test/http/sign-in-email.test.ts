@@ -3,7 +3,8 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { TestClock } from '../support/clock.ts';
 import { freshIp } from '../support/http-client.ts';
 import { mailTo, type StoredEmail } from '../support/inbox.ts';
-import { createTestApplication, newEmail } from '../support/sign-in.ts';
+import { newEmail } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 /** Monday 23 November 2026, 09:05 UTC: the clock of every start in this file. */
 const NOW = Date.UTC(2026, 10, 23, 9, 5, 0);

@@ -10,7 +10,8 @@ import { expectError } from '../support/expect-error.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { latestCode, mailTo } from '../support/inbox.ts';
 import { printableNames, unprintableNames } from '../support/names.ts';
-import { bearer, createTestApplication, newEmail, signIn, wrongCode } from '../support/sign-in.ts';
+import { bearer, newEmail, signIn, wrongCode } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 let app: TestApp;
 beforeAll(async () => {

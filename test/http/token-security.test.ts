@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signJwt } from '../../shared/crypto/jwt.ts';
 import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import type { TestResponse } from '../support/http-client.ts';
-import { bearer, createTestApplication, newEmail, signIn } from '../support/sign-in.ts';
+import { bearer, newEmail, signIn } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 let app: TestApp;
 let attacker: { privateKey: KeyObject; publicKey: KeyObject };

@@ -83,3 +83,67 @@ export async function addSignedInMember(
   );
   return { token: member.token, email: member.email, userId: member.body.user.id as string };
 }
+
+/** Who owns each key `createTestApplication` made, so a test can revoke it through the API. */
+const owners = new Map<string, { token: string; applicationId: string }>();
+
+/**
+ * An application with a public and a secret key, made through the API (the bootstrap of SPEC
+ * §1.4, by a fresh platform owner) and configured with `configuration` through its route.
+ */
+export async function createTestApplication(
+  app: TestApp,
+  configuration: { authentication?: { syntheticEmailDomain?: string } } = {},
+  name = 'Acme Notes',
+) {
+  const owned = await createOwnedApplication(app, name);
+  if (configuration.authentication) {
+    expectStatus(
+      await manage(
+        app,
+        'PATCH',
+        `/applications/${owned.applicationId}/configuration`,
+        { apiKey: owned.secretKey },
+        configuration,
+      ),
+      200,
+      'configure application',
+    );
+  }
+  for (const key of [owned.publicKey, owned.secretKey]) {
+    owners.set(key, { token: owned.owner.token, applicationId: owned.applicationId });
+  }
+  return {
+    application: { id: owned.applicationId, name, organizationId: owned.organizationId },
+    owner: owned.owner,
+    publicKey: owned.publicKey,
+    secretKey: owned.secretKey,
+  };
+}
+
+/** Revokes a key `createTestApplication` made, as its owner, through the API. */
+export async function revokeApiKey(app: TestApp, key: string): Promise<void> {
+  const owner = owners.get(key);
+  if (!owner) throw new Error('revokeApiKey revokes keys of createTestApplication only');
+  const path = `/applications/${owner.applicationId}/api-keys`;
+  const listed = expectStatus(await manage(app, 'GET', path, { token: owner.token }), 200, 'list keys');
+  const type = key.startsWith('pu_') ? 'public' : 'secret';
+  const entry = (listed.body.items as Array<{ id: string; type: string }>).find((item) => item.type === type);
+  if (!entry) throw new Error(`no ${type} key listed`);
+  expectStatus(await manage(app, 'DELETE', `${path}/${entry.id}`, { token: owner.token }), 200, 'revoke key');
+}
+
+/** An application with a synthetic test domain and a pending code for one of its addresses. */
+export async function startSynthetic(app: TestApp, domain = 'synthetic.test') {
+  const { secretKey } = await createTestApplication(app, {
+    authentication: { syntheticEmailDomain: domain },
+  });
+  const email = newEmail(domain);
+  const start = await app.request('POST', '/auth/code/start', {
+    body: { email },
+    headers: { 'x-api-key': secretKey },
+    ip: freshIp(),
+  });
+  if (start.status !== 200) throw new Error(`start answered ${start.status}: ${start.text}`);
+  return { secretKey, email };
+}
