@@ -232,13 +232,18 @@ export const callsBenchmark: Benchmark = {
         body: { email: 'm@bench.test', code: await codeOf('m@bench.test') },
         ip: '127.0.8.5',
       });
+      const joiner = { authorization: `Bearer ${joining.body.token}` };
       await call('GET /organizations/{id}/members', 'GET', `${orgPath}/members`, { headers: owner });
       await call(
-        'POST /organizations/{id}/members',
+        'POST /organizations/{id}/members (invite)',
         'POST',
         `${orgPath}/members`,
         json({ email: 'm@bench.test' }, owner),
       );
+      await call('GET /invitations', 'GET', '/invitations', { headers: joiner });
+      await call('POST /invitations/{organizationId}/accept', 'POST', `/invitations/${org.body.id}/accept`, {
+        headers: joiner,
+      });
       const memberPath = `${orgPath}/members/${joining.body.user?.id}`;
       await call(
         'PATCH /organizations/{id}/members/{userId}',
@@ -247,6 +252,89 @@ export const callsBenchmark: Benchmark = {
         json({ role: 'admin' }, owner),
       );
       await call('DELETE /organizations/{id}/members/{userId}', 'DELETE', memberPath, { headers: owner });
+
+      // Configuration, end users, tenant organizations, impersonation and its audit trail.
+      const appKey = await send<Answer>(server.url, 'POST', '/api-keys', {
+        ...json({ applicationId: created.body.id, type: 'public' }, owner),
+        ip: '127.0.8.6',
+      });
+      const appKeyHeader = { 'x-api-key': appKey.body.key as string };
+      await call('GET /applications/{id}/configuration', 'GET', `${appPath}/configuration`, {
+        headers: owner,
+      });
+      await call(
+        'PATCH /applications/{id}/configuration',
+        'PATCH',
+        `${appPath}/configuration`,
+        json({ authentication: { syntheticEmailDomain: 'bots.bench.test' } }, owner),
+      );
+      await call(
+        'PUT /applications/{id}/configuration',
+        'PUT',
+        `${appPath}/configuration`,
+        json(
+          {
+            authentication: { syntheticEmailDomain: 'bots.bench.test' },
+            oauth: { resources: ['https://api.bench.test/mcp'] },
+            origin: null,
+          },
+          owner,
+        ),
+      );
+      await send(server.url, 'POST', '/auth/code/start', {
+        ...json({ email: 'u@bench.test', name: 'Una' }, appKeyHeader),
+        ip: '127.0.8.7',
+      });
+      const endUser = await send<Answer>(server.url, 'POST', '/auth/code/verify', {
+        ...json({ email: 'u@bench.test', code: await codeOf('u@bench.test') }, appKeyHeader),
+        ip: '127.0.8.8',
+      });
+      const userPath = `${appPath}/users/${endUser.body.user?.id}`;
+      await call('GET /applications/{id}/users', 'GET', `${appPath}/users`, { headers: owner });
+      await call('GET /applications/{id}/users/search', 'GET', `${appPath}/users/search?q=un`, {
+        headers: owner,
+      });
+      await call('GET /applications/{id}/users/{userId}', 'GET', userPath, { headers: owner });
+      await call(
+        'PATCH /applications/{id}/users/{userId}',
+        'PATCH',
+        userPath,
+        json({ name: 'Una B' }, owner),
+      );
+      await call('GET /applications/{id}/organizations', 'GET', `${appPath}/organizations`, {
+        headers: owner,
+      });
+      const impersonated = await call(
+        'POST /applications/{id}/users/{userId}/impersonate',
+        'POST',
+        `${userPath}/impersonate`,
+        json({ reason: 'Bench: ticket 1' }, owner),
+      );
+      const impersonation = impersonated.body as Answer & { impersonation?: { id: string } };
+      await call(
+        'POST /impersonation/{id}/end',
+        'POST',
+        `/impersonation/${impersonation.impersonation?.id}/end`,
+        {
+          headers: { authorization: `Bearer ${impersonated.body.token}` },
+        },
+      );
+      await call('GET /applications/{id}/audit', 'GET', `${appPath}/audit`, { headers: owner });
+      await call(
+        'POST /applications/{id}/users/{userId}/revoke-sessions',
+        'POST',
+        `${userPath}/revoke-sessions`,
+        {
+          headers: owner,
+        },
+      );
+      await call('POST /applications/{id}/users/{userId}/disable', 'POST', `${userPath}/disable`, {
+        headers: owner,
+      });
+      await call('POST /applications/{id}/users/{userId}/enable', 'POST', `${userPath}/enable`, {
+        headers: owner,
+      });
+      await call('DELETE /applications/{id}/users/{userId}', 'DELETE', userPath, { headers: owner });
       await call('DELETE /applications/{id}', 'DELETE', appPath, { headers: owner });
       await call('DELETE /organizations/{id}', 'DELETE', orgPath, { headers: owner });
     } finally {

@@ -388,6 +388,7 @@ describe('the impersonation cookie (platform origin)', () => {
       { token: owner.token },
       { email: support.email, role: 'admin' },
     );
+    await manage(app, 'POST', `/invitations/${organizationId}/accept`, { token: support.token });
     const sessionCookie = cookieOf(support.response.headers['set-cookie']);
 
     // Act

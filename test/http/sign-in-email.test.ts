@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../shared/tenancy/api-keys.ts';
+import { createFixtureApplication } from '../../shared/tenancy/applications.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { TestClock } from '../support/clock.ts';
 import { freshIp } from '../support/http-client.ts';
@@ -114,11 +116,16 @@ describe('the sign-in email tells one request from another (issue 7, item 4)', (
 describe('the subject is one line whatever the application is called (issue 7, item 8)', () => {
   it('turns line breaks in a stored application name into spaces, in the subject and the text', async () => {
     // Prepare: the name comes from the table (no request sets it today).
-    const { publicKey } = await createTestApplication(
-      app,
-      {},
-      'Acme\r\nBcc: attacker@evil.test\u2028Notes\u0000',
-    );
+    // The API refuses such a name (shared/users/display-name.ts): the fixture writes it to the table
+    // as a bug or a hand edit could, to show the mail stays one header line whatever the table holds.
+    const application = await createFixtureApplication(app.deps, {
+      organizationId: 'org_test',
+      name: 'Acme\r\nBcc: attacker@evil.test\u2028Notes\u0000',
+    });
+    const { key: publicKey } = await createApiKey(app.deps, {
+      applicationId: application.id,
+      type: 'public',
+    });
     const email = newEmail();
 
     // Act
