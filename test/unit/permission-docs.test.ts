@@ -19,3 +19,16 @@ describe('the permission matrix', () => {
       expect(route.auth === 'manage', route.id).toBe(route.permission !== undefined);
   });
 });
+
+describe('docs/api.md', () => {
+  it('documents every route of the table, by method and path', () => {
+    const doc = readFileSync(DOC, 'utf8');
+    const missing = routeList
+      .filter((route) => route.method !== 'OPTIONS')
+      .filter(
+        (route) => !doc.includes(`\`${route.path}\``) && !doc.includes(`\`${route.method} ${route.path}\``),
+      )
+      .map((route) => `${route.method} ${route.path}`);
+    expect(missing).toEqual([]);
+  });
+});
