@@ -12,8 +12,26 @@ import { queryUpTo } from './items.ts';
 import { keys, PLATFORM } from './keys.ts';
 import { transactWrite } from './transact.ts';
 
-/** What index keys and the queries that search them compare: NFKC, lower-cased. */
-const searchText = (text: string): string => text.normalize('NFKC').toLowerCase();
+/**
+ * A search key holds at most this many UTF-8 bytes: NFKC can make a 120-character name some 4 KB
+ * (U+FDFA alone becomes 18 characters), and an index sort key holds at most 1024 bytes. Prefix
+ * search over the first 200 bytes loses nothing a person types.
+ */
+const SEARCH_KEY_BYTES = 200;
+
+/** What index keys and the queries that search them compare: NFKC, lower-cased, cut to SEARCH_KEY_BYTES. */
+function searchText(text: string): string {
+  const normal = text.normalize('NFKC').toLowerCase();
+  let bytes = 0;
+  let cut = '';
+  // By code point, so a cut never splits a character.
+  for (const character of normal) {
+    bytes += Buffer.byteLength(character);
+    if (bytes > SEARCH_KEY_BYTES) break;
+    cut += character;
+  }
+  return cut;
+}
 
 /** The index attributes of an application user's profile item (a platform user has none). */
 export function applicationUserIndexes(

@@ -118,6 +118,43 @@ describe('GET /applications/{applicationId}/users/search', () => {
   });
 });
 
+describe('names that NFKC makes long', () => {
+  // 120 characters that pass the name rules but become 2160 characters (3960 bytes) under NFKC:
+  // over the 1024 bytes an index sort key holds, unless the search key is cut.
+  const longName = '\uFDFA'.repeat(120);
+
+  it('sign in, change names and stay searchable by their first characters', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app);
+    const headers = { 'x-api-key': owned.publicKey };
+    const email = newEmail();
+
+    // Act: a first sign-in with the name, then a change to it.
+    const start = await app.request('POST', '/auth/code/start', {
+      body: { email, name: longName },
+      headers,
+      ip: freshIp(),
+    });
+    const verify = await app.request('POST', '/auth/code/verify', {
+      body: { email, code: await latestCode(email) },
+      headers,
+      ip: freshIp(),
+    });
+    const changed = await app.request('POST', '/auth/update-user', {
+      body: { name: `${longName.slice(0, 119)}x` },
+      headers: bearer(verify.body.token),
+      ip: freshIp(),
+    });
+
+    // Assess
+    expect([start.status, verify.status, changed.status]).toEqual([200, 200, 200]);
+    const found = await manage(app, 'GET', `${users(owned)}/search?q=${encodeURIComponent('\uFDFA')}`, {
+      token: owned.owner.token,
+    });
+    expect(found.body.items.map((user: { email: string }) => user.email)).toEqual([email]);
+  });
+});
+
 describe('disable and enable', () => {
   it('refuses the existing token on the very next request and a new sign-in, and enabling restores sign-in', async () => {
     // Prepare
