@@ -106,7 +106,8 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
         }
       : {}),
   });
-  if (consumed.outcome === 'raced') throw input.raced();
+  // A request of a deleted application is as unusable as one another request consumed.
+  if (consumed.outcome === 'raced' || consumed.outcome === 'applicationGone') throw input.raced();
   // Issue 8: disabled between the read and the commit; nothing written, the code still works once enabled.
   if (consumed.outcome === 'disabled') throw accountDisabled();
   // Concurrent writes to its items kept cancelling it: nothing was written, the code still works.

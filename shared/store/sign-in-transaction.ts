@@ -3,7 +3,7 @@ import type { SignInRequest } from '../sign-in/request.ts';
 import { type NewAccount, newAccountWrites } from './accounts.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
-import { keys } from './keys.ts';
+import { keys, PLATFORM } from './keys.ts';
 import { sessionItem } from './sessions.ts';
 import { requestKey, stateValues, stillInState } from './sign-in-requests.ts';
 import { type SignInCount, signInCountWrites } from './statistics.ts';
@@ -35,6 +35,7 @@ export type ConsumeOutcome =
   | { outcome: 'raced' }
   | { outcome: 'accountExists' }
   | { outcome: 'disabled' }
+  | { outcome: 'applicationGone' }
   | { outcome: 'conflict' };
 
 /**
@@ -71,15 +72,37 @@ export async function consumeRequest(db: Db, consumption: Consumption): Promise<
   const signedIn = consumption.existingUserId
     ? writes.push(signedInWrite(db.table, consumption.existingUserId, consumption.session.createdAt)) - 1
     : -1;
+  const application = applicationCheck(db.table, writes, request.scope);
   const written = await transactWrite(db, writes);
   if (written.outcome === 'written') return { outcome: 'consumed' };
   if (written.outcome === 'conflict') return written;
+  // The application was deleted since the request started (poll reads no key that would say so).
+  if (application >= 0 && written.failed.includes(application) && !written.failed.includes(0)) {
+    return { outcome: 'applicationGone' };
+  }
   if (written.failed.includes(signedIn) && !written.failed.includes(0)) {
     // Disabled since the sign-in read it (or deleted: then the account changed).
     return written.current[signedIn] ? { outcome: 'disabled' } : { outcome: 'accountExists' };
   }
   // Only the request's Delete and the account's Put carry conditions.
   return written.failed.includes(0) ? { outcome: 'raced' } : { outcome: 'accountExists' };
+}
+
+/**
+ * The index of the write that needs the application to exist: the new user's count on it (a first
+ * sign-in, shared/store/users.ts `countNewUser`, conditioned on it), else a ConditionCheck added
+ * here (a transaction may hold one operation per item). -1 on the platform.
+ */
+function applicationCheck(table: string, writes: TransactItem[], scope: string): number {
+  if (scope === PLATFORM) return -1;
+  const { pk, sk } = keys.application(scope);
+  const counting = writes.findIndex((write) => write.Update?.Key?.pk === pk && write.Update?.Key?.sk === sk);
+  if (counting >= 0) return counting;
+  return (
+    writes.push({
+      ConditionCheck: { TableName: table, Key: { pk, sk }, ConditionExpression: 'attribute_exists(pk)' },
+    }) - 1
+  );
 }
 
 /** Issue 8: the user's last sign-in, written only while the user exists and is not disabled. */

@@ -1,9 +1,10 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/store/keys.ts';
 import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
+import { latestCode } from '../support/inbox.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
@@ -740,6 +741,54 @@ describe('applications', () => {
       token: owned.owner.token,
     });
     expect(org.body.usage.applications).toBe(0);
+  });
+});
+
+describe('a device code of a deleted application', () => {
+  it('is unusable (400 FORBIDDEN) for a first sign-in and an existing user alike, and leaves no session', async () => {
+    // Prepare: two approved requests, then the application goes.
+    const owned = await createOwnedApplication(app, 'Gone');
+    const headers = { 'x-api-key': owned.publicKey };
+    const approved = async (email: string) => {
+      const start = await app.request('POST', '/auth/code/start', {
+        body: { email },
+        headers,
+        ip: freshIp(),
+      });
+      const code = await latestCode(email);
+      const ok = await app.request('POST', '/auth/code/approve', {
+        body: { email, code },
+        headers,
+        ip: freshIp(),
+      });
+      expect(ok.status, ok.text).toBe(200);
+      return start.body.deviceCode as string;
+    };
+    const known = newEmail();
+    const user = await signIn(app, known, headers);
+    const fresh = await approved(newEmail());
+    const again = await approved(known);
+    expect(
+      (await manage(app, 'DELETE', `/applications/${owned.applicationId}`, { token: owned.owner.token }))
+        .status,
+    ).toBe(204);
+    app.clock.advance(6_000);
+
+    // Act
+    const poll = (deviceCode: string) =>
+      app.request('POST', '/auth/code/poll', { body: { deviceCode }, ip: freshIp() });
+    const answers = [await poll(fresh), await poll(again)];
+
+    // Assess
+    for (const answer of answers) expectError(answer, 400, 'FORBIDDEN');
+    const sessions = await app.deps.db.client.send(
+      new QueryCommand({
+        TableName: app.deps.db.table,
+        KeyConditionExpression: 'pk = :user AND begins_with(sk, :session)',
+        ExpressionAttributeValues: { ':user': `USER#${user.body.user.id}`, ':session': 'SESSION#' },
+      }),
+    );
+    expect(sessions.Items).toHaveLength(1);
   });
 });
 
