@@ -36,7 +36,7 @@ export const impersonationRoutes = {
     contract: {
       params: ImpersonationPath,
       responses: { 200: ImpersonationRecord },
-      errors: ['forbidden', 'notFound', 'rateLimited'],
+      errors: ['invalidRequest', 'forbidden', 'notFound', 'rateLimited'],
     },
   },
   listAudit: {

@@ -13,7 +13,7 @@ const UNPRINTABLE = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
  * block (all of U+E0000-E007F, assigned or not) are invisible. Only ZWNJ (U+200C) and ZWJ (U+200D)
  * are allowed: Persian, the Indic scripts and emoji sequences need them to spell a name.
  */
-const FORMAT = /(?![\u200C\u200D])\p{Cf}|[\u{E0000}-\u{E007F}]/u;
+export const FORMAT = /(?![\u200C\u200D])\p{Cf}|[\u{E0000}-\u{E007F}]/u;
 
 /**
  * What a reader can see: a letter, digit, punctuation or symbol, except the Hangul fillers and the

@@ -160,6 +160,35 @@ describe('POST /applications/{applicationId}/users/{userId}/impersonate', () => 
     expectError(long, 400, 'VALIDATION_ERROR');
     expect(longest.status, longest.text).toBe(201);
   });
+
+  it.each([
+    ['a lone surrogate', 'Ticket \uD800 42'],
+    ['a zero-width space', 'Ticket\u200B 42'],
+    ['a bidi override', 'Ticket \u202E24'],
+    ['a tag character', 'Ticket \u{E0041}42'],
+    ['a line separator', 'Ticket\u202842'],
+    ['a NUL', 'Ticket\u000042'],
+  ])('refuses a reason with %s, and writes nothing', async (_, reason) => {
+    const { owner, applicationId, user } = await applicationWithUser();
+    expectError(
+      await impersonate(applicationId, user.id, { token: owner.token }, { reason }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    const trail = await manage(app, 'GET', `/applications/${applicationId}/audit`, { token: owner.token });
+    expect(trail.body.page.total).toBe(0);
+  });
+
+  it('keeps line breaks and the joiners scripts need', async () => {
+    const { owner, applicationId, user } = await applicationWithUser();
+    const started = await impersonate(
+      applicationId,
+      user.id,
+      { token: owner.token },
+      { reason: 'Ticket 42\nمی\u200Cخواهم' },
+    );
+    expect(started.status, started.text).toBe(201);
+  });
 });
 
 describe('the impersonated session', () => {
@@ -268,21 +297,36 @@ describe('the impersonated session', () => {
     expectError(elsewhere, 404, 'NOT_FOUND');
   });
 
-  it('cannot change the email, nor create keys', async () => {
+  it('cannot create keys, nor manage the application; no session can change an email', async () => {
     // Prepare
     const { owner, applicationId, user } = await applicationWithUser();
     const { token } = (await impersonate(applicationId, user.id, { token: owner.token })).body;
 
     // Act
-    const email = await app.request('POST', '/auth/update-user', {
-      body: { email: newEmail() },
-      headers: bearer(token),
-    });
     const key = await manage(app, 'POST', '/api-keys', { token }, { applicationId, type: 'secret' });
+    const config = await manage(
+      app,
+      'PATCH',
+      `/applications/${applicationId}`,
+      { token },
+      { name: 'Taken over' },
+    );
+    const users = await manage(app, 'GET', `/applications/${applicationId}/users`, { token });
+    // The email is not a field any session may change (SPEC §2): impersonated or not, the same 400.
+    const changes = await Promise.all(
+      [token, user.token].map((bearerToken) =>
+        app.request('POST', '/auth/update-user', {
+          body: { email: newEmail() },
+          headers: bearer(bearerToken),
+        }),
+      ),
+    );
 
     // Assess
-    expectError(email, 400, 'VALIDATION_ERROR');
     expectError(key, 403, 'FORBIDDEN');
+    expectError(config, 403, 'FORBIDDEN');
+    expectError(users, 403, 'FORBIDDEN');
+    for (const change of changes) expectError(change, 400, 'VALIDATION_ERROR');
     expect((await session(bearer(user.token))).body.user.email).toBe(user.email);
   });
 
