@@ -52,7 +52,8 @@ const SEARCH_CAP = 1000;
 
 /**
  * Insights search: users whose address or name starts with `q`, case-insensitively, by address.
- * `total` is null (and `hasMore` true) when either index held more than SEARCH_CAP matches.
+ * `total` is null when either index held more than SEARCH_CAP matches; only the matches read are
+ * paged (`hasMore` ends with them), so a client paging to the end stops there: narrow the query.
  */
 export async function searchUsers(deps: Deps, application: Application, q: string, page: PageRequest) {
   const found = await searchStoredUsers(deps.db, application.id, q, SEARCH_CAP);
@@ -67,7 +68,8 @@ export async function searchUsers(deps: Deps, application: Application, q: strin
     page: {
       ...page,
       total: found.capped ? null : matches.length,
-      hasMore: found.capped || page.offset + items.length < matches.length,
+      // Past the matches it read, a capped search has nothing more to give: narrow the query.
+      hasMore: page.offset + items.length < matches.length,
     },
   };
 }
