@@ -17,7 +17,11 @@ const racingStore = (config: TestApp['deps']['config']) =>
     const input = args.input as { RequestItems?: Record<string, { Keys?: Array<{ sk?: unknown }> }> };
     const keys = Object.values(input.RequestItems ?? {})[0]?.Keys ?? [];
     const readsOrganizations = keys.length > 0 && keys.every((key) => key.sk === 'ORG');
-    if (between && (context as { commandName?: string }).commandName === 'BatchGetItemCommand' && readsOrganizations) {
+    if (
+      between &&
+      (context as { commandName?: string }).commandName === 'BatchGetItemCommand' &&
+      readsOrganizations
+    ) {
       const run = between;
       between = null;
       await run();
@@ -59,7 +63,12 @@ describe('DELETE /applications/{applicationId}/users/{userId} racing a new membe
       expect(added.status, added.text).toBe(201);
     };
     // Act
-    const deleted = await manage(app, 'DELETE', `/applications/${owned.applicationId}/users/${adaId}`, secret);
+    const deleted = await manage(
+      app,
+      'DELETE',
+      `/applications/${owned.applicationId}/users/${adaId}`,
+      secret,
+    );
     // Assess
     expect(deleted.status, deleted.text).toBe(204);
     expect(between).toBeNull();

@@ -35,7 +35,12 @@ async function applicationWithUser() {
   const first = await signIn(app, email, { 'x-api-key': owned.publicKey });
   const second = await signIn(app, email, { 'x-api-key': owned.publicKey });
   const userId = first.body.user.id as string;
-  return { owned, userId, tokens: [first.token, second.token], path: `/applications/${owned.applicationId}/users/${userId}` };
+  return {
+    owned,
+    userId,
+    tokens: [first.token, second.token],
+    path: `/applications/${owned.applicationId}/users/${userId}`,
+  };
 }
 
 const sessionStatus = async (token: string) =>
