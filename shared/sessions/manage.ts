@@ -4,14 +4,15 @@ import { tooBusy } from '../rate-limit/rate-limit.ts';
 import type { SignInResult } from '../sign-in/complete.ts';
 import { PLATFORM } from '../store/keys.ts';
 import {
-  deleteSession,
   deleteSessions,
   endSessions,
   readSession,
   readSessions,
   rotateSessionToken,
 } from '../store/sessions.ts';
+import { endImpersonatedSession } from '../tenancy/impersonation.ts';
 import { unpaginated } from '../tenancy/pages.ts';
+import { stillCounted } from '../tenancy/statistics.ts';
 import type { ResolvedSession } from './resolve.ts';
 import {
   countedInAt,
@@ -77,11 +78,28 @@ async function sessionsOf(deps: Deps, userId: string): Promise<SessionRecord[]> 
 const END_ROUNDS = 3;
 
 /**
- * Ends the sessions `read` names, each uncounted from its application's statistics in the same
- * transaction as its Delete (shared/store/sessions.ts `endSessions`). A session refreshed or ended
- * since the read cancels it, so the sessions are read again, at most END_ROUNDS times; an ending
- * never fails for that: after the last round they are deleted without uncounting (docs/data-model.md,
- * Statistics: the count then overstates by them until they would have expired). Answers how many.
+ * How each session read is ended: a live impersonated one with its impersonation (recorded in the
+ * audit trail); one counted in a day the statistics still read, uncounted in the transaction of its
+ * Delete; any other (platform sessions, lapsed impersonations, sessions counted before the
+ * statistics' window: expired, and never read again) deleted plainly, 25 to a BatchWriteItem.
+ */
+function byEnding(deps: Deps, sessions: readonly SessionRecord[]) {
+  const now = deps.clock.now();
+  const isLive = live(deps);
+  const impersonated = sessions.filter((session) => session.impersonation && isLive(session));
+  const counted = sessions.filter(
+    (session) => session.countedIn !== undefined && stillCounted(session.countedIn, now),
+  );
+  const plain = sessions.filter((session) => !impersonated.includes(session) && !counted.includes(session));
+  return { impersonated, counted, plain };
+}
+
+/**
+ * Ends the sessions `read` names (shared/store/sessions.ts `endSessions` for the counted ones). A
+ * session refreshed or ended since the read cancels that transaction, so the sessions are read
+ * again, at most END_ROUNDS times; an ending never fails for that: after the last round they are
+ * deleted without uncounting (docs/data-model.md, Statistics: the count then overstates by them
+ * until they would have expired). Answers how many.
  */
 async function endCounted(
   deps: Deps,
@@ -91,7 +109,17 @@ async function endCounted(
   let sessions: SessionRecord[] = [];
   for (let round = 0; round < END_ROUNDS; round++) {
     sessions = await read(round);
-    const ended = await endSessions(deps.db, sessions);
+    const { impersonated, counted, plain } = byEnding(deps, sessions);
+    for (const session of impersonated) await endImpersonatedSession(deps, session);
+    if (plain.length > 0) {
+      await deleteSessions(
+        deps.db,
+        userId,
+        plain.map((session) => session.id),
+      );
+    }
+    if (counted.length === 0) return sessions.length;
+    const ended = await endSessions(deps.db, counted);
     if (ended.outcome === 'ended') return sessions.length;
   }
   await deleteSessions(
@@ -104,8 +132,6 @@ async function endCounted(
 
 /** POST /auth/sign-out: ends every session of the user in this application (SPEC §3.2). */
 async function signOutEverywhere(deps: Deps, current: ResolvedSession): Promise<void> {
-  // An impersonation signs out only itself: a support user never ends the user's own sessions.
-  if (current.session.impersonation) return deleteSession(deps.db, current.user.id, current.session.id);
   const isLive = live(deps);
   await endCounted(deps, current.user.id, async () =>
     (await recordsOf(deps, current.user.id)).filter(
@@ -117,6 +143,8 @@ async function signOutEverywhere(deps: Deps, current: ResolvedSession): Promise<
 /** POST /auth/revoke-session-by-id: only the caller's own sessions can be named; others are ignored. */
 export async function revokeSession(deps: Deps, current: ResolvedSession, sessionId: string): Promise<void> {
   refuseImpersonation(current, sessionId);
+  // An impersonated session ending itself ends its impersonation, as POST /impersonation/{id}/end.
+  if (current.session.impersonation) return endImpersonatedSession(deps, current.session);
   await endCounted(deps, current.user.id, async (round) => {
     // The calling session was read with the request; another is read in the caller's own partition.
     if (round === 0 && sessionId === current.session.id) return [current.session];
@@ -151,7 +179,13 @@ export async function listSessions(deps: Deps, current: ResolvedSession) {
 
 /** POST /auth/sign-out: ends every session of each presented user in the target application (SPEC §3.2). */
 export async function signOut(deps: Deps, presented: readonly ResolvedSession[]): Promise<void> {
-  const users = new Map(presented.map((current) => [current.user.id, current]));
+  // An impersonation signs out only itself, ending its impersonation: a support user never ends the
+  // user's own sessions. The user's own sessions end all of the user's, impersonations included.
+  for (const current of presented) {
+    if (current.session.impersonation) await endImpersonatedSession(deps, current.session);
+  }
+  const own = presented.filter((current) => !current.session.impersonation);
+  const users = new Map(own.map((current) => [current.user.id, current]));
   for (const current of users.values()) await signOutEverywhere(deps, current);
 }
 

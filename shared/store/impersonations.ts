@@ -42,19 +42,21 @@ export async function readImpersonation(db: Db, impersonationId: string): Promis
   return Item;
 }
 
-// The impersonated user must still be one of the application's users, and the application must exist.
-const userOfApplication = 'attribute_exists(pk) AND #scope = :application';
+// The impersonated user must still be one of the application's users, not disabled (issue 8: a
+// disabled user gets no session), and the application must exist.
+const userOfApplication =
+  'attribute_exists(pk) AND #scope = :application AND attribute_not_exists(disabledAt)';
 const applicationExists = 'attribute_exists(pk)';
 const newItem = 'attribute_not_exists(pk)';
 // An impersonation ends once: a second end changes nothing and writes no second trail entry.
 const notEnded = 'attribute_exists(pk) AND attribute_not_exists(endedAt)';
 
-export type StartOutcome = 'started' | 'missing' | 'conflict';
+export type StartOutcome = 'started' | 'missing' | 'disabled' | 'conflict';
 
 /**
  * Starts an impersonation in ONE TransactWriteItems (issue 8): the user's session, the record and
  * the trail's `impersonation.started` entry are written together or not at all. `missing`: the
- * user left the application, or the application is gone.
+ * user left the application, or the application is gone; `disabled`: the user is disabled.
  */
 export async function startImpersonation(
   db: Db,
@@ -69,6 +71,7 @@ export async function startImpersonation(
         ConditionExpression: userOfApplication,
         ExpressionAttributeNames: { '#scope': 'scope' },
         ExpressionAttributeValues: { ':application': impersonation.applicationId },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
     {
@@ -90,6 +93,14 @@ export async function startImpersonation(
   ]);
   if (written.outcome === 'written') return 'started';
   if (written.outcome === 'conflict') return 'conflict';
+  const user = written.current[0];
+  if (
+    written.failed.includes(0) &&
+    user?.scope === impersonation.applicationId &&
+    user.disabledAt !== undefined
+  ) {
+    return 'disabled';
+  }
   if (written.failed.some((index) => index < 2)) return 'missing';
   throw new Error('a new session, impersonation or audit id collided with a stored one');
 }

@@ -182,7 +182,13 @@ const holdsNoApplication =
 /** A transaction holds at most 100 items: the organization and 99 members go with it, the rest after. */
 const MEMBERS_IN_TRANSACTION = 99;
 
-export type DeleteOrganizationOutcome = 'deleted' | 'missing' | 'holdsApplications' | 'conflict';
+/** `membersChanged`: only with an expected member count, which the organization no longer has. */
+export type DeleteOrganizationOutcome =
+  | 'deleted'
+  | 'missing'
+  | 'holdsApplications'
+  | 'membersChanged'
+  | 'conflict';
 
 /** Rounds of reading the members and deleting, when members keep joining or leaving meanwhile. */
 const DELETE_ROUNDS = 3;
@@ -193,14 +199,19 @@ const DELETE_ROUNDS = 3;
  * nothing). The delete is conditioned on the member count it read, so a member who joins between
  * the read and the delete fails it and the members are read again: no membership outlives its
  * organization. `also` rides in the same transaction (counters of the application or creator).
+ * With `expectedMembers` (a deleted user's own organization, decided from an earlier read), the
+ * organization is deleted only while it has exactly that many members: `membersChanged` otherwise,
+ * nothing written (a member who joined since keeps it).
  */
 export async function deleteOrganization(
   db: Db,
   organizationId: string,
   also: TransactItem[] = [],
+  expectedMembers?: number,
 ): Promise<DeleteOrganizationOutcome> {
   for (let round = 0; round < DELETE_ROUNDS; round++) {
     const members = await membersOf(db, organizationId);
+    if (expectedMembers !== undefined && members.length !== expectedMembers) return 'membersChanged';
     const memberKeys = members.map((item) => ({ pk: item.pk as string, sk: item.sk as string }));
     const written = await transactWrite(db, [
       {
@@ -228,6 +239,7 @@ export async function deleteOrganization(
     const current = written.current[0];
     if (!current) return 'missing';
     if (((current.applicationCount as number | undefined) ?? 0) > 0) return 'holdsApplications';
+    if (expectedMembers !== undefined) return 'membersChanged';
     // The members changed since they were read: read them again.
   }
   return 'conflict';
@@ -285,9 +297,14 @@ export async function createTenantOrganization(
   ]);
 }
 
-/** Deletes a tenant organization and its members, uncounting it on its application. */
-export const deleteTenantOrganization = (db: Db, applicationId: string, organizationId: string) =>
-  deleteOrganization(db, organizationId, [countOrganizations(db.table, applicationId, -1)]);
+/** Deletes a tenant organization and its members, uncounting it on its application (`expectedMembers`: see deleteOrganization). */
+export const deleteTenantOrganization = (
+  db: Db,
+  applicationId: string,
+  organizationId: string,
+  expectedMembers?: number,
+) =>
+  deleteOrganization(db, organizationId, [countOrganizations(db.table, applicationId, -1)], expectedMembers);
 
 /**
  * Removes the membership of a deleted user whatever its role, moving the counters: an organization

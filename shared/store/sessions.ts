@@ -92,21 +92,49 @@ export async function readSession(db: Db, userId: string, sessionId: string): Pr
 
 /**
  * `ended`; `changed`: one of them was refreshed or deleted since it was read (the whole transaction
- * was cancelled, or, past the first 90 sessions, the rest of it): read them again; `conflict`: DynamoDB
+ * was cancelled, or, past the first chunk, the rest of it): read them again; `conflict`: DynamoDB
  * kept cancelling it for concurrent writes, nothing more written.
  */
 export type EndOutcome = { outcome: 'ended' } | { outcome: 'changed' } | { outcome: 'conflict' };
 
-/** Sessions ended per TransactWriteItems: with at most 8 counter updates, within its 100 items. */
-const ENDED_PER_TRANSACTION = 90;
+/** TransactWriteItems takes at most 100 items: session Deletes plus one counter Update per UTC day. */
+const TRANSACTION_ITEMS = 100;
+
+const dayOf = (session: SessionRecord) => session.countedIn?.slice(0, 10);
+
+/**
+ * The sessions in chunks of one transaction each: a chunk holds as many Deletes as 100 items leave
+ * beside the counter Updates of the distinct days they touch (sorted by day, so days stay together).
+ */
+function transactionChunks(sessions: readonly SessionRecord[]): SessionRecord[][] {
+  const sorted = [...sessions].sort((a, b) => (a.countedIn ?? '').localeCompare(b.countedIn ?? ''));
+  const chunks: SessionRecord[][] = [];
+  let chunk: SessionRecord[] = [];
+  let days = new Set<string>();
+  for (const session of sorted) {
+    const day = dayOf(session);
+    const daysWith = day === undefined || days.has(day) ? days.size : days.size + 1;
+    if (chunk.length > 0 && chunk.length + 1 + daysWith > TRANSACTION_ITEMS) {
+      chunks.push(chunk);
+      chunk = [];
+      days = new Set();
+    }
+    chunk.push(session);
+    if (day !== undefined) days.add(day);
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
 
 // The record is still the one read: its statistics count is still where the record says.
 const unchangedSession = 'jti = :jti';
 
 /**
  * Ends sessions of one user as read, each uncounted from the statistics in the same
- * TransactWriteItems as its Delete (conditioned on the record being unchanged since it was read).
- * Sessions no counter holds (platform sessions) are deleted without a transaction.
+ * TransactWriteItems as its Delete (conditioned on the record being unchanged since it was read),
+ * as many to a transaction as its 100 items allow. Sessions no counter holds (platform sessions)
+ * are deleted without a transaction. The caller passes only sessions whose count the statistics
+ * still read (shared/sessions/manage.ts): a count of a day they no longer read needs no undoing.
  */
 export async function endSessions(db: Db, sessions: readonly SessionRecord[]): Promise<EndOutcome> {
   const counted = sessions.filter((session) => session.countedIn !== undefined);
@@ -117,8 +145,7 @@ export async function endSessions(db: Db, sessions: readonly SessionRecord[]): P
     );
     return { outcome: 'ended' };
   }
-  for (let start = 0; start < sessions.length; start += ENDED_PER_TRANSACTION) {
-    const chunk = sessions.slice(start, start + ENDED_PER_TRANSACTION);
+  for (const chunk of transactionChunks(sessions)) {
     const deletes: TransactItem[] = chunk.map((session) => ({
       Delete: {
         TableName: db.table,

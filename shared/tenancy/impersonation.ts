@@ -11,6 +11,7 @@ import {
   type StoredImpersonation,
   startImpersonation as startStored,
 } from '../store/impersonations.ts';
+import { deleteSession } from '../store/sessions.ts';
 import { userFromItem } from '../users/user.ts';
 import { auditEntry } from './audit.ts';
 import type { ApplicationGrant } from './authorize.ts';
@@ -53,6 +54,7 @@ export async function startImpersonation(deps: Deps, grant: ApplicationGrant, in
   const profile = await readUserProfile(deps.db, input.userId);
   // A user of another application (or the platform) is not one of this application's users.
   if (!profile || profile.scope !== application.id) throw fail('notFound', 'No such user');
+  if (profile.disabledAt !== undefined) throw disabledUser();
   const user = userFromItem(profile, deps.config.ISSUER);
 
   const now = deps.clock.now();
@@ -101,6 +103,7 @@ export async function startImpersonation(deps: Deps, grant: ApplicationGrant, in
     audit: auditEntry(deps, 'impersonation.started', trailFields(impersonation)),
   });
   if (outcome === 'missing') throw fail('notFound', 'No such user');
+  if (outcome === 'disabled') throw disabledUser();
   if (outcome === 'conflict') throw tooBusy();
   return {
     impersonation: impersonationRecord({ ...impersonation }),
@@ -110,6 +113,12 @@ export async function startImpersonation(deps: Deps, grant: ApplicationGrant, in
     maxAge: IMPERSONATION_SECONDS,
   };
 }
+
+/**
+ * A disabled user has no sessions and gets none (issue 8): an impersonation of it would be a session
+ * every lookup refuses, and an audit entry for nothing. A known user the caller may not act on: 403.
+ */
+const disabledUser = () => fail('forbidden', 'The user is disabled');
 
 const trailFields = (impersonation: StoredImpersonation) => ({
   applicationId: impersonation.applicationId,
@@ -153,4 +162,35 @@ export async function endImpersonation(deps: Deps, presented: readonly Impersona
   // A concurrent end won: its record, unchanged by this one.
   if (ended.outcome === 'alreadyEnded') return impersonationRecord(ended.item);
   return impersonationRecord({ ...item, endedAt });
+}
+
+/**
+ * Ends the impersonation a live impersonated session belongs to, when that session is ended by any
+ * other path than POST /impersonation/{id}/end (sign-out, revoke-session-by-id, revoke-other-sessions,
+ * and the managers' revoke-sessions, disable and delete): the same ONE TransactWriteItems as that end
+ * (`endedAt`, the session's Delete, `impersonation.ended`), from what the session record holds, so
+ * no read. Ended already (a concurrent end): the session is deleted as that end did.
+ */
+export async function endImpersonatedSession(deps: Deps, session: SessionRecord): Promise<void> {
+  const started = session.impersonation;
+  if (!started) throw new Error(`session ${session.id} is not impersonated`);
+  const impersonation: StoredImpersonation = {
+    id: started.id,
+    applicationId: session.scope,
+    userId: session.userId,
+    actorId: started.actorId,
+    actorEmail: started.actorEmail,
+    reason: started.reason,
+    startedAt: started.startedAt,
+    lapsesAt: new Date(session.expiresAt * 1000).toISOString(),
+    sessionId: session.id,
+    jti: session.jti,
+  };
+  const ended = await endStored(deps.db, {
+    impersonation,
+    endedAt: new Date(deps.clock.now()).toISOString(),
+    audit: auditEntry(deps, 'impersonation.ended', trailFields(impersonation)),
+  });
+  if (ended.outcome === 'conflict') throw tooBusy();
+  if (ended.outcome === 'alreadyEnded') await deleteSession(deps.db, session.userId, session.id);
 }

@@ -22,6 +22,15 @@ const addDays = (day: string, days: number) => dayOf(Date.parse(`${day}T00:00:00
 const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 
+/**
+ * Whether the statistics still read the session counter of `countedIn` (a session's counted minute):
+ * they read the days from SESSION_DAYS before today on (`readStatistics`). A session counted before
+ * them has expired, cannot be refreshed, and its count is never read again: ending it needs no
+ * uncounting, so it can be deleted plainly (shared/sessions/manage.ts).
+ */
+export const stillCounted = (countedIn: string, now: number): boolean =>
+  countedIn.slice(0, 10) >= addDays(dayOf(now), -SESSION_DAYS);
+
 /** A 400 like the chain's own validation answer, naming the query field at fault. */
 const invalidQuery = (field: 'from' | 'to', message: string) =>
   fail('invalidRequest', 'The request query is not valid', { issues: [{ path: field, message }] });

@@ -113,15 +113,20 @@ export async function disableUser(
   return managedUserFromItem({ ...item, disabledAt: at }, deps.config.ISSUER);
 }
 
-/** Enable: sign-in works again (a code sent before still works while it lives); old tokens stay ended. */
+/**
+ * Enable: sign-in works again (a code sent before still works while it lives); old tokens stay
+ * ended. A disabled user's sessions are ended again BEFORE `disabledAt` goes: a disable that failed
+ * after writing `disabledAt` (its sessions half ended) must not let enable bring them back.
+ */
 export async function enableUser(deps: Deps, application: Application, userId: string): Promise<ManagedUser> {
   const item = await findUser(deps, application, userId);
+  if (item.disabledAt !== undefined) await endSessions(deps, userId);
   await writeDisabled(deps, item, null);
   const { disabledAt: _gone, ...enabled } = item;
   return managedUserFromItem(enabled, deps.config.ISSUER);
 }
 
-async function writeDisabled(deps: Deps, item: Item, at: string | null): Promise<void> {
+export async function writeDisabled(deps: Deps, item: Item, at: string | null): Promise<void> {
   const outcome = await setDisabled(
     deps.db,
     { userId: item.id as string, scope: item.scope as string, email: item.email as string },

@@ -110,7 +110,7 @@ describe('AWS calls per application-user request', () => {
     ).toEqual([...KEY_CHAIN, 'GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
   });
 
-  it('delete: read, one transaction, sessions (Query, TransactWriteItems), memberships (Query, BatchGetItem, one transaction each)', async () => {
+  it('delete: read, disable (one transaction), sessions (Query, TransactWriteItems), memberships (Query, BatchGetItem, one transaction each), then the account (one transaction)', async () => {
     const user = await endUser();
     expect(await commandsOf(() => manage(app, 'DELETE', `${users()}/${user.userId}`, secret()), 204)).toEqual(
       [
@@ -122,6 +122,7 @@ describe('AWS calls per application-user request', () => {
         'QueryCommand',
         'BatchGetItemCommand',
         'QueryCommand',
+        'TransactWriteItemsCommand',
         'TransactWriteItemsCommand',
       ],
     );

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { bearer, newEmail, signIn } from '../support/sign-in.ts';
+import { createOwnedApplication, manage } from '../support/tenancy.ts';
+
+// TransactWriteItems takes at most 100 items. Ending a user's sessions deletes each and uncounts it
+// from its day's counter item in the same transaction; a user with sessions over many UTC days (TTL
+// deletes late, so expired records stay) once needed 90 Deletes and up to 11 counters at once: 500.
+// Sessions counted before the statistics' window are deleted plainly, and each transaction holds as
+// many Deletes as 100 items leave beside its counters (shared/store/sessions.ts).
+
+const HOUR = 3_600_000;
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  app.clock.set(Date.UTC(2026, 10, 1, 0, 30, 0));
+});
+afterAll(() => app.close());
+
+/** Signs one user in `count` times, `every` ms apart (3 starts per 10 minutes per mailbox). */
+async function sessionsOf(publicKey: string, count: number, every: number) {
+  const email = newEmail();
+  let last = { userId: '', token: '' };
+  for (let i = 0; i < count; i++) {
+    const signed = await signIn(app, email, { 'x-api-key': publicKey });
+    last = { userId: signed.body.user.id as string, token: signed.token };
+    app.clock.advance(every);
+  }
+  return last;
+}
+
+/** 99 sessions of one user over 11 UTC days: 9 a day, 2 hours apart. */
+async function elevenDays(publicKey: string) {
+  const email = newEmail();
+  let last = { userId: '', token: '' };
+  for (let day = 0; day < 11; day++) {
+    for (let i = 0; i < 9; i++) {
+      const signed = await signIn(app, email, { 'x-api-key': publicKey });
+      last = { userId: signed.body.user.id as string, token: signed.token };
+      app.clock.advance(2 * HOUR);
+    }
+    app.clock.advance(6 * HOUR);
+  }
+  // Off the minute the oldest live session ends in: the statistics count it until that minute ends.
+  app.clock.advance(60_000);
+  return last;
+}
+
+async function activeSessions(owned: { applicationId: string; secretKey: string }): Promise<number> {
+  const stats = await manage(app, 'GET', `/applications/${owned.applicationId}/statistics`, {
+    apiKey: owned.secretKey,
+  });
+  expect(stats.status).toBe(200);
+  return stats.body.totals.activeSessions as number;
+}
+
+/** The user's live sessions, as GET /auth/list-sessions shows them. */
+async function liveSessions(token: string, publicKey: string): Promise<number> {
+  const listed = await app.request('GET', '/auth/list-sessions', {
+    headers: bearer(token, { 'x-api-key': publicKey }),
+  });
+  expect(listed.status).toBe(200);
+  return listed.body.items.length as number;
+}
+
+describe('ending the sessions of a user with 99 session records over 11 UTC days', () => {
+  it('POST .../revoke-sessions answers 200 and the active sessions drop to zero', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app);
+    const user = await elevenDays(owned.publicKey);
+    const live = await liveSessions(user.token, owned.publicKey);
+    expect(live).toBeGreaterThan(50);
+    expect(await activeSessions(owned)).toBe(live);
+    // Act
+    const path = `/applications/${owned.applicationId}/users/${user.userId}/revoke-sessions`;
+    const revoked = await manage(app, 'POST', path, { apiKey: owned.secretKey });
+    // Assess
+    expect(revoked.status, revoked.text).toBe(200);
+    expect(revoked.body.count).toBe(live);
+    expect(await activeSessions(owned)).toBe(0);
+    const old = await app.request('GET', '/auth/session', { headers: bearer(user.token) });
+    expect(old.status).toBe(401);
+  }, 300_000);
+
+  it('POST .../disable answers 200 and the active sessions drop to zero', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app);
+    const user = await elevenDays(owned.publicKey);
+    expect(await activeSessions(owned)).toBe(await liveSessions(user.token, owned.publicKey));
+    // Act
+    const disabled = await manage(
+      app,
+      'POST',
+      `/applications/${owned.applicationId}/users/${user.userId}/disable`,
+      {
+        apiKey: owned.secretKey,
+      },
+    );
+    // Assess
+    expect(disabled.status, disabled.text).toBe(200);
+    expect(await activeSessions(owned)).toBe(0);
+  }, 300_000);
+
+  it('POST /auth/sign-out answers 200 and the active sessions drop to zero', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app);
+    const user = await elevenDays(owned.publicKey);
+    expect(await activeSessions(owned)).toBe(await liveSessions(user.token, owned.publicKey));
+    // Act
+    const signedOut = await app.request('POST', '/auth/sign-out', {
+      headers: bearer(user.token, { 'x-api-key': owned.publicKey }),
+    });
+    // Assess
+    expect(signedOut.status, signedOut.text).toBe(200);
+    expect(await activeSessions(owned)).toBe(0);
+  }, 300_000);
+
+  it('ends more live sessions than one transaction holds, each uncounted exactly once', async () => {
+    // Prepare: 120 live sessions over 6 UTC days, one an hour.
+    const owned = await createOwnedApplication(app);
+    const user = await sessionsOf(owned.publicKey, 120, HOUR);
+    expect(await liveSessions(user.token, owned.publicKey)).toBe(120);
+    expect(await activeSessions(owned)).toBe(120);
+    // Act
+    const path = `/applications/${owned.applicationId}/users/${user.userId}/revoke-sessions`;
+    const revoked = await manage(app, 'POST', path, { apiKey: owned.secretKey });
+    // Assess
+    expect(revoked.status, revoked.text).toBe(200);
+    expect(revoked.body.count).toBe(120);
+    expect(await activeSessions(owned)).toBe(0);
+  }, 300_000);
+});
