@@ -94,6 +94,27 @@ describe('PUT /applications/{applicationId}/configuration', () => {
     expect((await read(owned)).body).toEqual(expected);
   });
 
+  it.each(['bots.acme.test', 'qa.example', 'x.invalid', 'e2e.localhost'])(
+    'takes %s as the synthetic email domain: a name under a test TLD reserved by RFC 2606 / RFC 6761',
+    async (domain) => {
+      // Prepare
+      const owned = await createOwnedApplication(app);
+
+      // Act
+      const response = await patch(
+        owned,
+        { authentication: { syntheticEmailDomain: domain } },
+        {
+          apiKey: owned.secretKey,
+        },
+      );
+
+      // Assess
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.authentication.syntheticEmailDomain).toBe(domain);
+    },
+  );
+
   it('gives sign-in its synthetic email domain: peek shows the code of an address under it', async () => {
     // Prepare
     const owned = await createOwnedApplication(app);
@@ -134,6 +155,19 @@ describe('PUT /applications/{applicationId}/configuration', () => {
     ['an origin with a path', document({ origin: 'https://acme.com/app' }), 'origin'],
     ['an http origin', document({ origin: 'http://acme.com' }), 'origin'],
     ['a domain that is none', document({ domain: 'not a domain' }), 'authentication.syntheticEmailDomain'],
+    // A real mail domain would let the key peek a real person's code (docs/security.md).
+    ['a real mail domain', document({ domain: 'gmail.com' }), 'authentication.syntheticEmailDomain'],
+    [
+      'a name under example.com',
+      document({ domain: 'bots.example.com' }),
+      'authentication.syntheticEmailDomain',
+    ],
+    [
+      'a domain ending in test without a dot',
+      document({ domain: 'bots.mytest' }),
+      'authentication.syntheticEmailDomain',
+    ],
+    ['a reserved test TLD alone', document({ domain: 'test' }), 'authentication.syntheticEmailDomain'],
   ])('answers 400 naming the key for %s, and changes nothing', async (_case, body, path) => {
     // Prepare
     const owned = await createOwnedApplication(app);
