@@ -14,6 +14,7 @@ import {
   resourceUri,
   storedConfig,
 } from './configuration-document.ts';
+import { isForeignServiceResource } from './service-resources.ts';
 
 /** Lost races before a configuration write answers 429 busy: each one means another write landed. */
 const MAX_WRITES = 4;
@@ -48,6 +49,7 @@ async function changeConfiguration(
   for (let write = 0; write < MAX_WRITES; write++) {
     const before = current.configuration;
     const next = decide(before);
+    refuseServiceResources(deps, app.id, next);
     if (isDeepStrictEqual(next, before)) return before;
     const held = new Set(before.oauth.resources);
     const wanted = new Set(next.oauth.resources);
@@ -81,6 +83,27 @@ async function changeConfiguration(
   throw tooBusy();
 }
 
+/**
+ * 400 naming each resource on the service's own origin that is not the application's own MCP
+ * resource (shared/tenancy/service-resources.ts). The whole document is checked, so a resource
+ * claimed before this rule must be removed before anything else changes.
+ */
+function refuseServiceResources(deps: Deps, applicationId: string, next: Configuration) {
+  const issues = next.oauth.resources.flatMap((uri, index) =>
+    isForeignServiceResource(deps.config.ISSUER, applicationId, uri)
+      ? [
+          {
+            code: 'custom' as const,
+            path: ['oauth', 'resources', index],
+            message: "a resource on this service's origin may only be the application's own MCP resource",
+            input: uri,
+          },
+        ]
+      : [],
+  );
+  if (issues.length > 0) throw invalidRequest('body', issues);
+}
+
 /** The application as a lost race found it, or read again (consistently) when DynamoDB did not say. */
 async function fresh(deps: Deps, applicationId: string, item: Record<string, unknown> | undefined) {
   const found = item ?? (await readApplicationNow(deps.db, applicationId));
@@ -96,11 +119,15 @@ async function activeKeyHashes(deps: Deps, applicationId: string): Promise<strin
 
 /**
  * The application that registered the OAuth resource `uri` (RFC 8707), or null: one strongly
- * consistent read of its resource item. `uri` is compared in the form the configuration stores.
+ * consistent read of its resource item. `uri` is compared in the form the configuration stores. On
+ * the service's own origin only `<ISSUER>/mcp/<id>` held by `<id>` names an application.
  */
 export async function applicationOfResource(deps: Deps, uri: string): Promise<string | null> {
   const resource = resourceUri(uri);
   if (!resource) return null;
   const item = await readResource(deps.db, resource);
-  return (item?.applicationId as string | undefined) ?? null;
+  const holder = (item?.applicationId as string | undefined) ?? null;
+  // A squat stored before the configuration refused it names no application.
+  if (holder !== null && isForeignServiceResource(deps.config.ISSUER, holder, resource)) return null;
+  return holder;
 }
