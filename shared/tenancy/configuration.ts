@@ -38,7 +38,10 @@ export const patchConfiguration = (deps: Deps, app: Application, patch: Configur
  * Decides the new document from the current one and writes it with the resource claims and
  * releases it implies, conditioned on the version and origin it was decided from (shared/store/
  * configuration.ts). A lost race returns the application as it is now: decide again, at most
- * MAX_WRITES times. An unchanged document writes nothing.
+ * MAX_WRITES times. An unchanged document writes nothing, but "unchanged" is only ever decided from
+ * a strongly consistent read: the caller's copy of the application may come from an eventually
+ * consistent one (a key caller's, shared/sessions/resolve.ts), which can still hold the document
+ * as it was before the last write, and skipping the write on it would lose this one.
  */
 async function changeConfiguration(
   deps: Deps,
@@ -46,11 +49,18 @@ async function changeConfiguration(
   decide: (current: Configuration) => Configuration,
 ): Promise<Configuration> {
   let current = app;
-  for (let write = 0; write < MAX_WRITES; write++) {
+  let consistent = false;
+  for (let write = 0; write < MAX_WRITES; ) {
     const before = current.configuration;
     const next = decide(before);
     refuseServiceResources(deps, app.id, next);
-    if (isDeepStrictEqual(next, before)) return before;
+    if (isDeepStrictEqual(next, before)) {
+      if (consistent) return before;
+      current = await fresh(deps, app.id, undefined);
+      consistent = true;
+      continue;
+    }
+    write++;
     const held = new Set(before.oauth.resources);
     const wanted = new Set(next.oauth.resources);
     const outcome = await writeConfiguration(deps.db, {
@@ -77,7 +87,9 @@ async function changeConfiguration(
       case 'conflict':
         throw tooBusy();
       case 'stale':
+        // The failed condition's item, or a consistent read: the application as it is now.
         current = await fresh(deps, app.id, outcome.current);
+        consistent = true;
     }
   }
   throw tooBusy();
