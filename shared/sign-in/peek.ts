@@ -5,12 +5,14 @@ import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { readItems } from '../store/batch.ts';
 import { keys } from '../store/keys.ts';
 import { applicationFromItem } from '../tenancy/applications.ts';
+import { isSyntheticAddress } from '../tenancy/test-domains.ts';
 import { formatCode } from './code.ts';
 import { isDestroyed, isExpired, requestFromItem } from './request.ts';
 
 /**
  * POST /auth/code/peek (test use, secret key only): the pending code of an address under the
- * application's synthetic email domain. Every refusal is the same 404, so peek reveals nothing
+ * application's synthetic email domain, which must lie under a reserved test TLD (a domain stored
+ * before that rule shows nothing). Every refusal is the same 404, so peek reveals nothing
  * about real addresses or the configuration.
  */
 export async function peekCode(
@@ -28,7 +30,7 @@ export async function peekCode(
   if (!found.application) throw fail('unauthorized', 'The API key is not valid');
   const refused = () => fail('notFound', 'No code to show');
   const domain = applicationFromItem(found.application).configuration.authentication.syntheticEmailDomain;
-  if (!domain || !input.email.endsWith(`@${domain}`)) throw refused();
+  if (!isSyntheticAddress(domain, input.email)) throw refused();
   if (!found.request) throw refused();
   const request = requestFromItem(found.request);
   if (

@@ -10,6 +10,7 @@ import { keys } from '../store/keys.ts';
 import type { Hit } from '../store/rate-logs.ts';
 import { openRequest, withdrawRequest } from '../store/sign-in-requests.ts';
 import { applicationFromItem } from '../tenancy/applications.ts';
+import { isSyntheticAddress } from '../tenancy/test-domains.ts';
 import { codeHash, generateCode, generateDeviceCode } from './code.ts';
 import { signInEmail } from './email.ts';
 import { generatePhrase } from './phrase.ts';
@@ -60,7 +61,7 @@ export async function startSignIn(deps: Deps, input: StartInput) {
   const phrase = generatePhrase(deps.random);
   const validUntil = now + CODE_TTL_SECONDS * 1000;
   const syntheticDomain = application?.configuration.authentication.syntheticEmailDomain ?? null;
-  const isSynthetic = syntheticDomain !== null && input.email.endsWith(`@${syntheticDomain}`);
+  const isSynthetic = isSyntheticAddress(syntheticDomain, input.email);
   const request: SignInRequest = {
     requestId,
     scope: input.scope,

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { httpsOrigin } from './origins.ts';
+import { isReservedTestDomain } from './test-domains.ts';
 
 /** An application registers at most this many OAuth resources. */
 const MAX_RESOURCES = 20;
@@ -55,9 +56,18 @@ const Resources = z.array(ResourceUri).check(
   }),
 );
 
-/** An email domain for test addresses (`/auth/code/peek`), lower-cased. */
+/**
+ * An email domain for test addresses (`/auth/code/peek`), lower-cased: a name under a test TLD
+ * reserved by RFC 2606 / RFC 6761 only (shared/tenancy/test-domains.ts says why).
+ */
 const EmailDomain = z.pipe(
-  z.string().check(z.maxLength(253), z.regex(z.regexes.domain, 'a domain name such as bots.example.com')),
+  z.string().check(
+    z.maxLength(253),
+    z.refine(
+      (domain: string) => z.regexes.domain.test(domain) && isReservedTestDomain(domain),
+      'a domain name under a reserved test top-level domain (.test, .example, .invalid or .localhost), such as bots.acme.test',
+    ),
+  ),
   z.transform((domain: string) => domain.toLowerCase()),
 );
 

@@ -14,6 +14,7 @@ import {
   resourceUri,
   storedConfig,
 } from './configuration-document.ts';
+import { isForeignServiceResource } from './service-resources.ts';
 
 /** Lost races before a configuration write answers 429 busy: each one means another write landed. */
 const MAX_WRITES = 4;
@@ -37,7 +38,10 @@ export const patchConfiguration = (deps: Deps, app: Application, patch: Configur
  * Decides the new document from the current one and writes it with the resource claims and
  * releases it implies, conditioned on the version and origin it was decided from (shared/store/
  * configuration.ts). A lost race returns the application as it is now: decide again, at most
- * MAX_WRITES times. An unchanged document writes nothing.
+ * MAX_WRITES times. An unchanged document writes nothing, but "unchanged" is only ever decided from
+ * a strongly consistent read: the caller's copy of the application may come from an eventually
+ * consistent one (a key caller's, shared/sessions/resolve.ts), which can still hold the document
+ * as it was before the last write, and skipping the write on it would lose this one.
  */
 async function changeConfiguration(
   deps: Deps,
@@ -45,10 +49,18 @@ async function changeConfiguration(
   decide: (current: Configuration) => Configuration,
 ): Promise<Configuration> {
   let current = app;
-  for (let write = 0; write < MAX_WRITES; write++) {
+  let consistent = false;
+  for (let write = 0; write < MAX_WRITES; ) {
     const before = current.configuration;
     const next = decide(before);
-    if (isDeepStrictEqual(next, before)) return before;
+    refuseServiceResources(deps, app.id, next);
+    if (isDeepStrictEqual(next, before)) {
+      if (consistent) return before;
+      current = await fresh(deps, app.id, undefined);
+      consistent = true;
+      continue;
+    }
+    write++;
     const held = new Set(before.oauth.resources);
     const wanted = new Set(next.oauth.resources);
     const outcome = await writeConfiguration(deps.db, {
@@ -75,10 +87,33 @@ async function changeConfiguration(
       case 'conflict':
         throw tooBusy();
       case 'stale':
+        // The failed condition's item, or a consistent read: the application as it is now.
         current = await fresh(deps, app.id, outcome.current);
+        consistent = true;
     }
   }
   throw tooBusy();
+}
+
+/**
+ * 400 naming each resource on the service's own origin that is not the application's own MCP
+ * resource (shared/tenancy/service-resources.ts). The whole document is checked, so a resource
+ * claimed before this rule must be removed before anything else changes.
+ */
+function refuseServiceResources(deps: Deps, applicationId: string, next: Configuration) {
+  const issues = next.oauth.resources.flatMap((uri, index) =>
+    isForeignServiceResource(deps.config.ISSUER, applicationId, uri)
+      ? [
+          {
+            code: 'custom' as const,
+            path: ['oauth', 'resources', index],
+            message: "a resource on this service's origin may only be the application's own MCP resource",
+            input: uri,
+          },
+        ]
+      : [],
+  );
+  if (issues.length > 0) throw invalidRequest('body', issues);
 }
 
 /** The application as a lost race found it, or read again (consistently) when DynamoDB did not say. */
@@ -96,11 +131,15 @@ async function activeKeyHashes(deps: Deps, applicationId: string): Promise<strin
 
 /**
  * The application that registered the OAuth resource `uri` (RFC 8707), or null: one strongly
- * consistent read of its resource item. `uri` is compared in the form the configuration stores.
+ * consistent read of its resource item. `uri` is compared in the form the configuration stores. On
+ * the service's own origin only `<ISSUER>/mcp/<id>` held by `<id>` names an application.
  */
 export async function applicationOfResource(deps: Deps, uri: string): Promise<string | null> {
   const resource = resourceUri(uri);
   if (!resource) return null;
   const item = await readResource(deps.db, resource);
-  return (item?.applicationId as string | undefined) ?? null;
+  const holder = (item?.applicationId as string | undefined) ?? null;
+  // A squat stored before the configuration refused it names no application.
+  if (holder !== null && isForeignServiceResource(deps.config.ISSUER, holder, resource)) return null;
+  return holder;
 }

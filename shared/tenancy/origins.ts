@@ -16,7 +16,14 @@ interface Host {
 export interface DisposablePattern {
   /** How the pattern is written in docs/api.md. */
   readonly pattern: string;
-  readonly kind: 'preview' | 'development' | 'tunnel' | 'loopback' | 'private' | 'reserved name';
+  readonly kind:
+    | 'preview'
+    | 'development'
+    | 'tunnel'
+    | 'loopback'
+    | 'private'
+    | 'reserved name'
+    | 'reserved address';
   /** An origin it refuses (the tests send each one). */
   readonly example: string;
   readonly matches: (host: Host) => boolean;
@@ -91,6 +98,29 @@ export const disposablePatterns: readonly DisposablePattern[] = [
     example: 'https://pr-42-acme-web.fly.dev',
     matches: (host) => under('fly.dev')(host) && /^pr-\d+-/.test(firstLabel(host)),
   },
+  {
+    pattern: '`<app>-pr-<n>.herokuapp.com` (Heroku review apps)',
+    kind: 'preview',
+    example: 'https://acme-pr-42.herokuapp.com',
+    // Heroku now appends a random suffix to new app names: `acme-pr-42-1a2b3c4d5e6f`.
+    matches: (host) => under('herokuapp.com')(host) && /-pr-\d+(-[0-9a-f]{12})?$/.test(firstLabel(host)),
+  },
+  {
+    pattern: '`<site>-<n>.<region>.azurestaticapps.net` (Azure Static Web Apps pull-request previews)',
+    kind: 'preview',
+    example: 'https://gentle-sea-0a1b2c3d4-42.westus2.azurestaticapps.net',
+    // Production is `<site>.azurestaticapps.net` or `<site>.<partition>.azurestaticapps.net` (a
+    // number): only a preview has a region label after a first label ending in `-<n>`.
+    matches: (host) => {
+      const [first = '', region = ''] = host.name.split('.');
+      return (
+        under('azurestaticapps.net')(host) &&
+        host.name.split('.').length >= 4 &&
+        /-\d+$/.test(first) &&
+        /^[a-z][a-z0-9]*$/.test(region)
+      );
+    },
+  },
   // Hosted development environments.
   ...suffixes('development', [
     ['app.github.dev', 'https://octo-space-x7g-3000.app.github.dev'],
@@ -125,6 +155,8 @@ export const disposablePatterns: readonly DisposablePattern[] = [
     ['pinggy.link', 'https://abc.a.pinggy.link'],
     ['nip.io', 'https://10.0.0.1.nip.io'],
     ['sslip.io', 'https://192-168-1-2.sslip.io'],
+    // Tailscale: MagicDNS names of a tailnet's machines, and Funnel's tunnels to them.
+    ['ts.net', 'https://devbox.tail1a2b3c.ts.net'],
   ]),
   // Names that never reach the public internet (RFC 2606, RFC 6761, RFC 6762, RFC 8375, ICANN 2024).
   {
@@ -144,6 +176,9 @@ export const disposablePatterns: readonly DisposablePattern[] = [
     ['example.com', 'https://app.example.com'],
     ['example.net', 'https://example.net'],
     ['example.org', 'https://www.example.org'],
+    // RFC 7686 (Tor onion services) and RFC 9476 (names outside the DNS).
+    ['onion', 'https://acme2abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrstu.onion'],
+    ['alt', 'https://acme.alt'],
   ]),
   {
     pattern: 'a single-label host (no dot)',
@@ -184,6 +219,44 @@ export const disposablePatterns: readonly DisposablePattern[] = [
     example: 'https://100.100.1.1',
     matches: inV4([100, 64, 0, 0], 10),
   },
+  // Addresses reserved for documentation (RFC 5737), benchmarking (RFC 2544), multicast (RFC 5771)
+  // and future use (RFC 1112, with the broadcast address): no public site is served from them.
+  {
+    pattern: '192.0.2.0/24 (documentation)',
+    kind: 'reserved address',
+    example: 'https://192.0.2.10',
+    matches: inV4([192, 0, 2, 0], 24),
+  },
+  {
+    pattern: '198.51.100.0/24 (documentation)',
+    kind: 'reserved address',
+    example: 'https://198.51.100.7',
+    matches: inV4([198, 51, 100, 0], 24),
+  },
+  {
+    pattern: '203.0.113.0/24 (documentation)',
+    kind: 'reserved address',
+    example: 'https://203.0.113.5',
+    matches: inV4([203, 0, 113, 0], 24),
+  },
+  {
+    pattern: '198.18.0.0/15 (benchmarking)',
+    kind: 'reserved address',
+    example: 'https://198.19.0.1',
+    matches: inV4([198, 18, 0, 0], 15),
+  },
+  {
+    pattern: '224.0.0.0/4 (multicast)',
+    kind: 'reserved address',
+    example: 'https://239.1.2.3',
+    matches: inV4([224, 0, 0, 0], 4),
+  },
+  {
+    pattern: '240.0.0.0/4 (reserved)',
+    kind: 'reserved address',
+    example: 'https://255.255.255.255',
+    matches: inV4([240, 0, 0, 0], 4),
+  },
   { pattern: '::/128', kind: 'private', example: 'https://[::]', matches: inV6([], 128) },
   {
     pattern: '::1/128',
@@ -204,6 +277,19 @@ export const disposablePatterns: readonly DisposablePattern[] = [
     kind: 'private',
     example: 'https://[::ffff:8.8.8.8]',
     matches: inV6([0, 0, 0, 0, 0, 0xffff], 96),
+  },
+  {
+    pattern: '2001:db8::/32 (documentation)',
+    kind: 'reserved address',
+    example: 'https://[2001:db8::1]',
+    matches: inV6([0x2001, 0x0db8], 32),
+  },
+  {
+    // RFC 6052: an IPv4 address as the local network's NAT64 gateway writes it, never a site's own.
+    pattern: '64:ff9b::/96 (NAT64)',
+    kind: 'reserved address',
+    example: 'https://[64:ff9b::c000:201]',
+    matches: inV6([0x64, 0xff9b, 0, 0, 0, 0], 96),
   },
 ];
 

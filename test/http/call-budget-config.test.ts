@@ -71,8 +71,28 @@ describe('AWS calls per configuration request', () => {
       ...asOwner,
       'TransactWriteItemsCommand',
     ]);
-    // The same document again writes nothing.
-    expect(await commandsOf(() => manage(app, 'PUT', path(owned), { token }, again))).toEqual(asOwner);
+    // The same document again writes nothing, once a consistent read confirms it is unchanged.
+    expect(await commandsOf(() => manage(app, 'PUT', path(owned), { token }, again))).toEqual([
+      ...asOwner,
+      'GetItemCommand',
+    ]);
+  });
+
+  it('PATCH by the secret key: 2 reads, then ONE TransactWriteItems; unchanged: + 1 consistent GetItem, no write', async () => {
+    const apiKey = owned.secretKey;
+    const body = { authentication: { syntheticEmailDomain: `k${process.pid}.acme.test` } };
+    // A write route notes the key's first use within the minute (one UpdateItem): use it once first.
+    await manage(app, 'PATCH', path(owned), { apiKey }, {});
+    expect(await commandsOf(() => manage(app, 'PATCH', path(owned), { apiKey }, body))).toEqual([
+      'GetItemCommand',
+      'GetItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
+    expect(await commandsOf(() => manage(app, 'PATCH', path(owned), { apiKey }, body))).toEqual([
+      'GetItemCommand',
+      'GetItemCommand',
+      'GetItemCommand',
+    ]);
   });
 
   it('PATCH setting the first origin (or removing it): + 1 Query of the keys, whose flags change in the same transaction', async () => {

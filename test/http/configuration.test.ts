@@ -1,8 +1,8 @@
-import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/store/keys.ts';
 import { applicationOfResource } from '../../shared/tenancy/configuration.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
@@ -94,6 +94,27 @@ describe('PUT /applications/{applicationId}/configuration', () => {
     expect((await read(owned)).body).toEqual(expected);
   });
 
+  it.each(['bots.acme.test', 'qa.example', 'x.invalid', 'e2e.localhost'])(
+    'takes %s as the synthetic email domain: a name under a test TLD reserved by RFC 2606 / RFC 6761',
+    async (domain) => {
+      // Prepare
+      const owned = await createOwnedApplication(app);
+
+      // Act
+      const response = await patch(
+        owned,
+        { authentication: { syntheticEmailDomain: domain } },
+        {
+          apiKey: owned.secretKey,
+        },
+      );
+
+      // Assess
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.authentication.syntheticEmailDomain).toBe(domain);
+    },
+  );
+
   it('gives sign-in its synthetic email domain: peek shows the code of an address under it', async () => {
     // Prepare
     const owned = await createOwnedApplication(app);
@@ -134,6 +155,19 @@ describe('PUT /applications/{applicationId}/configuration', () => {
     ['an origin with a path', document({ origin: 'https://acme.com/app' }), 'origin'],
     ['an http origin', document({ origin: 'http://acme.com' }), 'origin'],
     ['a domain that is none', document({ domain: 'not a domain' }), 'authentication.syntheticEmailDomain'],
+    // A real mail domain would let the key peek a real person's code (docs/security.md).
+    ['a real mail domain', document({ domain: 'gmail.com' }), 'authentication.syntheticEmailDomain'],
+    [
+      'a name under example.com',
+      document({ domain: 'bots.example.com' }),
+      'authentication.syntheticEmailDomain',
+    ],
+    [
+      'a domain ending in test without a dot',
+      document({ domain: 'bots.mytest' }),
+      'authentication.syntheticEmailDomain',
+    ],
+    ['a reserved test TLD alone', document({ domain: 'test' }), 'authentication.syntheticEmailDomain'],
   ])('answers 400 naming the key for %s, and changes nothing', async (_case, body, path) => {
     // Prepare
     const owned = await createOwnedApplication(app);
@@ -298,6 +332,74 @@ describe('OAuth resources name exactly one application', () => {
     expect(taken.body.error.details).toEqual({ resource });
     expect(free.status, free.text).toBe(200);
     expect(await applicationOfResource(app.deps, resource)).toBe(b.applicationId);
+  });
+
+  it("refuses another application's MCP resource on this service, and any other URI on the service's origin", async () => {
+    // Prepare
+    const [victim, squatter] = [await createOwnedApplication(app), await createOwnedApplication(app)];
+    const victimMcp = `${TEST_ISSUER}/mcp/${victim.applicationId}`;
+    const onService = [
+      victimMcp,
+      `${TEST_ISSUER.toUpperCase()}:443/mcp/${victim.applicationId}`,
+      `${TEST_ISSUER}/`,
+      `${TEST_ISSUER}/mcp`,
+      `${TEST_ISSUER}/oauth/token`,
+    ];
+
+    // Act
+    const squats = await Promise.all(
+      onService.map((resource) =>
+        patch(squatter, { oauth: { resources: [newResource(), resource] } }, { apiKey: squatter.secretKey }),
+      ),
+    );
+    const own = await patch(victim, { oauth: { resources: [victimMcp] } }, { apiKey: victim.secretKey });
+
+    // Assess
+    for (const squat of squats) {
+      expectError(squat, 400, 'VALIDATION_ERROR');
+      expect(squat.body.error.details.issues.map((issue: { path: string }) => issue.path)).toEqual([
+        'oauth.resources.1',
+      ]);
+    }
+    expect((await read(squatter)).body.oauth.resources).toEqual([]);
+    expect(own.status, own.text).toBe(200);
+    expect(await applicationOfResource(app.deps, victimMcp)).toBe(victim.applicationId);
+  });
+
+  it('takes resources elsewhere on loopback or on another port of the service host (they are unique across tenants)', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app);
+    const resources = [`https://localhost:${3000 + (process.pid % 1000)}/mcp`, `${TEST_ISSUER}:8443/mcp`];
+
+    // Act
+    const response = await patch(owned, { oauth: { resources } });
+
+    // Assess
+    expect(response.status, response.text).toBe(200);
+    expect(await applicationOfResource(app.deps, resources[0] as string)).toBe(owned.applicationId);
+  });
+
+  it("names no application for another application's MCP resource claimed before the rule", async () => {
+    // Prepare: a squat stored by older code.
+    const [victim, squatter] = [await createOwnedApplication(app), await createOwnedApplication(app)];
+    const victimMcp = `${TEST_ISSUER}/mcp/${victim.applicationId}`;
+    await app.deps.db.client.send(
+      new PutCommand({
+        TableName: app.deps.db.table,
+        Item: {
+          ...keys.resource(victimMcp),
+          type: 'resource',
+          resource: victimMcp,
+          applicationId: squatter.applicationId,
+        },
+      }),
+    );
+
+    // Act
+    const holder = await applicationOfResource(app.deps, victimMcp);
+
+    // Assess
+    expect(holder).toBeNull();
   });
 
   it('finds the application of a resource in any spelling of it, and none for an unknown one', async () => {

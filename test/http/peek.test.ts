@@ -1,10 +1,12 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/store/keys.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import { newEmail, wrongCode } from '../support/sign-in.ts';
-import { createTestApplication } from '../support/tenancy.ts';
+import { createOwnedApplication, createTestApplication } from '../support/tenancy.ts';
 
 const SYNTHETIC = 'synthetic.test';
 
@@ -120,6 +122,32 @@ describe('POST /auth/code/peek', () => {
     for (const [reason, response] of Object.entries(refusals)) {
       expect({ reason, ...observable(response) }).toEqual({ reason, ...reference });
     }
+  });
+
+  it('shows nothing under a stored synthetic domain that is no reserved test name, and keeps no plain code', async () => {
+    // Prepare: an item stored before the configuration refused real mail domains.
+    const owned = await createOwnedApplication(app);
+    await app.deps.db.client.send(
+      new UpdateCommand({
+        TableName: app.deps.db.table,
+        Key: keys.application(owned.applicationId),
+        UpdateExpression: 'SET config.authentication.syntheticEmailDomain = :real',
+        ExpressionAttributeValues: { ':real': 'gmail.com' },
+      }),
+    );
+    const email = newEmail('gmail.com');
+    await startIn(owned.secretKey, email);
+
+    // Act
+    const response = await peek(email, owned.secretKey);
+
+    // Assess
+    expectError(response, 404, 'NOT_FOUND');
+    const { Item } = await app.deps.db.client.send(
+      new GetCommand({ TableName: app.deps.db.table, Key: keys.signIn(owned.applicationId, email) }),
+    );
+    expect(Item?.status).toBe('pending');
+    expect(Item?.peekCode).toBeUndefined();
   });
 
   it('refuses the public key and a missing key with 401 UNAUTHORIZED', async () => {

@@ -14,6 +14,16 @@ const disposable: ReadonlyArray<readonly [origin: string, pattern: string]> = [
   ],
   ['https://pr-7.d3abc.amplifyapp.com', '`pr-<n>.` under amplifyapp.com (Amplify pull-request previews)'],
   ['https://shop-pr-7.onrender.com', '`<service>-pr-<n>.onrender.com` (Render pull-request previews)'],
+  ['https://shop-pr-7.herokuapp.com', '`<app>-pr-<n>.herokuapp.com` (Heroku review apps)'],
+  ['https://shop-pr-7-0a1b2c3d4e5f.herokuapp.com', '`<app>-pr-<n>.herokuapp.com` (Heroku review apps)'],
+  [
+    'https://brave-river-0f1e2d3c4-7.eastus2.azurestaticapps.net',
+    '`<site>-<n>.<region>.azurestaticapps.net` (Azure Static Web Apps pull-request previews)',
+  ],
+  [
+    'https://brave-river-0f1e2d3c4-7.eastus2.3.azurestaticapps.net',
+    '`<site>-<n>.<region>.azurestaticapps.net` (Azure Static Web Apps pull-request previews)',
+  ],
   [
     'https://shop-pr-7.up.railway.app',
     '`<service>-pr-<n>.up.railway.app` (Railway pull-request environments)',
@@ -48,6 +58,7 @@ const disposable: ReadonlyArray<readonly [origin: string, pattern: string]> = [
   ['https://x1.a.free.pinggy.link', '*.pinggy.link'],
   ['https://app.127.0.0.1.nip.io', '*.nip.io'],
   ['https://10-0-0-1.sslip.io', '*.sslip.io'],
+  ['https://laptop.tailnet-1a2b.ts.net', '*.ts.net'],
   ['https://localhost', 'localhost'],
   ['https://shop.localhost:5173', '*.localhost'],
   ['https://printer.local', '*.local'],
@@ -59,6 +70,8 @@ const disposable: ReadonlyArray<readonly [origin: string, pattern: string]> = [
   ['https://example.com', '*.example.com'],
   ['https://docs.example.net', '*.example.net'],
   ['https://example.org:8443', '*.example.org'],
+  ['https://shopabcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrstuvw.onion', '*.onion'],
+  ['https://shop.alt', '*.alt'],
   ['https://devbox', 'a single-label host (no dot)'],
   ['https://0.1.2.3', '0.0.0.0/8'],
   ['https://127.255.0.9', '127.0.0.0/8'],
@@ -67,12 +80,23 @@ const disposable: ReadonlyArray<readonly [origin: string, pattern: string]> = [
   ['https://192.168.0.1:3000', '192.168.0.0/16'],
   ['https://169.254.1.1', '169.254.0.0/16'],
   ['https://100.127.255.254', '100.64.0.0/10'],
+  ['https://192.0.2.255', '192.0.2.0/24 (documentation)'],
+  ['https://198.51.100.1', '198.51.100.0/24 (documentation)'],
+  ['https://203.0.113.254', '203.0.113.0/24 (documentation)'],
+  ['https://198.18.0.1', '198.18.0.0/15 (benchmarking)'],
+  ['https://198.19.255.254', '198.18.0.0/15 (benchmarking)'],
+  ['https://224.0.0.1', '224.0.0.0/4 (multicast)'],
+  ['https://239.255.255.250', '224.0.0.0/4 (multicast)'],
+  ['https://240.0.0.1', '240.0.0.0/4 (reserved)'],
+  ['https://255.255.255.255', '240.0.0.0/4 (reserved)'],
   ['https://[0:0::0]', '::/128'],
   ['https://[0:0:0:0:0:0:0:1]', '::1/128'],
   ['https://[fc00::abcd]', 'fc00::/7'],
   ['https://[febf::1]', 'fe80::/10'],
   ['https://[feff::1]', 'fec0::/10 (site-local)'],
   ['https://[::ffff:10.0.0.1]', '::ffff:0:0/96 (IPv4-mapped)'],
+  ['https://[2001:db8:ffff::1]', '2001:db8::/32 (documentation)'],
+  ['https://[64:ff9b::8.8.8.8]', '64:ff9b::/96 (NAT64)'],
 ];
 
 describe('officialOrigin: disposable origins are never recorded', () => {
@@ -89,7 +113,13 @@ describe('officialOrigin: disposable origins are never recorded', () => {
   });
 
   it('matches labels, not text: a look-alike under another domain is not disposable', () => {
-    for (const origin of ['https://vercel.app.acme.com', 'https://myngrok.io', 'https://notlocalhost.com']) {
+    for (const origin of [
+      'https://vercel.app.acme.com',
+      'https://myngrok.io',
+      'https://notlocalhost.com',
+      'https://acme.onion.acme.com',
+      'https://hosts.net',
+    ]) {
       expect(officialOrigin(origin), origin).toEqual({ origin });
     }
   });
@@ -113,7 +143,20 @@ describe('officialOrigin: what is recorded', () => {
     ['https://acme.web.app', 'https://acme.web.app'],
     ['https://172.32.0.1', 'https://172.32.0.1'],
     ['https://100.128.0.1', 'https://100.128.0.1'],
-    ['https://[2001:db8::1]', 'https://[2001:db8::1]'],
+    ['https://[2606:4700:4700::1111]', 'https://[2606:4700:4700::1111]'],
+    ['https://192.0.3.1', 'https://192.0.3.1'],
+    ['https://198.20.0.1', 'https://198.20.0.1'],
+    ['https://223.255.255.255', 'https://223.255.255.255'],
+    ['https://[2001:db9::1]', 'https://[2001:db9::1]'],
+    ['https://[64:ff9b:1::1]', 'https://[64:ff9b:1::1]'],
+    // Production hosts of the platforms whose previews are disposable.
+    ['https://acme.herokuapp.com', 'https://acme.herokuapp.com'],
+    ['https://acme-pr-tools.herokuapp.com', 'https://acme-pr-tools.herokuapp.com'],
+    ['https://gentle-sea-012345678.azurestaticapps.net', 'https://gentle-sea-012345678.azurestaticapps.net'],
+    [
+      'https://gentle-sea-012345678.3.azurestaticapps.net',
+      'https://gentle-sea-012345678.3.azurestaticapps.net',
+    ],
     ['https://xn--bcher-kva.de', 'https://xn--bcher-kva.de'],
   ])('records %s as %s', (header, origin) => {
     expect(officialOrigin(header)).toEqual({ origin });

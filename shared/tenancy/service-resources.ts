@@ -1,0 +1,20 @@
+/**
+ * OAuth resources (RFC 8707) on this service's own origin. The service serves one per application,
+ * its MCP endpoint `<ISSUER>/mcp/<applicationId>` (SPEC §4, `/.well-known/oauth-protected-resource/mcp/{id}`),
+ * and it belongs to that application alone: any other application registering it (or any other
+ * URI on the service's origin) would squat a resource the service itself vouches for, answering the
+ * rightful application 409 and sending its OAuth flows to the squatter.
+ */
+import { resourceUri } from './configuration-document.ts';
+
+/** The application's own MCP resource, in the form the configuration stores. */
+const ownMcpResource = (issuer: string, applicationId: string): string | null =>
+  resourceUri(`${issuer.replace(/\/+$/, '')}/mcp/${encodeURIComponent(applicationId)}`);
+
+/**
+ * Whether `uri` (stored form) is on the service's own origin (its host and port, whatever the scheme:
+ * locally the issuer is `http://`) and is not `applicationId`'s own MCP resource.
+ */
+export function isForeignServiceResource(issuer: string, applicationId: string, uri: string): boolean {
+  return new URL(uri).host === new URL(issuer).host && uri !== ownMcpResource(issuer, applicationId);
+}
