@@ -10,6 +10,7 @@ import type { CodeHasher } from './crypto/code-hasher.ts';
 import type { Signer } from './crypto/signer.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { Mailer } from './mail/mailer.ts';
+import { type Metrics, noMetrics } from './metrics/metrics.ts';
 import { cryptoRandom, type Random } from './random.ts';
 import type { RouteAccess, RouteSpec } from './routes.ts';
 import type { Db } from './store/db.ts';
@@ -25,6 +26,8 @@ export interface Deps {
   readonly clock: Clock;
   readonly random: Random;
   readonly logger: Logger;
+  /** This request's counts (the handler chain writes them as EMF); counts nothing outside a request. */
+  readonly metrics: Metrics;
 }
 
 /** Every port: what the local server, tests and benches build. */
@@ -66,6 +69,7 @@ export function createDeps(
     clock: overrides.clock ?? systemClock,
     random: overrides.random ?? cryptoRandom,
     logger: overrides.logger ?? createLogger(config.LOG_LEVEL),
+    metrics: overrides.metrics ?? noMetrics,
   };
 }
 
@@ -119,14 +123,20 @@ let coldRequestId: string | undefined;
 /**
  * The request's view of `deps`: the ports its route declares, and a logger whose every line
  * carries the request id, the route and whether this is the container's first request (that
- * request's id is remembered, so asking again within it still answers true).
+ * request's id is remembered, so asking again within it still answers true), and `metrics`,
+ * which the chain writes when it answers (none given: counts nothing).
  */
-export function forRequest(deps: Deps, route: RouteSpec, requestId: string): Deps {
+export function forRequest(
+  deps: Deps,
+  route: RouteSpec,
+  requestId: string,
+  metrics: Metrics = noMetrics,
+): Deps {
   coldRequestId ??= requestId;
   const logger = deps.logger.child({
     requestId,
     route: routeLabel(route),
     coldStart: requestId === coldRequestId,
   });
-  return { ...declaredOnly(deps, route), logger };
+  return { ...declaredOnly(deps, route), logger, metrics };
 }

@@ -6,6 +6,11 @@ export type LogFields = Record<string, unknown>;
 
 export interface Logger {
   log(level: LogLevel, message: string, fields?: LogFields): void;
+  /**
+   * Writes an `info` line whatever the minimum level, unless logging is silent: metrics
+   * (shared/metrics/metrics.ts) and the alarms on them must not depend on LOG_LEVEL.
+   */
+  always(message: string, fields: LogFields): void;
   child(fields: LogFields): Logger;
 }
 
@@ -20,6 +25,10 @@ export function createLogger(
     log(level, message, fields) {
       if (rank[level] < rank[minLevel]) return;
       sink(JSON.stringify({ level, time: new Date().toISOString(), message, ...base, ...fields }));
+    },
+    always(message, fields) {
+      if (minLevel === 'silent') return;
+      sink(JSON.stringify({ level: 'info', time: new Date().toISOString(), message, ...base, ...fields }));
     },
     child(fields) {
       return createLogger(minLevel, sink, { ...base, ...fields });

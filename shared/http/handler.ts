@@ -7,6 +7,7 @@ import { callerFor, noteKeyUse } from '#callers';
 import { type Deps, forRequest, getDeps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { describeError, type Logger } from '../log.ts';
+import { RequestMetrics } from '../metrics/metrics.ts';
 import type { RawResponse, RouteSpec } from '../routes.ts';
 import type { CallerByMode } from '../sessions/caller.ts';
 import type { GrantOf } from '../tenancy/authorize.ts';
@@ -76,6 +77,7 @@ interface HttpRequest<R extends RouteSpec> {
 interface Internal extends Record<string, unknown> {
   deps: Deps;
   log: Logger;
+  metrics: RequestMetrics;
   started: number;
   requestId: string;
 }
@@ -117,8 +119,10 @@ export function http<R extends RouteSpec>(route: R, run: NoInfer<RouteHandler<R>
     before: (request) => {
       const requestId = requestIdOf(request.event, request.context);
       // This request's declared ports, and a logger with its request id, route and cold-start flag.
-      const deps = forRequest(depsFor(request.context, route), route, requestId);
+      const metrics = new RequestMetrics();
+      const deps = forRequest(depsFor(request.context, route), route, requestId, metrics);
       request.internal.requestId = requestId;
+      request.internal.metrics = metrics;
       request.internal.deps = deps;
       request.internal.log = deps.logger;
       request.internal.started = performance.now();
@@ -127,6 +131,7 @@ export function http<R extends RouteSpec>(route: R, run: NoInfer<RouteHandler<R>
     after: (request) => {
       withCors(request.internal.deps, request.event, request.response);
       logLine(request.internal, request.response);
+      writeMetrics(request.internal);
     },
     onError: (request) => {
       const requestId = requestIdOf(request.event, request.context);
@@ -151,6 +156,7 @@ export function http<R extends RouteSpec>(route: R, run: NoInfer<RouteHandler<R>
       }
       withCors(deps, request.event, request.response);
       logLine(request.internal, request.response);
+      writeMetrics(request.internal);
     },
   });
 
@@ -265,4 +271,11 @@ function logLine(internal: Partial<Internal>, response: HttpResult | null | unde
     status,
     durationMs: internal.started === undefined ? undefined : Math.round(performance.now() - internal.started),
   });
+}
+
+/** The request's counts, once, as one EMF line (shared/metrics/metrics.ts); nothing if none. */
+function writeMetrics(internal: Partial<Internal>): void {
+  const { deps, log, metrics } = internal;
+  const document = deps && metrics?.flush(deps.config.SERVICE_NAME, deps.clock.now());
+  if (document) log?.always('metrics', document);
 }

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { rateLimited } from '../errors.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { Random } from '../random.ts';
 import { keys } from '../store/keys.ts';
 import {
@@ -82,6 +83,19 @@ export function recordHit(table: string, log: RateLog, hit: Hit): RateLogWrite {
   return rewriteWrite(table, log, [...recent, hit], keepUntil);
 }
 
+/**
+ * `decide` (recordHit, or several of them), counting its refusal in the `RateLimited` metric. Only
+ * a limit's refusal counts: `tooBusy` (lost races) is not a client over a limit.
+ */
+export function countingRefusal<T>(metrics: Metrics, decide: () => T): T {
+  try {
+    return decide();
+  } catch (error) {
+    metrics.count('RateLimited');
+    throw error;
+  }
+}
+
 /** After MAX_WRITES the caller is told to come back in a moment. */
 export const tooBusy = () => rateLimited(1, { reason: 'busy' });
 
@@ -99,7 +113,10 @@ export async function consume(
   let log = rateLogFrom(limit, subject, item);
   const hit = newHit(deps.random, deps.clock.now());
   for (let write = 0; write < MAX_WRITES; write++) {
-    const saved = await saveRateLog(deps.db, recordHit(deps.db.table, log, hit));
+    const saved = await saveRateLog(
+      deps.db,
+      countingRefusal(deps.metrics, () => recordHit(deps.db.table, log, hit)),
+    );
     if (saved.outcome === 'saved') return;
     log = withState(log, saved.current);
     // An SDK retry of our own write that had landed (its answer lost) finds our hit: done.

@@ -45,18 +45,30 @@ export async function issueSessionToken(
   const issuedAt = Math.floor(deps.clock.now() / 1000);
   const expiresAt = issuedAt + (input.lifetime ?? SESSION_TTL_SECONDS);
   const jti = newId(deps.random, 'jti');
-  const token = await signJwt(deps.signer, {
-    iss: deps.config.ISSUER,
-    sub: input.userId,
-    email: input.email,
-    sid: input.sessionId,
-    aud: input.scope,
-    jti,
-    iat: issuedAt,
-    exp: expiresAt,
-    ...(input.actorId ? { act: { sub: input.actorId } } : {}),
-  });
+  const token = await countingSignErrors(deps, () =>
+    signJwt(deps.signer, {
+      iss: deps.config.ISSUER,
+      sub: input.userId,
+      email: input.email,
+      sid: input.sessionId,
+      aud: input.scope,
+      jti,
+      iat: issuedAt,
+      exp: expiresAt,
+      ...(input.actorId ? { act: { sub: input.actorId } } : {}),
+    }),
+  );
   return { token, jti, issuedAt, expiresAt };
+}
+
+/** A failed signature (KMS Sign or GetPublicKey, on AWS) counts in `KmsSignErrors`; lib/alarms.ts alarms on it. */
+async function countingSignErrors<T>(deps: Deps, sign: () => Promise<T>): Promise<T> {
+  try {
+    return await sign();
+  } catch (error) {
+    deps.metrics.count('KmsSignErrors');
+    throw error;
+  }
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;

@@ -52,10 +52,17 @@ export async function checkCode(
     limitLog: rateLogKey(limits.codeCheckPerIp, input.sourceIp),
   });
   await consume(deps, limits.codeCheckPerIp, input.sourceIp, found.limitLog);
-  if (!found.request) throw invalidCode();
+  if (!found.request) {
+    deps.metrics.refuseCode('wrong');
+    throw invalidCode();
+  }
   const request = requestFromItem(found.request);
-  if (isDestroyed(request)) throw tooManyAttempts();
+  if (isDestroyed(request)) {
+    deps.metrics.refuseCode('tooMany');
+    throw tooManyAttempts();
+  }
   if (isExpired(request, deps.clock.now())) {
+    deps.metrics.refuseCode('expired');
     throw fail('codeExpired', 'The code has expired; request a new one', {
       reason: 'expired',
     });
@@ -75,12 +82,15 @@ async function refuseWrongCode(deps: Deps, request: SignInRequest): Promise<neve
   });
   switch (counted.outcome) {
     case 'counted':
+      deps.metrics.refuseCode('wrong');
       // SPEC §3.1: the fifth wrong attempt destroys the request (it stays, marked, until TTL).
       if (counted.attempts >= MAX_ATTEMPTS) throw tooManyAttempts();
       throw fail('wrongCode', 'The code is not valid', { attemptsLeft: MAX_ATTEMPTS - counted.attempts });
     case 'destroyed':
+      deps.metrics.refuseCode('tooMany');
       throw tooManyAttempts();
     case 'replaced':
+      deps.metrics.refuseCode('wrong');
       throw invalidCode();
   }
 }

@@ -116,6 +116,7 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
   if (consumed.outcome === 'accountExists') {
     throw fail('accountChanged', 'The account changed during sign-in; try again');
   }
+  deps.metrics.count('SignInsCompleted');
   return { user, token: issued.token, session: publicSession(session), scope: request.scope };
 }
 

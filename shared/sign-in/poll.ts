@@ -9,6 +9,7 @@ import { recordPoll } from '../store/device-grants.ts';
 import { keys } from '../store/keys.ts';
 import { refuseDisabled, signInKeys } from './check-code.ts';
 import { type CompleteInput, completeSignIn, type SignInResult } from './complete.ts';
+import { countingFailure } from './failed.ts';
 import {
   type DeviceGrant,
   deviceFromItem,
@@ -27,10 +28,16 @@ const expired = () => fail('pollExpired', 'The sign-in request has expired; star
  * grows by 5 s and stays grown) when polled early, 200 with the session once approved. A device
  * code works once.
  */
-export async function pollSignIn(
-  deps: Deps,
-  input: { deviceCode: string; sourceIp: string; userAgent: string } & Pick<CompleteInput, 'remainingMs'>,
-): Promise<SignInResult> {
+export function pollSignIn(deps: Deps, input: PollInput): Promise<SignInResult> {
+  return countingFailure(deps, () => poll(deps, input));
+}
+
+type PollInput = { deviceCode: string; sourceIp: string; userAgent: string } & Pick<
+  CompleteInput,
+  'remainingMs'
+>;
+
+async function poll(deps: Deps, input: PollInput): Promise<SignInResult> {
   const deviceCodeHash = sha256Hex(input.deviceCode);
   const polled = await readItems(deps.db, {
     device: keys.device(deviceCodeHash),

@@ -4,7 +4,7 @@ import { fail, retryLater } from '../errors.ts';
 import { MailUnavailableError } from '../mail/mailer.ts';
 import { withoutLinks } from '../mail/plain-text.ts';
 import { newId } from '../random.ts';
-import { MAX_WRITES, newHit, tooBusy } from '../rate-limit/rate-limit.ts';
+import { countingRefusal, MAX_WRITES, newHit, tooBusy } from '../rate-limit/rate-limit.ts';
 import { readItems } from '../store/batch.ts';
 import { keys } from '../store/keys.ts';
 import type { Hit } from '../store/rate-logs.ts';
@@ -89,7 +89,7 @@ export async function startSignIn(deps: Deps, input: StartInput) {
       request,
       deviceCodeHash: sha256Hex(deviceCode),
       device,
-      hits: startHits(deps.db.table, logs, hit),
+      hits: countingRefusal(deps.metrics, () => startHits(deps.db.table, logs, hit)),
     });
     if (opened.outcome === 'opened') break;
     // Concurrent writes kept cancelling it (real DynamoDB; nothing was written): come back in a moment.
@@ -112,6 +112,7 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     );
   } catch (error) {
     if (!(error instanceof MailUnavailableError)) throw error;
+    deps.metrics.count('EmailsRefused');
     deps.logger.log('error', 'sign-in email not sent', {
       errorName: (error.cause as Error | undefined)?.name,
     });
@@ -122,6 +123,8 @@ export async function startSignIn(deps: Deps, input: StartInput) {
       MAIL_RETRY_AFTER_SECONDS,
     );
   }
+  deps.metrics.count('EmailsSent');
+  deps.metrics.count('SignInsStarted');
   return {
     sent: true as const,
     deviceCode,

@@ -3,6 +3,7 @@ import { newWriteId } from '../random.ts';
 import { approveRequest } from '../store/sign-in-requests.ts';
 import { alreadyUsed, checkCode } from './check-code.ts';
 import { type CompleteInput, completeSignIn, type SignInResult } from './complete.ts';
+import { countingFailure } from './failed.ts';
 import { MAX_ATTEMPTS } from './request.ts';
 
 export interface CodeInput {
@@ -18,20 +19,26 @@ export async function verifySignIn(
   deps: Deps,
   input: CodeInput & Pick<CompleteInput, 'remainingMs'>,
 ): Promise<SignInResult> {
-  const { request, account } = await checkCode(deps, input);
-  return completeSignIn(deps, {
-    request,
-    account,
-    expectStatus: 'pending',
-    raced: alreadyUsed,
-    userAgent: input.userAgent,
-    sourceIp: input.sourceIp,
-    remainingMs: input.remainingMs,
+  return countingFailure(deps, async () => {
+    const { request, account } = await checkCode(deps, input);
+    return completeSignIn(deps, {
+      request,
+      account,
+      expectStatus: 'pending',
+      raced: alreadyUsed,
+      userAgent: input.userAgent,
+      sourceIp: input.sourceIp,
+      remainingMs: input.remainingMs,
+    });
   });
 }
 
 /** POST /auth/code/approve: pending -> approved; the polling device then gets the session. */
-export async function approveSignIn(deps: Deps, input: CodeInput): Promise<{ approved: true }> {
+export function approveSignIn(deps: Deps, input: CodeInput): Promise<{ approved: true }> {
+  return countingFailure(deps, () => approve(deps, input));
+}
+
+async function approve(deps: Deps, input: CodeInput): Promise<{ approved: true }> {
   const { request } = await checkCode(deps, input);
   const approved = await approveRequest(deps.db, request, {
     now: deps.clock.now(),
