@@ -2,7 +2,9 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type RouteId, routeList, routes } from '../shared/routes.ts';
+import { tableSchema } from '../shared/store/table.ts';
 import { AccessRoles } from './access-roles.ts';
+import { Alarms } from './alarms.ts';
 import { CodeKey } from './code-key.ts';
 import { CustomDomain } from './custom-domain.ts';
 import type { GrantTargets } from './grants.ts';
@@ -29,6 +31,7 @@ const routeConstructId = (id: RouteId): string => `Route${id.charAt(0).toUpperCa
 export class DoorcodeStack extends Stack {
   readonly routeFunctions: ReadonlyMap<RouteId, RouteFunction>;
   readonly accessRoles: AccessRoles;
+  readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props: DoorcodeStackProps) {
     super(scope, id, props);
@@ -102,6 +105,14 @@ export class DoorcodeStack extends Stack {
       functions.set(route.id, fn);
     }
     this.routeFunctions = functions;
+
+    this.alarms = new Alarms(this, 'Alarms', {
+      serviceName: inputs.serviceName,
+      api: http.api,
+      table: data.table,
+      indexNames: tableSchema.indexes.map((index) => index.name),
+      ...(inputs.alarmTopicArn ? { alarmTopicArn: inputs.alarmTopicArn } : {}),
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: http.api.apiEndpoint, description: 'The API endpoint' });
     new CfnOutput(this, 'IssuerUrl', { value: issuer, description: 'Token issuer (iss)' });

@@ -15,6 +15,8 @@ export interface DoorcodeInputs {
   readonly platformOrigins: readonly string[];
   /** `logLevel` (default `info`). */
   readonly logLevel: Config['LOG_LEVEL'];
+  /** `alarmTopicArn` (optional): a standard SNS topic that receives the alarms (lib/alarms.ts). */
+  readonly alarmTopicArn?: string;
 }
 
 /** Thrown at synth time; the message names every context key that is missing or wrong. */
@@ -23,6 +25,8 @@ export class InputError extends Error {
 }
 
 const hostname = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+// CloudWatch alarms cannot publish to FIFO topics.
+const snsTopic = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
 const certificate = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/;
 
 function text(node: Node, key: string): string | undefined {
@@ -85,6 +89,11 @@ export function readInputs(node: Node): DoorcodeInputs {
   const logLevel = Config.shape.LOG_LEVEL.safeParse(text(node, 'logLevel'));
   if (!logLevel.success) problems.push(`logLevel: ${logLevel.error.issues[0]?.message}`);
 
+  const alarmTopicArn = text(node, 'alarmTopicArn');
+  if (alarmTopicArn && !snsTopic.test(alarmTopicArn)) {
+    problems.push(`alarmTopicArn: "${alarmTopicArn}" is not the ARN of a standard SNS topic`);
+  }
+
   if (problems.length > 0 || !senderEmail || !logLevel.success) {
     throw new InputError(`Invalid CDK context:\n  ${problems.join('\n  ')}`);
   }
@@ -94,5 +103,6 @@ export function readInputs(node: Node): DoorcodeInputs {
     ...(domain ? { domain, certificateArn } : {}),
     platformOrigins,
     logLevel: logLevel.data,
+    ...(alarmTopicArn ? { alarmTopicArn } : {}),
   };
 }

@@ -61,6 +61,22 @@ describe('CDK context inputs', () => {
     ).toThrow(/domain:/);
   });
 
+  it('takes an optional alarmTopicArn of a standard SNS topic', () => {
+    const alarmTopicArn = 'arn:aws:sns:eu-west-1:123456789012:doorcode-ops';
+    expect(read({ senderEmail: 'a@example.com', alarmTopicArn: ` ${alarmTopicArn} ` }).alarmTopicArn).toBe(
+      alarmTopicArn,
+    );
+    expect(read({ senderEmail: 'a@example.com' })).not.toHaveProperty('alarmTopicArn');
+    for (const wrong of [
+      'doorcode-ops',
+      'arn:aws:sqs:eu-west-1:123456789012:doorcode-ops',
+      'arn:aws:sns:eu-west-1:123456789012:doorcode-ops.fifo',
+      'arn:aws:sns:eu-west-1:1234:doorcode-ops',
+    ]) {
+      expect(() => read({ senderEmail: 'a@example.com', alarmTopicArn: wrong })).toThrow(/alarmTopicArn:/);
+    }
+  });
+
   it('lists every problem at once', () => {
     const error = (() => {
       try {
