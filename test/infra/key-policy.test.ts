@@ -1,3 +1,4 @@
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { KEY_ADMIN_ACTIONS } from '../../lib/signing-key.ts';
 import { routeList } from '../../shared/routes.ts';
@@ -134,5 +135,21 @@ describe('signing key generations (issue 9 item 2)', () => {
     for (const id of keys) expect(rendered).toContain(id);
     expect(rendered).toContain('2027-05-10T12:00:00.000Z');
     expect(variables.KMS_KEY_IDS).toBeUndefined();
+  });
+
+  it('warns when a generation starts signing within the JWKS cache hour of the synth, not later', () => {
+    const soon = new Date(Date.now() + 10 * 60_000).toISOString();
+    const later = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    const warnings = (notBefore: string) =>
+      Annotations.fromStack(
+        synthDoorcode({
+          signingKeys: [
+            { id: '1', notAfter: notBefore },
+            { id: '2', notBefore },
+          ],
+        }).stack,
+      ).findWarning('*', Match.stringLikeRegexp('JWKS cache period'));
+    expect(warnings(soon)).toHaveLength(1);
+    expect(warnings(later)).toEqual([]);
   });
 });
