@@ -85,8 +85,28 @@ function signingKeysOf(value: unknown, problems: string[]): SigningKeyGeneration
       ...(notAfter === undefined ? {} : { notAfter: new Date(notAfter).toISOString() }),
     });
   }
-  if (problems.length === before && !generations.some((generation) => generation.notAfter === undefined)) {
-    problems.push('signingKeys: one generation must have no notAfter (the key that signs after the others)');
+  if (problems.length === before) {
+    const open = generations.filter((generation) => generation.notAfter === undefined);
+    if (open.length !== 1) {
+      problems.push(
+        `signingKeys: exactly one generation must have no notAfter (the key that signs after the others), not ${open.length}`,
+      );
+    }
+    // No gap: when a generation stops signing, another signs (else no token could be issued).
+    const time = (iso: string | undefined, absent: number) => (iso === undefined ? absent : Date.parse(iso));
+    for (const ending of generations) {
+      if (ending.notAfter === undefined) continue;
+      const end = Date.parse(ending.notAfter);
+      const successor = generations.some(
+        (other) =>
+          other !== ending && time(other.notBefore, -Infinity) <= end && end < time(other.notAfter, Infinity),
+      );
+      if (!successor) {
+        problems.push(
+          `signingKeys: no generation signs when ${ending.id} stops at ${ending.notAfter}; give the next one that notBefore`,
+        );
+      }
+    }
   }
   return generations;
 }

@@ -104,7 +104,15 @@ describe('signingKeys context', () => {
       '[{"id":"1","notBefore":"2027-01-02T00:00:00Z","notAfter":"2027-01-01T00:00:00Z"},{"id":"2"}]',
       /1.notAfter must be later/,
     ],
-    ['[{"id":"1","notAfter":"2027-01-01T00:00:00Z"}]', /one generation must have no notAfter/],
+    ['[{"id":"1","notAfter":"2027-01-01T00:00:00Z"}]', /exactly one generation must have no notAfter/],
+    [
+      '[{"id":"1"},{"id":"2","notBefore":"2027-01-01T00:00:00Z"}]',
+      /exactly one generation must have no notAfter .*, not 2$/,
+    ],
+    [
+      '[{"id":"1","notAfter":"2027-01-01T00:00:00Z"},{"id":"2","notBefore":"2027-01-02T00:00:00Z"}]',
+      /no generation signs when 1 stops at 2027-01-01T00:00:00.000Z/,
+    ],
   ])('refuses %s', (signingKeys, message) => {
     expect(() => read({ ...base, signingKeys })).toThrow(message);
   });
