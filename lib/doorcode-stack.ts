@@ -1,7 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { type RouteId, routeList, routes } from '../shared/routes.ts';
+import { type RouteAccess, type RouteId, routeList, routes } from '../shared/routes.ts';
 import { tableSchema } from '../shared/store/table.ts';
 import { AccessRoles } from './access-roles.ts';
 import { Alarms } from './alarms.ts';
@@ -38,7 +38,10 @@ export class DoorcodeStack extends Stack {
     const { inputs } = props;
 
     const data = new SingleTable(this, 'Data');
-    const signing = new SigningKey(this, 'Signing', { serviceName: inputs.serviceName });
+    const signing = new SigningKey(this, 'Signing', {
+      serviceName: inputs.serviceName,
+      ...(inputs.signingKeys ? { generations: inputs.signingKeys } : {}),
+    });
     const codeKey = new CodeKey(this, 'CodeKey', { serviceName: inputs.serviceName });
     const sender = new Sender(this, 'Sender', {
       address: inputs.senderEmail,
@@ -63,14 +66,13 @@ export class DoorcodeStack extends Stack {
       ISSUER: issuer,
       MAIL_FROM: inputs.senderEmail,
       PLATFORM_ORIGINS: inputs.platformOrigins.join(','),
-      KMS_KEY_IDS: signing.key.keyArn,
+      SIGNING_KEYS: signing.environmentValue(),
       CODE_KEY_SECRET_ARN: codeKey.secret.secretArn,
       LOG_LEVEL: inputs.logLevel,
     };
     const targets: GrantTargets = {
       tableArn: data.table.tableArn,
       indexArns: data.indexArns,
-      signingKeyArn: signing.key.keyArn,
       senderIdentityArn: sender.identity.emailIdentityArn,
       recipientIdentitiesArn: this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
       senderAddress: sender.address,
@@ -114,6 +116,21 @@ export class DoorcodeStack extends Stack {
       ...(inputs.alarmTopicArn ? { alarmTopicArn: inputs.alarmTopicArn } : {}),
     });
 
+    // Only now do all roles exist: the key policies name the roles of the routes that declare them.
+    const usingRoles = (uses: (access: RouteAccess) => boolean | undefined) => [
+      ...new Set(
+        (props.routes ?? routeList)
+          .filter((route) => uses(route.access))
+          .map((route) => roles.roleFor(route.access)),
+      ),
+    ];
+    const signerRoles = usingRoles((access) => access.sign);
+    signing.allow({
+      signerRoleArns: signerRoles.map((role) => role.roleArn),
+      // A signer reads the public key too: the token's `kid` is its thumbprint.
+      publicKeyRoleArns: usingRoles((access) => access.sign || access.publicKeys).map((role) => role.roleArn),
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: http.api.apiEndpoint, description: 'The API endpoint' });
     new CfnOutput(this, 'IssuerUrl', { value: issuer, description: 'Token issuer (iss)' });
     new CfnOutput(this, 'JwksUrl', {
@@ -121,7 +138,14 @@ export class DoorcodeStack extends Stack {
       description: 'Public signing keys',
     });
     new CfnOutput(this, 'TableName', { value: data.table.tableName });
-    new CfnOutput(this, 'SigningKeyArn', { value: signing.key.keyArn });
+    new CfnOutput(this, 'SigningKeyArns', {
+      value: signing.versions.map(({ id, key }) => `${id}=${key.keyArn}`).join(','),
+      description: 'Signing key generations (id=ARN)',
+    });
+    new CfnOutput(this, 'SigningRoleArns', {
+      value: signerRoles.map((role) => role.roleArn).join(','),
+      description: 'The only principals the key policies let call kms:Sign',
+    });
     new CfnOutput(this, 'CodeKeySecretArn', {
       value: codeKey.secret.secretArn,
       description: 'HMAC key of stored sign-in codes',

@@ -1,6 +1,5 @@
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RouteAccess } from '../shared/routes.ts';
-import { SIGNING_ALGORITHM } from './signing-key.ts';
 
 /** Item reads. TransactGetItems is authorized as GetItem; ConditionCheckItem backs transaction conditions. */
 const TABLE_READ_ACTIONS = [
@@ -22,7 +21,6 @@ const TABLE_WRITE_ACTIONS = [
 export interface GrantTargets {
   readonly tableArn: string;
   readonly indexArns: readonly string[];
-  readonly signingKeyArn: string;
   readonly senderIdentityArn: string;
   /** `arn:…:ses:<region>:<account>:identity/*`: in the SES sandbox each recipient's identity is authorized too. */
   readonly recipientIdentitiesArn: string;
@@ -50,24 +48,8 @@ export function accessStatements(access: RouteAccess, targets: GrantTargets): Po
       new PolicyStatement({ actions: [...TABLE_WRITE_ACTIONS], resources: [targets.tableArn] }),
     );
   }
-  if (access.sign) {
-    statements.push(
-      new PolicyStatement({
-        actions: ['kms:Sign'],
-        resources: [targets.signingKeyArn],
-        // KmsSigner sends only a SHA-256 digest with this algorithm; nothing else may be signed.
-        conditions: {
-          StringEquals: { 'kms:SigningAlgorithm': SIGNING_ALGORITHM, 'kms:MessageType': 'DIGEST' },
-        },
-      }),
-    );
-  }
-  // A signer also needs the public key: the token's `kid` is its thumbprint.
-  if (access.sign || access.publicKeys) {
-    statements.push(
-      new PolicyStatement({ actions: ['kms:GetPublicKey'], resources: [targets.signingKeyArn] }),
-    );
-  }
+  // kms:Sign and kms:GetPublicKey are not here: the signing keys' policies grant them to the roles
+  // (lib/signing-key.ts), so the key policy alone says who may sign, and roles need not refer to keys.
   if (access.mail) {
     statements.push(
       new PolicyStatement({

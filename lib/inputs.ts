@@ -17,6 +17,100 @@ export interface DoorcodeInputs {
   readonly logLevel: Config['LOG_LEVEL'];
   /** `alarmTopicArn` (optional): a standard SNS topic that receives the alarms (lib/alarms.ts). */
   readonly alarmTopicArn?: string;
+  /**
+   * `signingKeys` (optional): the generations of the signing key, a JSON array of
+   * `{ "id", "notBefore"?, "notAfter"? }` (ISO 8601 times). Default `[{ "id": "1" }]`: one key
+   * that always signs. See lib/signing-key.ts and the rotation runbook in docs/security.md.
+   */
+  readonly signingKeys?: readonly SigningKeyGeneration[];
+}
+
+/** One generation of the signing key: it signs from `notBefore` until `notAfter`. */
+export interface SigningKeyGeneration {
+  /** Names the key's construct and alias; `1` is the stack's original key. */
+  readonly id: string;
+  /** ISO 8601; absent: signs from its creation. Must be at least the JWKS cache period after the deploy that adds it. */
+  readonly notBefore?: string;
+  /** ISO 8601; absent: signs until a later generation starts. Published for the session lifetime after it. */
+  readonly notAfter?: string;
+}
+
+const generationId = /^[a-z0-9][a-z0-9-]{0,23}$/;
+
+/** Validates the `signingKeys` context value (JSON text or an array). */
+function signingKeysOf(value: unknown, problems: string[]): SigningKeyGeneration[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      problems.push('signingKeys: not JSON; expected [{"id":"1","notAfter":"…"},{"id":"2","notBefore":"…"}]');
+      return undefined;
+    }
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) {
+    problems.push('signingKeys: expected a non-empty JSON array of { id, notBefore?, notAfter? }');
+    return undefined;
+  }
+  const before = problems.length;
+  const seen = new Set<string>();
+  const generations: SigningKeyGeneration[] = [];
+  for (const entry of parsed as unknown[]) {
+    const record = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
+    const id = typeof record.id === 'string' ? record.id : String(record.id ?? '');
+    if (!generationId.test(id)) {
+      problems.push(`signingKeys: id "${id}" must be 1-24 lowercase letters, digits and hyphens`);
+      continue;
+    }
+    if (seen.has(id)) problems.push(`signingKeys: id "${id}" is declared twice`);
+    seen.add(id);
+    const times: Record<'notBefore' | 'notAfter', number | undefined> = {
+      notBefore: undefined,
+      notAfter: undefined,
+    };
+    for (const name of ['notBefore', 'notAfter'] as const) {
+      const raw = record[name];
+      if (raw === undefined) continue;
+      const time = typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : Number.NaN;
+      if (Number.isNaN(time))
+        problems.push(`signingKeys: ${id}.${name} "${String(raw)}" is not an ISO 8601 time`);
+      else times[name] = time;
+    }
+    const { notBefore, notAfter } = times;
+    if (notBefore !== undefined && notAfter !== undefined && notAfter <= notBefore) {
+      problems.push(`signingKeys: ${id}.notAfter must be later than its notBefore`);
+    }
+    generations.push({
+      id,
+      ...(notBefore === undefined ? {} : { notBefore: new Date(notBefore).toISOString() }),
+      ...(notAfter === undefined ? {} : { notAfter: new Date(notAfter).toISOString() }),
+    });
+  }
+  if (problems.length === before) {
+    const open = generations.filter((generation) => generation.notAfter === undefined);
+    if (open.length !== 1) {
+      problems.push(
+        `signingKeys: exactly one generation must have no notAfter (the key that signs after the others), not ${open.length}`,
+      );
+    }
+    // No gap: when a generation stops signing, another signs (else no token could be issued).
+    const time = (iso: string | undefined, absent: number) => (iso === undefined ? absent : Date.parse(iso));
+    for (const ending of generations) {
+      if (ending.notAfter === undefined) continue;
+      const end = Date.parse(ending.notAfter);
+      const successor = generations.some(
+        (other) =>
+          other !== ending && time(other.notBefore, -Infinity) <= end && end < time(other.notAfter, Infinity),
+      );
+      if (!successor) {
+        problems.push(
+          `signingKeys: no generation signs when ${ending.id} stops at ${ending.notAfter}; give the next one that notBefore`,
+        );
+      }
+    }
+  }
+  return generations;
 }
 
 /** Thrown at synth time; the message names every context key that is missing or wrong. */
@@ -93,6 +187,7 @@ export function readInputs(node: Node): DoorcodeInputs {
   if (alarmTopicArn && !snsTopic.test(alarmTopicArn)) {
     problems.push(`alarmTopicArn: "${alarmTopicArn}" is not the ARN of a standard SNS topic`);
   }
+  const signingKeys = signingKeysOf(node.tryGetContext('signingKeys'), problems);
 
   if (problems.length > 0 || !senderEmail || !logLevel.success) {
     throw new InputError(`Invalid CDK context:\n  ${problems.join('\n  ')}`);
@@ -104,5 +199,6 @@ export function readInputs(node: Node): DoorcodeInputs {
     platformOrigins,
     logLevel: logLevel.data,
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
+    ...(signingKeys ? { signingKeys } : {}),
   };
 }

@@ -16,6 +16,32 @@ const list = z.pipe(
   ),
 );
 
+/**
+ * `SIGNING_KEYS`: the signing key generations as JSON, `[{ "keyId", "notBefore"?, "notAfter"? }]`
+ * with ISO 8601 times (shared/crypto/key-schedule.ts says what the window means).
+ */
+const signingKeys = z.pipe(
+  z.pipe(
+    z.optional(z.string()),
+    z.transform((value: string | undefined, context) => {
+      if (value === undefined || value.trim() === '') return [];
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        context.issues.push({ code: 'custom', message: 'not JSON', input: value });
+        return z.NEVER;
+      }
+    }),
+  ),
+  z.array(
+    z.object({
+      keyId: z.string().check(z.minLength(1)),
+      notBefore: z.optional(z.iso.datetime({ offset: true })),
+      notAfter: z.optional(z.iso.datetime({ offset: true })),
+    }),
+  ),
+);
+
 /** Process configuration, read from the environment once per container. */
 export const Config = z
   .object({
@@ -35,8 +61,10 @@ export const Config = z
     PLATFORM_ORIGINS: list,
     /** Sender of the sign-in email (an SES-verified identity on AWS). */
     MAIL_FROM: z.email(),
-    /** KMS key ids, ARNs or aliases; the first signs, all are published in the JWKS. */
+    /** KMS key ids, ARNs or aliases; the first signs, all are published in the JWKS (SIGNING_KEYS supersedes it). */
     KMS_KEY_IDS: list,
+    /** The KMS signing key generations with their signing windows (the stack sets this). */
+    SIGNING_KEYS: signingKeys,
     /** Local mode: a PKCS#8 PEM file holding the RSA signing key (instead of KMS). */
     LOCAL_SIGNING_KEY_FILE: z.optional(z.string().check(z.minLength(1))),
     /** The Secrets Manager secret holding the sign-in code-hash key (DESIGN §3), as 64 hex characters. */
@@ -53,6 +81,14 @@ export const Config = z
       message: 'set either KMS_KEY_IDS or LOCAL_SIGNING_KEY_FILE, not both',
       path: ['KMS_KEY_IDS'],
     }),
+    z.refine(
+      (config) =>
+        !(config.SIGNING_KEYS.length > 0 && (config.LOCAL_SIGNING_KEY_FILE || config.KMS_KEY_IDS.length > 0)),
+      {
+        message: 'set one of SIGNING_KEYS, KMS_KEY_IDS and LOCAL_SIGNING_KEY_FILE',
+        path: ['SIGNING_KEYS'],
+      },
+    ),
     z.refine((config) => !(config.CODE_KEY_SECRET_ARN && config.LOCAL_CODE_KEY_FILE), {
       message: 'set either CODE_KEY_SECRET_ARN or LOCAL_CODE_KEY_FILE, not both',
       path: ['CODE_KEY_SECRET_ARN'],

@@ -51,6 +51,7 @@ export function createDeps(
   access: RouteAccess = allAccess,
   caller = 'this caller',
 ): Deps {
+  const clock = overrides.clock ?? systemClock;
   return {
     config,
     db:
@@ -62,11 +63,11 @@ export function createDeps(
             endpoint: config.DYNAMODB_ENDPOINT,
           })
         : undeclared.db(caller)),
-    signer: overrides.signer ?? (usesSigner(access) ? signerFrom(config) : undeclared.signer(caller)),
+    signer: overrides.signer ?? (usesSigner(access) ? signerFrom(config, clock) : undeclared.signer(caller)),
     mailer: overrides.mailer ?? (access.mail ? sesMailerFrom(config) : undeclared.mailer(caller)),
     codeHasher:
       overrides.codeHasher ?? (access.codeKey ? codeHasherFrom(config) : undeclared.codeHasher(caller)),
-    clock: overrides.clock ?? systemClock,
+    clock,
     random: overrides.random ?? cryptoRandom,
     logger: overrides.logger ?? createLogger(config.LOG_LEVEL),
     metrics: overrides.metrics ?? noMetrics,

@@ -8,7 +8,7 @@ const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('b
 export async function signJwt(signer: Signer, payload: JWTPayload, typ = 'JWT'): Promise<string> {
   const { kid } = await signer.activeKey();
   const signingInput = `${encode({ alg: 'RS256', typ, kid })}.${encode(payload)}`;
-  const signature = await signer.sign(Buffer.from(signingInput, 'ascii'));
+  const signature = await signer.sign(Buffer.from(signingInput, 'ascii'), kid);
   return `${signingInput}.${Buffer.from(signature).toString('base64url')}`;
 }
 

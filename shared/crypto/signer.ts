@@ -19,8 +19,12 @@ export interface Signer {
   activeKey(): Promise<PublicJwk>;
   /** Every configured public key, active first. Cached per container. */
   publicKeys(): Promise<PublicJwk[]>;
-  /** RS256 signature of `signingInput` (the ASCII `header.payload`) with the active key. */
-  sign(signingInput: Uint8Array): Promise<Uint8Array>;
+  /**
+   * RS256 signature of `signingInput` (the ASCII `header.payload`) with the key of `kid` (the one
+   * its header names, so a key switch between `activeKey` and `sign` cannot mismatch them), else
+   * with the active key. A signer with one key ignores `kid`.
+   */
+  sign(signingInput: Uint8Array, kid?: string): Promise<Uint8Array>;
 }
 
 /** Used when no signing key is configured: the JWKS is empty and signing fails loudly. */

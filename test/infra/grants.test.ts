@@ -9,7 +9,6 @@ import { allIdentityStatements } from './policies.ts';
 const targets: GrantTargets = {
   tableArn: 'arn:aws:dynamodb:eu-west-1:123456789012:table/t',
   indexArns: ['arn:aws:dynamodb:eu-west-1:123456789012:table/t/index/gsi1'],
-  signingKeyArn: 'arn:aws:kms:eu-west-1:123456789012:key/k',
   senderIdentityArn: 'arn:aws:ses:eu-west-1:123456789012:identity/no-reply@example.com',
   recipientIdentitiesArn: 'arn:aws:ses:eu-west-1:123456789012:identity/*',
   senderAddress: 'no-reply@example.com',
@@ -43,26 +42,8 @@ describe('accessStatements', () => {
     ]);
   });
 
-  it('lets a signer sign only digests with RS256, and read the public key', () => {
-    const statements = rendered({ sign: true });
-    expect(
-      statements.map((s) => ({ actions: s.actions, resources: s.resources, condition: s.condition })),
-    ).toEqual(
-      expect.arrayContaining([
-        {
-          actions: ['kms:Sign'],
-          resources: [targets.signingKeyArn],
-          condition: {
-            StringEquals: {
-              'kms:SigningAlgorithm': 'RSASSA_PKCS1_V1_5_SHA_256',
-              'kms:MessageType': 'DIGEST',
-            },
-          },
-        },
-        { actions: ['kms:GetPublicKey'], resources: [targets.signingKeyArn], condition: undefined },
-      ]),
-    );
-    expect(statements).toHaveLength(2);
+  it('grants no KMS action: the signing keys’ policies do (lib/signing-key.ts)', () => {
+    expect(rendered({ sign: true, publicKeys: true })).toEqual([]);
   });
 
   it('lets a mailer send only from the sender address, to any identity (the SES sandbox checks recipients)', () => {

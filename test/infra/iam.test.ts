@@ -7,7 +7,6 @@ import { routesByProfile, synthDoorcode } from './synth.ts';
 
 const { stack, template, resources, logicalId, routeFunction, onlyResourceOf } = synthDoorcode();
 const tableId = onlyResourceOf('AWS::DynamoDB::Table');
-const keyId = onlyResourceOf('AWS::KMS::Key');
 const identityId = onlyResourceOf('AWS::SES::EmailIdentity');
 const secretId = onlyResourceOf('AWS::SecretsManager::Secret');
 
@@ -21,8 +20,6 @@ function expectedActions(access: RouteAccess): string[] {
     'logs:PutLogEvents',
     ...(access.table ? READ : []),
     ...(access.table === 'readwrite' ? WRITE : []),
-    ...(access.sign ? ['kms:Sign'] : []),
-    ...(access.sign || access.publicKeys ? ['kms:GetPublicKey'] : []),
     ...(access.mail ? ['ses:SendEmail'] : []),
     ...(access.codeKey ? ['secretsmanager:GetSecretValue'] : []),
   ].sort();
@@ -104,7 +101,6 @@ describe('IAM: each function may do exactly what its route declares', () => {
     const owner: Record<string, string> = {
       logs: logicalId(fn.logGroup),
       dynamodb: tableId,
-      kms: keyId,
       ses: identityId,
       secretsmanager: secretId,
     };
@@ -128,10 +124,9 @@ describe('IAM: each function may do exactly what its route declares', () => {
     expect(resources[logicalId(routeFunction(route.id).role)]!.Properties.ManagedPolicyArns).toBeUndefined();
   });
 
-  it('publishes the JWKS with kms:GetPublicKey only', () => {
+  it('publishes the JWKS with no identity grant beside its logs (the key policy lets it read public keys)', () => {
     const statements = roleStatements(template, logicalId(routeFunction('jwks').role));
-    const actions = statements.flatMap((s) => s.actions).filter((a) => !a.startsWith('logs:'));
-    expect(actions).toEqual(['kms:GetPublicKey']);
+    expect(statements.flatMap((s) => s.actions).filter((a) => !a.startsWith('logs:'))).toEqual([]);
   });
 
   it('lets /status read the table but never write it', () => {
@@ -142,15 +137,10 @@ describe('IAM: each function may do exactly what its route declares', () => {
     expect(actions.some((a) => WRITE.includes(a))).toBe(false);
   });
 
-  it('conditions every kms:Sign on RSASSA_PKCS1_V1_5_SHA_256 over a DIGEST', () => {
-    const signs = allIdentityStatements(template).filter((s) => s.actions.includes('kms:Sign'));
-    // Not vacuous: the routes that sign have such statements.
-    expect(signs.length).toBeGreaterThan(0);
-    for (const statement of signs) {
-      expect(statement.condition).toEqual({
-        StringEquals: { 'kms:SigningAlgorithm': 'RSASSA_PKCS1_V1_5_SHA_256', 'kms:MessageType': 'DIGEST' },
-      });
-    }
+  it('grants no KMS action in any identity policy: only the key policies do (test/infra/key-policy.test.ts)', () => {
+    expect(
+      allIdentityStatements(template).filter((s) => s.actions.some((a) => a.startsWith('kms:'))),
+    ).toEqual([]);
   });
 
   it('lets only the roles of routes that hash codes read the code-hash secret (DESIGN §3)', () => {

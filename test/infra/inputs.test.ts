@@ -89,3 +89,47 @@ describe('CDK context inputs', () => {
     expect(error?.message).toMatch(/serviceName:[\s\S]*senderEmail:[\s\S]*logLevel:/);
   });
 });
+
+describe('signingKeys context', () => {
+  const base = { senderEmail: 'a@example.com' };
+
+  it('is absent by default (one key, generation "1")', () => {
+    expect(read(base).signingKeys).toBeUndefined();
+  });
+
+  it('reads JSON text or an array, normalising the times', () => {
+    const generations = [
+      { id: '1', notAfter: '2027-05-10T12:00:00+02:00' },
+      { id: '2027-05', notBefore: '2027-05-10T10:00:00Z' },
+    ];
+    const expected = [
+      { id: '1', notAfter: '2027-05-10T10:00:00.000Z' },
+      { id: '2027-05', notBefore: '2027-05-10T10:00:00.000Z' },
+    ];
+    expect(read({ ...base, signingKeys: JSON.stringify(generations) }).signingKeys).toEqual(expected);
+    expect(read({ ...base, signingKeys: generations }).signingKeys).toEqual(expected);
+  });
+
+  it.each([
+    ['not json', /signingKeys: not JSON/],
+    ['[]', /non-empty JSON array/],
+    ['[{"id":"A"}]', /id "A" must be/],
+    ['[{"id":"1"},{"id":"1"}]', /"1" is declared twice/],
+    ['[{"id":"1","notBefore":"tomorrow"}]', /1.notBefore "tomorrow" is not an ISO 8601 time/],
+    [
+      '[{"id":"1","notBefore":"2027-01-02T00:00:00Z","notAfter":"2027-01-01T00:00:00Z"},{"id":"2"}]',
+      /1.notAfter must be later/,
+    ],
+    ['[{"id":"1","notAfter":"2027-01-01T00:00:00Z"}]', /exactly one generation must have no notAfter/],
+    [
+      '[{"id":"1"},{"id":"2","notBefore":"2027-01-01T00:00:00Z"}]',
+      /exactly one generation must have no notAfter .*, not 2$/,
+    ],
+    [
+      '[{"id":"1","notAfter":"2027-01-01T00:00:00Z"},{"id":"2","notBefore":"2027-01-02T00:00:00Z"}]',
+      /no generation signs when 1 stops at 2027-01-01T00:00:00.000Z/,
+    ],
+  ])('refuses %s', (signingKeys, message) => {
+    expect(() => read({ ...base, signingKeys })).toThrow(message);
+  });
+});

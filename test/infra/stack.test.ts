@@ -54,14 +54,18 @@ describe('Lambda functions', () => {
     const variables = variablesOf(resources[logicalId(routeFunction(route.id).function)]!);
     expect(variables.ISSUER).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
     expect(variables.TABLE_NAME).toEqual({ Ref: tableId });
-    expect(variables.KMS_KEY_IDS).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    expect(variables.KMS_KEY_IDS).toBeUndefined();
+    expect(variables.SIGNING_KEYS).toEqual({
+      'Fn::Join': ['', ['[{"keyId":"', { 'Fn::GetAtt': [keyId, 'Arn'] }, '"}]']],
+    });
     expect(variables.CODE_KEY_SECRET_ARN).toEqual({ Ref: onlyResourceOf('AWS::SecretsManager::Secret') });
     // What CloudFormation puts in place of the tokens at deploy time.
     const deployed: Record<string, unknown> = {
       ...variables,
       ISSUER: 'https://abc123.execute-api.eu-west-1.amazonaws.com',
       TABLE_NAME: 'DoorcodeStack-DataTable-1ABC',
-      KMS_KEY_IDS: 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+      SIGNING_KEYS:
+        '[{"keyId":"arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab"}]',
       CODE_KEY_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:CodeKeySecret-AbCdEf',
       AWS_REGION: 'eu-west-1',
     };
@@ -73,6 +77,9 @@ describe('Lambda functions', () => {
       PLATFORM_ORIGINS: testInputs.platformOrigins,
       LOG_LEVEL: 'info',
     });
+    expect(config.SIGNING_KEYS).toEqual([
+      { keyId: 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab' },
+    ]);
     expect(config.LOCAL_SIGNING_KEY_FILE).toBeUndefined();
     expect(config.LOCAL_CODE_KEY_FILE).toBeUndefined();
     expect(config.DYNAMODB_ENDPOINT).toBeUndefined();
@@ -187,7 +194,9 @@ describe('data and keys', () => {
       'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, routes.jwks.path]],
     });
     expect(outputs.TableName?.Value).toEqual({ Ref: tableId });
-    expect(outputs.SigningKeyArn?.Value).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    expect(outputs.SigningKeyArns?.Value).toEqual({
+      'Fn::Join': ['', ['1=', { 'Fn::GetAtt': [keyId, 'Arn'] }]],
+    });
   });
 
   it('has no dependency cycle (every function refers to the API for its issuer)', () => {

@@ -36,6 +36,22 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads SIGNING_KEYS as JSON generations with ISO 8601 windows', () => {
+    const keys = [
+      { keyId: 'arn:aws:kms:eu-west-1:123456789012:key/a', notAfter: '2027-05-10T12:00:00.000Z' },
+      { keyId: 'arn:aws:kms:eu-west-1:123456789012:key/b', notBefore: '2027-05-10T12:00:00.000Z' },
+    ];
+    expect(loadConfig({ ...valid, SIGNING_KEYS: JSON.stringify(keys) }).SIGNING_KEYS).toEqual(keys);
+    expect(loadConfig(valid).SIGNING_KEYS).toEqual([]);
+    expect(() => loadConfig({ ...valid, SIGNING_KEYS: '[{' })).toThrow(/SIGNING_KEYS: not JSON/);
+    expect(() => loadConfig({ ...valid, SIGNING_KEYS: '[{"keyId":"a","notBefore":"soon"}]' })).toThrow(
+      /SIGNING_KEYS/,
+    );
+    expect(() =>
+      loadConfig({ ...valid, SIGNING_KEYS: '[{"keyId":"a"}]', LOCAL_SIGNING_KEY_FILE: '/tmp/k.pem' }),
+    ).toThrow(/one of SIGNING_KEYS, KMS_KEY_IDS and LOCAL_SIGNING_KEY_FILE/);
+  });
+
   it('refuses both a code-key secret and a local code-key file', () => {
     expect(() =>
       loadConfig({
