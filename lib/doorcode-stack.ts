@@ -41,7 +41,11 @@ export class DoorcodeStack extends Stack {
       address: inputs.senderEmail,
       verifyDomain: inputs.domain !== undefined,
     });
-    const http = new RouteApi(this, 'Http', { serviceName: inputs.serviceName });
+    const http = new RouteApi(this, 'Http', {
+      serviceName: inputs.serviceName,
+      // With a domain, the domain is the issuer and the only URL the API answers at.
+      disableExecuteApiEndpoint: inputs.domain !== undefined,
+    });
     const customDomain =
       inputs.domain && inputs.certificateArn
         ? new CustomDomain(this, 'Domain', {
@@ -103,7 +107,10 @@ export class DoorcodeStack extends Stack {
     }
     this.routeFunctions = functions;
 
-    new CfnOutput(this, 'ApiUrl', { value: http.api.apiEndpoint, description: 'The API endpoint' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: inputs.domain ? issuer : http.api.apiEndpoint,
+      description: 'The API endpoint',
+    });
     new CfnOutput(this, 'IssuerUrl', { value: issuer, description: 'Token issuer (iss)' });
     new CfnOutput(this, 'JwksUrl', {
       value: `${issuer}${routes.jwks.path}`,
