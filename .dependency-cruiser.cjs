@@ -1,5 +1,5 @@
 /**
- * The layering of DESIGN.md §1 and STYLE.md, checked on every `npm test` (`npm run deps`):
+ * The layering the README's Architecture section describes, checked on every `npm test` (`npm run deps`):
  *
  *   functions/  ->  shared/ domain  ->  shared/store, shared/crypto, shared/mail  (-> @aws-sdk/*)
  *

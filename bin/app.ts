@@ -1,10 +1,22 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { DoorcodeStack } from '../lib/doorcode-stack.ts';
-import { readInputs } from '../lib/inputs.ts';
+import { type DoorcodeInputs, InputError, readInputs } from '../lib/inputs.ts';
 
 const app = new App();
-const inputs = readInputs(app.node);
+
+/** A wrong context value is the deployer's mistake, not a bug: its message alone, no stack trace. */
+function inputsOrExit(): DoorcodeInputs {
+  try {
+    return readInputs(app.node);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
+const inputs = inputsOrExit();
 // `doorcode` -> DoorcodeStack, `acme-auth` -> AcmeAuthStack: two installations can share an account.
 const stackId = `${inputs.serviceName
   .split('-')

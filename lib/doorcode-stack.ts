@@ -47,7 +47,11 @@ export class DoorcodeStack extends Stack {
       address: inputs.senderEmail,
       verifyDomain: inputs.domain !== undefined,
     });
-    const http = new RouteApi(this, 'Http', { serviceName: inputs.serviceName });
+    const http = new RouteApi(this, 'Http', {
+      serviceName: inputs.serviceName,
+      // With a domain, the domain is the issuer and the only URL the API answers at.
+      disableExecuteApiEndpoint: inputs.domain !== undefined,
+    });
     const customDomain =
       inputs.domain && inputs.certificateArn
         ? new CustomDomain(this, 'Domain', {
@@ -131,7 +135,10 @@ export class DoorcodeStack extends Stack {
       publicKeyRoleArns: usingRoles((access) => access.sign || access.publicKeys).map((role) => role.roleArn),
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: http.api.apiEndpoint, description: 'The API endpoint' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: inputs.domain ? issuer : http.api.apiEndpoint,
+      description: 'The API endpoint',
+    });
     new CfnOutput(this, 'IssuerUrl', { value: issuer, description: 'Token issuer (iss)' });
     new CfnOutput(this, 'JwksUrl', {
       value: `${issuer}${routes.jwks.path}`,

@@ -1,18 +1,33 @@
-import { Validations } from 'aws-cdk-lib';
+import { Lazy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  type CfnStage,
+  HttpApi,
+  HttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { RouteSpec } from '../shared/routes.ts';
+import { DEFAULT_THROTTLE, type RouteSpec } from '../shared/routes.ts';
 import { RouteIntegration } from './route-integration.ts';
 
 export interface RouteApiProps {
   readonly serviceName: string;
+  /**
+   * Turns off the `https://<id>.execute-api...` endpoint, for a custom domain: the issuer is the
+   * domain then, and a second URL serving the same API would issue tokens under a name clients
+   * were never told about.
+   */
+  readonly disableExecuteApiEndpoint?: boolean;
 }
 
-/** Stage-wide limits; per-client limits are counters in the table (DESIGN §3). */
-const throttle = { rateLimit: 100, burstLimit: 200 };
+/** One route's entry in the stage's `RouteSettings`. */
+interface RouteSetting {
+  readonly ThrottlingRateLimit: number;
+  readonly ThrottlingBurstLimit: number;
+}
 
 // One JSON object per request. No query string, header or body: they may carry codes or tokens.
 const accessLogFormat = AccessLogFormat.custom(
@@ -31,10 +46,16 @@ const accessLogFormat = AccessLogFormat.custom(
   }),
 );
 
-/** The HTTP API with its `$default` stage: throttling and JSON access logs. */
+/**
+ * The HTTP API with its `$default` stage: JSON access logs, a stage-wide throttle (`DEFAULT_THROTTLE`)
+ * and each route's own `throttle` of the route table in the stage's route settings. Per-caller limits
+ * are counters in the table.
+ */
 export class RouteApi extends Construct {
   readonly api: HttpApi;
   readonly stage: HttpStage;
+  /** `METHOD /path` -> the route's throttle, for the routes that declare one. */
+  private readonly routeSettings: Record<string, RouteSetting> = {};
 
   constructor(scope: Construct, id: string, props: RouteApiProps) {
     super(scope, id);
@@ -42,13 +63,18 @@ export class RouteApi extends Construct {
       apiName: props.serviceName,
       description: `${props.serviceName}: passwordless sign-in`,
       createDefaultStage: false,
+      disableExecuteApiEndpoint: props.disableExecuteApiEndpoint ?? false,
     });
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
     this.stage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       autoDeploy: true,
-      throttle,
+      throttle: { rateLimit: DEFAULT_THROTTLE.rate, burstLimit: DEFAULT_THROTTLE.burst },
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: accessLogFormat },
+    });
+    // HttpStage has no property for route settings; the L1 takes them as plain JSON.
+    (this.stage.node.defaultChild as CfnStage).routeSettings = Lazy.any({
+      produce: () => (Object.keys(this.routeSettings).length > 0 ? this.routeSettings : undefined),
     });
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG4',
@@ -59,10 +85,18 @@ export class RouteApi extends Construct {
 
   /** Sends `route` to `fn` (payload format 2.0, which the shared handler chain expects). */
   addRoute(id: string, route: RouteSpec, fn: IFunction): void {
-    this.api.addRoutes({
+    const added = this.api.addRoutes({
       path: route.path,
       methods: [HttpMethod[route.method]],
       integration: new RouteIntegration(`${id}Integration`, fn, route),
     });
+    if (route.throttle) {
+      this.routeSettings[`${route.method} ${route.path}`] = {
+        ThrottlingRateLimit: route.throttle.rate,
+        ThrottlingBurstLimit: route.throttle.burst,
+      };
+      // API Gateway refuses route settings that name a route it does not have yet.
+      for (const httpRoute of added) this.stage.node.addDependency(httpRoute);
+    }
   }
 }

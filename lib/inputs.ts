@@ -136,13 +136,20 @@ function list(node: Node, key: string): string[] {
   return items.map((item) => item.trim()).filter((item) => item.length > 0);
 }
 
-function isOrigin(value: string): boolean {
+/**
+ * The origin a value names, or undefined. A trailing slash (`https://app.example/`, as an address bar
+ * shows it) and upper case in the scheme or host are normalised away, since a browser's `Origin` header
+ * has neither; a path, query, fragment, credentials or a default port written out are refused.
+ */
+function toOrigin(value: string): string | undefined {
+  let url: URL;
   try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+    url = new URL(value);
   } catch {
-    return false;
+    return undefined;
   }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  return value.replace(/\/$/, '').toLowerCase() === url.origin.toLowerCase() ? url.origin : undefined;
 }
 
 /** Reads and validates the installation's context values with the runtime's own config rules. */
@@ -174,10 +181,11 @@ export function readInputs(node: Node): DoorcodeInputs {
     problems.push('certificateArn: only used with domain; set domain or remove certificateArn');
   }
 
-  const platformOrigins = list(node, 'platformOrigins');
-  for (const origin of platformOrigins) {
-    if (!isOrigin(origin))
-      problems.push(`platformOrigins: "${origin}" is not an origin like https://app.example`);
+  const platformOrigins: string[] = [];
+  for (const value of list(node, 'platformOrigins')) {
+    const origin = toOrigin(value);
+    if (!origin) problems.push(`platformOrigins: "${value}" is not an origin like https://app.example`);
+    else if (!platformOrigins.includes(origin)) platformOrigins.push(origin);
   }
 
   const logLevel = Config.shape.LOG_LEVEL.safeParse(text(node, 'logLevel'));

@@ -11,6 +11,9 @@ import { absentAdapterArgs, bundling } from './bundling.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
+/** Every route function's runtime; `@types/node` follows its major (test/infra/dependency-versions.test.ts). */
+export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
+
 /** lib/bundling.ts's esbuild options, in NodejsFunction's vocabulary (it always targets platform node). */
 const functionBundling: BundlingOptions = {
   format: bundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
@@ -50,7 +53,7 @@ export class RouteFunction extends Construct {
       handler: 'handler',
       projectRoot: repoRoot,
       depsLockFilePath: join(repoRoot, 'package-lock.json'),
-      runtime: Runtime.NODEJS_24_X,
+      runtime: FUNCTION_RUNTIME,
       architecture: Architecture.ARM_64,
       memorySize: 256,
       timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),

@@ -12,6 +12,19 @@ import type { Action } from './tenancy/permissions.ts';
  */
 export const FUNCTION_TIMEOUT_SECONDS = 10;
 
+/**
+ * API Gateway's throttle of one route, for all callers together (per-caller limits are counters in the
+ * table): `rate` requests a second on average, `burst` at once. lib/http-api.ts renders it into the
+ * stage's route settings; a route without one gets `DEFAULT_THROTTLE`, the stage's.
+ */
+export interface RouteThrottle {
+  readonly rate: number;
+  readonly burst: number;
+}
+
+/** The stage-wide throttle, which every route without its own `throttle` gets. */
+export const DEFAULT_THROTTLE: RouteThrottle = { rate: 100, burst: 200 };
+
 /** What a route's function may touch in AWS. Grants and the bundled adapters derive from this alone. */
 export interface RouteAccess {
   /** DynamoDB table access. */
@@ -96,6 +109,8 @@ export interface RouteSpec {
    * `params.applicationId`, or the same field of the body). The chain decides before the handler runs.
    */
   readonly permission?: Permission;
+  /** Its own API Gateway throttle; without one the route shares the stage's `DEFAULT_THROTTLE`. */
+  readonly throttle?: RouteThrottle;
 }
 
 export interface Permission {

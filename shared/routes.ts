@@ -30,7 +30,7 @@ export type {
   RouteAccess,
   RouteSpec,
 } from './route-spec.ts';
-export { FUNCTION_TIMEOUT_SECONDS } from './route-spec.ts';
+export { DEFAULT_THROTTLE, FUNCTION_TIMEOUT_SECONDS } from './route-spec.ts';
 
 export const routes = {
   /** CORS preflight for every path (API Gateway prefers a route with the request's own method). */
@@ -77,6 +77,9 @@ export const routes = {
     errorStyle: 'app',
     auth: 'key-optional',
     access: { table: 'readwrite', mail: true, codeKey: true },
+    // Every start sends an email: 10 a second stays under SES's default production sending rate
+    // (14 a second), and a distributed flood costs at most that much mail.
+    throttle: { rate: 10, burst: 20 },
     contract: {
       body: { json: StartBody },
       responses: { 200: StartResult },
@@ -90,6 +93,7 @@ export const routes = {
     errorStyle: 'app',
     auth: 'key-optional',
     access: { table: 'readwrite', sign: true, codeKey: true },
+    throttle: { rate: 25, burst: 50 },
     contract: {
       body: { json: CodeBody },
       responses: { 200: SignInResult },
@@ -113,6 +117,7 @@ export const routes = {
     errorStyle: 'app',
     auth: 'key-optional',
     access: { table: 'readwrite', codeKey: true },
+    throttle: { rate: 25, burst: 50 },
     contract: {
       body: { json: CodeBody },
       responses: { 200: Approved },
@@ -134,6 +139,8 @@ export const routes = {
     errorStyle: 'app',
     auth: 'none',
     access: { table: 'readwrite', sign: true },
+    // An agent polls every 5 s (`interval`): 250 agents waiting at once.
+    throttle: { rate: 50, burst: 100 },
     contract: {
       body: { json: PollBody },
       responses: { 200: SignInResult },
@@ -156,6 +163,8 @@ export const routes = {
     errorStyle: 'app',
     auth: 'secret-key',
     access: { table: 'readwrite' },
+    // Test domains only.
+    throttle: { rate: 5, burst: 10 },
     contract: {
       body: { json: PeekBody },
       responses: { 200: PeekResult },
@@ -169,6 +178,8 @@ export const routes = {
     errorStyle: 'app',
     auth: 'session-optional',
     access: { table: 'read', publicKeys: true },
+    // Every page load of every platform asks, signed in or not.
+    throttle: { rate: 500, burst: 1000 },
     contract: { responses: { 200: SessionInfo }, errors: [...credentialErrors] },
   },
   refresh: {

@@ -21,6 +21,20 @@ describe('with a custom domain', () => {
     expect(outputs.CustomDomainTarget).toBeDefined();
   });
 
+  it('disables the execute-api endpoint, so the domain is the only issuer clients can meet', () => {
+    custom.template.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: true });
+    const outputs = custom.template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(outputs.ApiUrl?.Value).toBe(`https://${domain}`);
+    expect(outputs.IssuerUrl?.Value).toBe(`https://${domain}`);
+  });
+
+  it('keeps the per-route throttles', () => {
+    const stage = Object.values(custom.template.findResources('AWS::ApiGatewayV2::Stage'))[0] as Resource;
+    expect(Object.keys(stage.Properties.RouteSettings as object)).toContain(
+      `${routes.codeStart.method} ${routes.codeStart.path}`,
+    );
+  });
+
   it("verifies the sender's whole domain and outputs its DKIM records", () => {
     custom.template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'example.com' });
     const outputs = Object.keys(custom.template.toJSON().Outputs as object);

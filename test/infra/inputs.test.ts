@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { InputError, readInputs } from '../../lib/inputs.ts';
@@ -38,9 +40,46 @@ describe('CDK context inputs', () => {
       read({ senderEmail: 'a@example.com', platformOrigins: origins.join(' , ') }).platformOrigins,
     ).toEqual(origins);
     expect(read({ senderEmail: 'a@example.com', platformOrigins: origins }).platformOrigins).toEqual(origins);
-    expect(() => read({ senderEmail: 'a@example.com', platformOrigins: 'https://app.example.com/' })).toThrow(
-      /platformOrigins: "https:\/\/app.example.com\/"/,
-    );
+    for (const notOrigin of [
+      'https://app.example.com/login',
+      'https://app.example.com//',
+      'https://app.example.com/?x=1',
+      'https://app.example.com#top',
+      'https://user@app.example.com',
+      'ftp://app.example.com',
+      'app.example.com',
+    ]) {
+      expect(() => read({ senderEmail: 'a@example.com', platformOrigins: notOrigin }), notOrigin).toThrow(
+        /platformOrigins: "/,
+      );
+    }
+  });
+
+  it('normalises a trailing slash and upper case away from platformOrigins, once per origin', () => {
+    expect(
+      read({
+        senderEmail: 'a@example.com',
+        platformOrigins: 'https://app.example.com/, HTTPS://App.Example.com, http://localhost:5173/',
+      }).platformOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173']);
+  });
+
+  it('bin/app.ts prints an input error without a stack trace and exits 1', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'bin/app.ts'], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: {
+        ...process.env,
+        CDK_CONTEXT_JSON: JSON.stringify({ platformOrigins: 'https://app.example.com/x' }),
+      },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Invalid CDK context:');
+    expect(result.stderr).toContain('senderEmail: missing');
+    expect(result.stderr).toContain('platformOrigins: "https://app.example.com/x"');
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    expect(result.stderr).not.toContain('InputError');
+    expect(result.stdout).toBe('');
   });
 
   it('takes a domain only with its certificate', () => {

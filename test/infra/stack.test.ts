@@ -1,7 +1,7 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config.ts';
-import { routeList, routes } from '../../shared/routes.ts';
+import { DEFAULT_THROTTLE, routeList, routes } from '../../shared/routes.ts';
 import { keySchemaDefinition, tableSchema } from '../../shared/store/table.ts';
 import { refersTo } from './policies.ts';
 import { dependencyCycle } from './references.ts';
@@ -151,6 +151,59 @@ describe('HTTP API', () => {
       Type: 'AWS::Logs::LogGroup',
       Properties: { RetentionInDays: 30 },
     });
+  });
+
+  it('gives the stage the default throttle and each route with its own throttle a route setting', () => {
+    const stageId = onlyResourceOf('AWS::ApiGatewayV2::Stage');
+    const stage = template.toJSON().Resources[stageId] as {
+      DependsOn?: string[];
+      Properties: {
+        DefaultRouteSettings: { ThrottlingRateLimit: number; ThrottlingBurstLimit: number };
+        RouteSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+      };
+    };
+    expect(stage.Properties.DefaultRouteSettings).toEqual({
+      ThrottlingRateLimit: DEFAULT_THROTTLE.rate,
+      ThrottlingBurstLimit: DEFAULT_THROTTLE.burst,
+    });
+    const throttled = routeList.filter((route) => route.throttle);
+    expect(throttled.length).toBeGreaterThan(0);
+    expect(stage.Properties.RouteSettings).toEqual(
+      Object.fromEntries(
+        throttled.map((route) => [
+          `${route.method} ${route.path}`,
+          { ThrottlingRateLimit: route.throttle!.rate, ThrottlingBurstLimit: route.throttle!.burst },
+        ]),
+      ),
+    );
+    // Each key names a route of the API, and the stage waits for it (API Gateway refuses
+    // route settings for a route it does not have yet).
+    const routeIds = Object.fromEntries(
+      Object.entries(resources)
+        .filter(([, resource]) => resource.Type === 'AWS::ApiGatewayV2::Route')
+        .map(([id, resource]) => [resource.Properties.RouteKey as string, id]),
+    );
+    for (const key of Object.keys(stage.Properties.RouteSettings)) {
+      expect(routeIds[key], key).toBeDefined();
+      expect(stage.DependsOn, key).toContain(routeIds[key]);
+    }
+  });
+
+  it('throttles sign-in start far below the session check, and below the stage default', () => {
+    const start = routes.codeStart.throttle!;
+    const session = routes.session.throttle!;
+    expect(start.rate * 10).toBeLessThanOrEqual(session.rate);
+    expect(start.burst * 10).toBeLessThanOrEqual(session.burst);
+    expect(start.rate).toBeLessThan(DEFAULT_THROTTLE.rate);
+    for (const route of routeList) {
+      const throttle = route.throttle ?? DEFAULT_THROTTLE;
+      expect(throttle.rate, route.id).toBeGreaterThan(0);
+      expect(throttle.burst, route.id).toBeGreaterThanOrEqual(throttle.rate);
+    }
+  });
+
+  it('keeps the execute-api endpoint without a custom domain (it is the issuer then)', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: false });
   });
 });
 

@@ -5,14 +5,15 @@ import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /**
- * DESIGN.md §4: `CHROMIUM_PATH` if set, else Debian's chromium (which `scripts/ensure-chromium.mjs`
+ * README "Tests and benchmarks": `CHROMIUM_PATH` if set, else Debian's chromium (which `scripts/ensure-chromium.mjs`
  * installs when it can). Never `playwright install`.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
- * The flags of DESIGN.md §4. The host resolver rule makes every name but 127.0.0.1 unresolvable,
- * so nothing the browser does can leave the machine.
+ * Headless, with no sandbox, GPU, QUIC, first-run, background networking, component update or sync.
+ * The host resolver rule makes every name but 127.0.0.1 unresolvable, so nothing the browser does can
+ * leave the machine.
  */
 const CHROMIUM_FLAGS = [
   '--headless',
