@@ -8,6 +8,7 @@ import { CustomDomain } from './custom-domain.ts';
 import type { GrantTargets } from './grants.ts';
 import { RouteApi } from './http-api.ts';
 import type { DoorcodeInputs } from './inputs.ts';
+import { MailReputation } from './mail-reputation.ts';
 import { RouteFunction } from './route-function.ts';
 import { Sender } from './sender.ts';
 import { SigningKey } from './signing-key.ts';
@@ -40,7 +41,9 @@ export class DoorcodeStack extends Stack {
     const sender = new Sender(this, 'Sender', {
       address: inputs.senderEmail,
       verifyDomain: inputs.domain !== undefined,
+      mode: inputs.senderIdentity,
     });
+    const mail = new MailReputation(this, 'Mail', { serviceName: inputs.serviceName });
     const http = new RouteApi(this, 'Http', { serviceName: inputs.serviceName });
     const customDomain =
       inputs.domain && inputs.certificateArn
@@ -59,6 +62,8 @@ export class DoorcodeStack extends Stack {
       TABLE_NAME: data.table.tableName,
       ISSUER: issuer,
       MAIL_FROM: inputs.senderEmail,
+      SES_CONFIGURATION_SET: mail.configurationSet.configurationSetName,
+      MAX_CODE_EMAILS_PER_HOUR: String(inputs.maxCodeEmailsPerHour),
       PLATFORM_ORIGINS: inputs.platformOrigins.join(','),
       KMS_KEY_IDS: signing.key.keyArn,
       CODE_KEY_SECRET_ARN: codeKey.secret.secretArn,
@@ -68,7 +73,8 @@ export class DoorcodeStack extends Stack {
       tableArn: data.table.tableArn,
       indexArns: data.indexArns,
       signingKeyArn: signing.key.keyArn,
-      senderIdentityArn: sender.identity.emailIdentityArn,
+      senderIdentityArn: sender.identityArn,
+      configurationSetArn: mail.configurationSetArn,
       recipientIdentitiesArn: this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
       senderAddress: sender.address,
       codeKeySecretArn: codeKey.secret.secretArn,
@@ -121,7 +127,12 @@ export class DoorcodeStack extends Stack {
         description: `Point ${inputs.domain} (CNAME) here`,
       });
     }
-    if (sender.verifiesDomain) {
+    new CfnOutput(this, 'MailEventsTopicArn', {
+      value: mail.events.topicArn,
+      description: 'SES bounce and complaint events: subscribe to be told',
+    });
+    new CfnOutput(this, 'SesConfigurationSet', { value: mail.configurationSet.configurationSetName });
+    if (sender.verifiesDomain && sender.identity) {
       sender.identity.dkimRecords.forEach((record, index) => {
         new CfnOutput(this, `SenderDkimRecord${index + 1}`, {
           value: `${record.name} CNAME ${record.value}`,
