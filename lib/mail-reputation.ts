@@ -1,4 +1,4 @@
-import { Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import {
@@ -48,6 +48,9 @@ export class MailReputation extends Construct {
     const key = new Key(this, 'EventsKey', {
       description: `${props.serviceName}: encrypts SES bounce and complaint events`,
       enableKeyRotation: true,
+      // It guards messages in flight, never data at rest: nothing needs it once the topic is gone.
+      removalPolicy: RemovalPolicy.DESTROY,
+      pendingWindow: Duration.days(7),
     });
     key.addToResourcePolicy(
       new PolicyStatement({

@@ -37,6 +37,18 @@ describe('mail reputation (issue 9, item 4)', () => {
     });
     const topic = resources[topicId]!;
     expect(topic.Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [expect.any(String), 'Arn'] });
+    const [keyId] = (topic.Properties.KmsMasterKeyId as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'];
+    expect(resources[keyId]!.Properties).toMatchObject({ EnableKeyRotation: true, PendingWindowInDays: 7 });
+    const keyStatements = (
+      resources[keyId]!.Properties.KeyPolicy as { Statement: Array<Record<string, unknown>> }
+    ).Statement;
+    expect(keyStatements).toContainEqual(
+      expect.objectContaining({
+        Principal: { Service: 'ses.amazonaws.com' },
+        Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        Condition: { StringEquals: { 'aws:SourceAccount': expect.anything() } },
+      }),
+    );
     const policies = Object.values(template.findResources('AWS::SNS::TopicPolicy'));
     expect(policies).toHaveLength(1);
     const statements = (
