@@ -76,6 +76,8 @@ describe('POST /auth/code/start to an address on the SES suppression list (issue
     expect(Object.keys(refused.body).sort()).toEqual(Object.keys(accepted.body).sort());
     expect(refused.body).toMatchObject({ sent: true, expiresIn: accepted.body.expiresIn });
     expect(await mailTo(bounced)).toEqual([]);
+    // The emulator accepted a send naming the configuration set, as SES does.
+    expect(app.deps.config.SES_CONFIGURATION_SET).toBe('doorcode-test');
     expect(await mailTo(deliverable)).toHaveLength(1);
     // Polling says what it says for any undelivered email: pending, until the request expires.
     const poll = await app.request('POST', '/auth/code/poll', {
