@@ -37,6 +37,8 @@ export class CallCounter {
         this.mails++;
         await real.send(message);
       },
+      // One SES GetSuppressedDestination per start, made beside its first DynamoDB read; not a send.
+      isSuppressed: (address) => real.isSuppressed(address),
     };
   }
 

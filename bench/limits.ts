@@ -111,7 +111,10 @@ export const limitsBenchmark: Benchmark = {
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       LOG_LEVEL: 'silent',
     });
-    const base = createDeps(config, { mailer: { send: async () => {} }, codeHasher: inMemoryCodeHasher() });
+    const base = createDeps(config, {
+      mailer: { send: async () => {}, isSuppressed: async () => false },
+      codeHasher: inMemoryCodeHasher(),
+    });
     countWrites(base);
     const withClock = (clock: Clock): Deps => ({ ...base, clock });
     const rows: Row[] = [];

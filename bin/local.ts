@@ -61,6 +61,7 @@ try {
     LOCAL_CODE_KEY_FILE: process.env.LOCAL_CODE_KEY_FILE ?? join(dataDir, 'code-hash-key'),
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     SES_ENDPOINT: ses.endpoint,
+    SES_CONFIGURATION_SET: process.env.SES_CONFIGURATION_SET ?? 'doorcode-local',
   });
   const server = await startServer({ port, deps: createDeps(config) });
   stops.push(server.close);

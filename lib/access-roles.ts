@@ -57,6 +57,11 @@ export class AccessRoles extends Construct {
         reason:
           'In the SES sandbox, SendEmail is authorized against each verified recipient identity as well as the sender; recipients are arbitrary addresses, so the resource is identity/* and the ses:FromAddress condition pins the sender.',
       });
+      Validations.of(role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'ses:GetSuppressedDestination reads the account-level suppression list, which has no resource type in IAM: it can only be granted on *. It is the only action of the role on *, and it reads, never writes.',
+      });
     }
     this.#roles.set(key, role);
     return role;

@@ -10,6 +10,7 @@ import { CustomDomain } from './custom-domain.ts';
 import type { GrantTargets } from './grants.ts';
 import { RouteApi } from './http-api.ts';
 import type { DoorcodeInputs } from './inputs.ts';
+import { MailReputation } from './mail-reputation.ts';
 import { RouteFunction } from './route-function.ts';
 import { Sender } from './sender.ts';
 import { SigningKey } from './signing-key.ts';
@@ -46,7 +47,9 @@ export class DoorcodeStack extends Stack {
     const sender = new Sender(this, 'Sender', {
       address: inputs.senderEmail,
       verifyDomain: inputs.domain !== undefined,
+      mode: inputs.senderIdentity,
     });
+    const mail = new MailReputation(this, 'Mail', { serviceName: inputs.serviceName });
     const http = new RouteApi(this, 'Http', {
       serviceName: inputs.serviceName,
       // With a domain, the domain is the issuer and the only URL the API answers at.
@@ -69,6 +72,8 @@ export class DoorcodeStack extends Stack {
       TABLE_NAME: data.table.tableName,
       ISSUER: issuer,
       MAIL_FROM: inputs.senderEmail,
+      SES_CONFIGURATION_SET: mail.configurationSet.configurationSetName,
+      MAX_CODE_EMAILS_PER_HOUR: String(inputs.maxCodeEmailsPerHour),
       PLATFORM_ORIGINS: inputs.platformOrigins.join(','),
       SIGNING_KEYS: signing.environmentValue(),
       CODE_KEY_SECRET_ARN: codeKey.secret.secretArn,
@@ -77,7 +82,8 @@ export class DoorcodeStack extends Stack {
     const targets: GrantTargets = {
       tableArn: data.table.tableArn,
       indexArns: data.indexArns,
-      senderIdentityArn: sender.identity.emailIdentityArn,
+      senderIdentityArn: sender.identityArn,
+      configurationSetArn: mail.configurationSetArn,
       recipientIdentitiesArn: this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
       senderAddress: sender.address,
       codeKeySecretArn: codeKey.secret.secretArn,
@@ -163,7 +169,12 @@ export class DoorcodeStack extends Stack {
         description: `Point ${inputs.domain} (CNAME) here`,
       });
     }
-    if (sender.verifiesDomain) {
+    new CfnOutput(this, 'MailEventsTopicArn', {
+      value: mail.events.topicArn,
+      description: 'SES bounce and complaint events: subscribe to be told',
+    });
+    new CfnOutput(this, 'SesConfigurationSet', { value: mail.configurationSet.configurationSetName });
+    if (sender.verifiesDomain && sender.identity) {
       sender.identity.dkimRecords.forEach((record, index) => {
         new CfnOutput(this, `SenderDkimRecord${index + 1}`, {
           value: `${record.name} CNAME ${record.value}`,

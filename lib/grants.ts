@@ -25,6 +25,8 @@ export interface GrantTargets {
   /** `arn:…:ses:<region>:<account>:identity/*`: in the SES sandbox each recipient's identity is authorized too. */
   readonly recipientIdentitiesArn: string;
   readonly senderAddress: string;
+  /** The SES configuration set every send names: SendEmail is authorized against it as well. */
+  readonly configurationSetArn: string;
   /** The Secrets Manager secret holding the sign-in code-hash key. */
   readonly codeKeySecretArn: string;
 }
@@ -56,9 +58,12 @@ export function accessStatements(access: RouteAccess, targets: GrantTargets): Po
         actions: ['ses:SendEmail'],
         // While the account is in the SES sandbox, SendEmail is also authorized against every
         // (verified) recipient's identity; the From-address condition still pins the sender.
-        resources: [targets.senderIdentityArn, targets.recipientIdentitiesArn],
+        resources: [targets.senderIdentityArn, targets.recipientIdentitiesArn, targets.configurationSetArn],
         conditions: { StringEquals: { 'ses:FromAddress': targets.senderAddress } },
       }),
+      // start asks whether the recipient is on the account's suppression list before it sends
+      // (shared/sign-in/start.ts): an account-level action that takes no resource.
+      new PolicyStatement({ actions: ['ses:GetSuppressedDestination'], resources: ['*'] }),
     );
   }
   if (access.codeKey) {

@@ -1,5 +1,6 @@
 import type { Node } from 'constructs';
 import { Config } from '../shared/config.ts';
+import type { SenderIdentityMode } from './sender.ts';
 
 /** What an installation chooses. Read from CDK context (`cdk.json` or `-c key=value`). */
 export interface DoorcodeInputs {
@@ -23,6 +24,13 @@ export interface DoorcodeInputs {
    * that always signs. See lib/signing-key.ts and the rotation runbook in docs/security.md.
    */
   readonly signingKeys?: readonly SigningKeyGeneration[];
+  /**
+   * `senderIdentity` (default `create`): `existing` uses an SES identity already in the account
+   * (the address, or its domain with `domain`) instead of creating one.
+   */
+  readonly senderIdentity: SenderIdentityMode;
+  /** `maxCodeEmailsPerHour` (default 1000): sign-in emails the whole service sends per clock hour. */
+  readonly maxCodeEmailsPerHour: number;
 }
 
 /** One generation of the signing key: it signs from `notBefore` until `notAfter`. */
@@ -113,6 +121,10 @@ function signingKeysOf(value: unknown, problems: string[]): SigningKeyGeneration
   return generations;
 }
 
+/** Enough for a busy installation, well under a production SES account's first quota (50,000 a day). */
+export const DEFAULT_MAX_CODE_EMAILS_PER_HOUR = 1000;
+const SENDER_IDENTITY_MODES: readonly SenderIdentityMode[] = ['create', 'existing'];
+
 /** Thrown at synth time; the message names every context key that is missing or wrong. */
 export class InputError extends Error {
   override readonly name = 'InputError';
@@ -197,7 +209,19 @@ export function readInputs(node: Node): DoorcodeInputs {
   }
   const signingKeys = signingKeysOf(node.tryGetContext('signingKeys'), problems);
 
-  if (problems.length > 0 || !senderEmail || !logLevel.success) {
+  const senderIdentity = (text(node, 'senderIdentity') ?? 'create') as SenderIdentityMode;
+  if (!SENDER_IDENTITY_MODES.includes(senderIdentity)) {
+    problems.push(
+      `senderIdentity: "${senderIdentity}" is neither create (the stack creates the SES identity) nor existing (it is already in the account)`,
+    );
+  }
+
+  const cap = Config.shape.MAX_CODE_EMAILS_PER_HOUR.safeParse(
+    text(node, 'maxCodeEmailsPerHour') ?? String(DEFAULT_MAX_CODE_EMAILS_PER_HOUR),
+  );
+  if (!cap.success) problems.push(`maxCodeEmailsPerHour: ${cap.error.issues[0]?.message}`);
+
+  if (problems.length > 0 || !senderEmail || !logLevel.success || !cap.success) {
     throw new InputError(`Invalid CDK context:\n  ${problems.join('\n  ')}`);
   }
   return {
@@ -208,5 +232,7 @@ export function readInputs(node: Node): DoorcodeInputs {
     logLevel: logLevel.data,
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
     ...(signingKeys ? { signingKeys } : {}),
+    senderIdentity,
+    maxCodeEmailsPerHour: cap.data ?? DEFAULT_MAX_CODE_EMAILS_PER_HOUR,
   };
 }

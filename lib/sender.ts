@@ -1,5 +1,9 @@
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
+
+/** `create`: the stack creates the SES identity; `existing`: it is already in the account. */
+export type SenderIdentityMode = 'create' | 'existing';
 
 export interface SenderProps {
   /** The From address of sign-in emails. */
@@ -9,11 +13,21 @@ export interface SenderProps {
    * address (SES mails a confirmation link to it). Chosen when the installation has a domain.
    */
   readonly verifyDomain: boolean;
+  readonly mode: SenderIdentityMode;
 }
 
-/** The SES identity sign-in emails are sent from. */
+/**
+ * The SES identity sign-in emails are sent from. It is about mail only: SES verifies that the
+ * sender may use the address or domain (DKIM records or a confirmation link). The API's custom
+ * domain (lib/custom-domain.ts) is a separate thing: an ACM certificate and a CNAME for HTTPS.
+ */
 export class Sender extends Construct {
-  readonly identity: EmailIdentity;
+  /** The identity the stack created; undefined in `existing` mode. */
+  readonly identity?: EmailIdentity;
+  /** The identity's name: the domain, or the address. */
+  readonly identityName: string;
+  /** `arn:…:ses:<region>:<account>:identity/<name>`, created or existing: the SendEmail grant names it. */
+  readonly identityArn: string;
   readonly address: string;
   readonly verifiesDomain: boolean;
 
@@ -22,8 +36,18 @@ export class Sender extends Construct {
     this.address = props.address;
     this.verifiesDomain = props.verifyDomain;
     const domain = props.address.slice(props.address.lastIndexOf('@') + 1);
+    this.identityName = props.verifyDomain ? domain : props.address;
+    this.identityArn = Stack.of(this).formatArn({
+      service: 'ses',
+      resource: 'identity',
+      resourceName: this.identityName,
+    });
+    if (props.mode === 'existing') return;
     this.identity = new EmailIdentity(this, 'Identity', {
       identity: props.verifyDomain ? Identity.domain(domain) : Identity.email(props.address),
     });
+    // Its verification (DKIM records in DNS, or a confirmed link) outlives the stack: a redeploy
+    // after `cdk destroy` finds it and uses it with -c senderIdentity=existing.
+    this.identity.applyRemovalPolicy(RemovalPolicy.RETAIN);
   }
 }

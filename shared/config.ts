@@ -74,6 +74,15 @@ export const Config = z
     /** Local mode: endpoints of DynamoDB Local and the SES emulator. */
     DYNAMODB_ENDPOINT: z.optional(z.url()),
     SES_ENDPOINT: z.optional(z.url()),
+    /** The SES configuration set every sign-in email names (its suppression list and events). */
+    SES_CONFIGURATION_SET: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/))),
+    /** Sign-in emails the whole service sends per clock hour (issue 9, item 4); unset: no cap. */
+    MAX_CODE_EMAILS_PER_HOUR: z.optional(
+      z.pipe(
+        z.string().check(z.regex(/^[1-9][0-9]{0,6}$/, 'a whole number from 1 to 9999999')),
+        z.transform(Number),
+      ),
+    ),
     LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   })
   .check(

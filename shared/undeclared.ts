@@ -34,7 +34,8 @@ export const undeclared = {
     return { activeKey: fail, publicKeys: fail, sign: fail };
   },
   mailer(route: string): Mailer {
-    return { send: () => Promise.reject(refusal(route, 'mailer', '`mail`')) };
+    const fail = () => Promise.reject(refusal(route, 'mailer', '`mail`'));
+    return { send: fail, isSuppressed: fail };
   },
   codeHasher(route: string): CodeHasher {
     return { hash: () => Promise.reject(refusal(route, 'codeHasher', '`codeKey`')) };

@@ -13,6 +13,7 @@ import { applicationFromItem } from '../tenancy/applications.ts';
 import { isSyntheticAddress } from '../tenancy/test-domains.ts';
 import { codeHash, generateCode, generateDeviceCode } from './code.ts';
 import { signInEmail } from './email.ts';
+import { checkMailCap, giveBackMailCap, mailCapKey, takeMailCap } from './mail-cap.ts';
 import { generatePhrase } from './phrase.ts';
 import { CODE_TTL_SECONDS, POLL_INTERVAL_SECONDS, type SignInRequest } from './request.ts';
 import {
@@ -44,15 +45,24 @@ export interface StartInput {
  * address) with its device grant; then one email. The answer never depends on whether the address
  * has an account. Its phrase, shown in the email too, lets a human tell this request from a later
  * start for the same address by someone else (issue 7, item 4).
+ *
+ * Issue 9, item 4: an address on SES's suppression list (it bounced hard or complained) gets the
+ * same answer, and its request is opened the same way, but no email goes out, so its code is
+ * never known to anyone; the answer does not tell that the address is suppressed. Each email
+ * takes one slot of the service's hourly cap (`mail-cap.ts`).
  */
 export async function startSignIn(deps: Deps, input: StartInput) {
   const now = deps.clock.now();
+  // Asked beside the first read, so it adds no latency of its own.
+  const suppressed = isSuppressed(deps, input.email);
   const found = await readItems(deps.db, {
     ...startLogKeys(input),
     application: input.applicationId ? keys.application(input.applicationId) : undefined,
+    mailCap: mailCapKey(deps, now),
   });
   let logs = startLogs(input, found);
   if (input.applicationId && !found.application) throw fail('unauthorized', 'The API key is not valid');
+  checkMailCap(deps, now, found.mailCap);
   const application = found.application ? applicationFromItem(found.application) : null;
 
   const requestId = newId(deps.random, 'sir');
@@ -96,6 +106,25 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     if (opened.outcome === 'conflict') throw tooBusy();
     logs = afterRace(logs, opened.logs);
   }
+  const answer = {
+    sent: true as const,
+    deviceCode,
+    phrase,
+    expiresIn: CODE_TTL_SECONDS,
+    interval: POLL_INTERVAL_SECONDS,
+  };
+
+  if (await suppressed) {
+    deps.logger.log('info', 'sign-in email not sent: the address is on the SES suppression list');
+    deps.metrics.count('SignInsStarted');
+    return answer;
+  }
+  try {
+    await takeMailCap(deps, now);
+  } catch (error) {
+    await withdraw(deps, request, logs, hit);
+    throw error;
+  }
 
   // The name comes from the table: one line and no link whatever it holds, or the service's if nothing is left.
   const sender = withoutLinks(application?.name ?? '') || deps.config.SERVICE_NAME;
@@ -116,6 +145,7 @@ export async function startSignIn(deps: Deps, input: StartInput) {
     deps.logger.log('error', 'sign-in email not sent', {
       errorName: (error.cause as Error | undefined)?.name,
     });
+    await giveBackMailCap(deps, now);
     await withdraw(deps, request, logs, hit);
     throw retryLater(
       'mailUnavailable',
@@ -125,13 +155,23 @@ export async function startSignIn(deps: Deps, input: StartInput) {
   }
   deps.metrics.count('EmailsSent');
   deps.metrics.count('SignInsStarted');
-  return {
-    sent: true as const,
-    deviceCode,
-    phrase,
-    expiresIn: CODE_TTL_SECONDS,
-    interval: POLL_INTERVAL_SECONDS,
-  };
+  return answer;
+}
+
+/**
+ * Whether SES would drop the email unsent. When SES cannot tell, the email is sent: the
+ * configuration set's suppression drops it anyway if the address is suppressed, so failing open
+ * costs only the accuracy of this one answer, never the reputation.
+ */
+function isSuppressed(deps: Deps, email: string): Promise<boolean> {
+  // Never rejects: it runs beside the first read, which may fail first and leave it unawaited.
+  return deps.mailer.isSuppressed(email).catch((error: unknown) => {
+    const cause = error instanceof MailUnavailableError ? error.cause : error;
+    deps.logger.log('warn', 'suppression list not read; sending', {
+      errorName: (cause as Error | undefined)?.name,
+    });
+    return false;
+  });
 }
 
 /**

@@ -68,6 +68,11 @@ export const keys = {
    */
   rateLog: (bucket: string, subject: string) => ({ pk: `RATE#${bucket}#${subject}`, sk: 'HITS' }),
   /**
+   * The sign-in emails the whole service sent in one clock hour (issue 9, item 4), `hour` counted in
+   * hours since the epoch: a counter, not a log, since the cap is in the thousands.
+   */
+  mailCap: (hour: number) => ({ pk: `RATE#mail-hour#${hour}`, sk: 'COUNT' }),
+  /**
    * An application's statistics (docs/data-model.md, Statistics), one partition per application:
    * new users and sign-ins of one UTC day (sorted by date, so a range is one Query), the sessions
    * counted under one UTC day of issue or refresh (with per-minute counts), and the user total.

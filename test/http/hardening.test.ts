@@ -16,6 +16,7 @@ beforeAll(async () => {
       if (mailDown) throw new MailUnavailableError('down');
       await real.send(message);
     },
+    isSuppressed: (address) => real.isSuppressed(address),
   });
   app = await startTestApp({ overrides: (defaults) => ({ mailer: switchable(defaults.mailer) }) });
 });

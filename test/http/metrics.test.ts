@@ -138,7 +138,10 @@ describe('metrics of failing providers', () => {
   it('counts an email the provider refused as EmailsRefused, and no start', async () => {
     const refusing = await startTestApp({
       overrides: {
-        mailer: { send: () => Promise.reject(new MailUnavailableError('refused')) },
+        mailer: {
+          send: () => Promise.reject(new MailUnavailableError('refused')),
+          isSuppressed: () => Promise.resolve(false),
+        },
       },
     });
     try {

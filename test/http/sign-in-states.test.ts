@@ -389,6 +389,7 @@ describe('SPEC §3.1 sign-in request', () => {
         send: async () => {
           throw new MailUnavailableError('down');
         },
+        isSuppressed: async () => false,
       };
       await withApp({ overrides: { mailer: down } }, async (other) => {
         // Prepare

@@ -12,6 +12,7 @@ const targets: GrantTargets = {
   senderIdentityArn: 'arn:aws:ses:eu-west-1:123456789012:identity/no-reply@example.com',
   recipientIdentitiesArn: 'arn:aws:ses:eu-west-1:123456789012:identity/*',
   senderAddress: 'no-reply@example.com',
+  configurationSetArn: 'arn:aws:ses:eu-west-1:123456789012:configuration-set/doorcode-mail',
   codeKeySecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:code-key-AbCdEf',
 };
 
@@ -46,14 +47,21 @@ describe('accessStatements', () => {
     expect(rendered({ sign: true, publicKeys: true })).toEqual([]);
   });
 
-  it('lets a mailer send only from the sender address, to any identity (the SES sandbox checks recipients)', () => {
+  it('lets a mailer send only from the sender address through the configuration set, to any identity (the SES sandbox checks recipients)', () => {
     expect(rendered({ mail: true })).toEqual([
       {
         policy: expect.any(String),
         effect: 'Allow',
         actions: ['ses:SendEmail'],
-        resources: [targets.recipientIdentitiesArn, targets.senderIdentityArn],
+        resources: [targets.configurationSetArn, targets.recipientIdentitiesArn, targets.senderIdentityArn],
         condition: { StringEquals: { 'ses:FromAddress': targets.senderAddress } },
+      },
+      {
+        policy: expect.any(String),
+        effect: 'Allow',
+        actions: ['ses:GetSuppressedDestination'],
+        resources: ['*'],
+        condition: undefined,
       },
     ]);
   });

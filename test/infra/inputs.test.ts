@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { InputError, readInputs } from '../../lib/inputs.ts';
+import { DEFAULT_MAX_CODE_EMAILS_PER_HOUR, InputError, readInputs } from '../../lib/inputs.ts';
 
 const read = (context: Record<string, unknown>) => readInputs(new App({ context }).node);
 
@@ -13,7 +13,33 @@ describe('CDK context inputs', () => {
       senderEmail: 'no-reply@example.com',
       platformOrigins: [],
       logLevel: 'info',
+      senderIdentity: 'create',
+      maxCodeEmailsPerHour: DEFAULT_MAX_CODE_EMAILS_PER_HOUR,
     });
+  });
+
+  it('reads senderIdentity as create or existing', () => {
+    expect(read({ senderEmail: 'a@example.com', senderIdentity: 'existing' }).senderIdentity).toBe(
+      'existing',
+    );
+    expect(read({ senderEmail: 'a@example.com', senderIdentity: ' create ' }).senderIdentity).toBe('create');
+    expect(() => read({ senderEmail: 'a@example.com', senderIdentity: 'imported' })).toThrow(
+      /senderIdentity: "imported" is neither create .* nor existing/,
+    );
+  });
+
+  it('reads maxCodeEmailsPerHour as a positive whole number, from a string or a number', () => {
+    expect(read({ senderEmail: 'a@example.com', maxCodeEmailsPerHour: '250' }).maxCodeEmailsPerHour).toBe(
+      250,
+    );
+    expect(read({ senderEmail: 'a@example.com', maxCodeEmailsPerHour: 20000 }).maxCodeEmailsPerHour).toBe(
+      20000,
+    );
+    for (const bad of ['0', '-5', '1.5', 'lots', '10000000']) {
+      expect(() => read({ senderEmail: 'a@example.com', maxCodeEmailsPerHour: bad })).toThrow(
+        /maxCodeEmailsPerHour: a whole number from 1 to 9999999/,
+      );
+    }
   });
 
   it('names senderEmail when it is missing', () => {

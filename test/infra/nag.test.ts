@@ -28,7 +28,7 @@ describe('cdk-nag AwsSolutions', { timeout: 120_000 }, () => {
     ).toEqual([]);
   });
 
-  it('acknowledges only APIG4 on the API, the SES identity wildcard of mail profiles and SMG4 on the code key, with written reasons', () => {
+  it('acknowledges only APIG4 on the API, the SES identity wildcard and the suppression-list read of mail profiles and SMG4 on the code key, with written reasons', () => {
     const { stack } = synthDoorcode();
     const acknowledged = stack.node.findAll().flatMap((construct) =>
       construct.node.metadata
@@ -46,10 +46,13 @@ describe('cdk-nag AwsSolutions', { timeout: 120_000 }, () => {
     const mailProfiles = new Set(
       routeList.filter((route) => route.access.mail).map((route) => accessProfileKey(route.access)),
     );
-    const mailRoles = [...mailProfiles].map((key) => ({
-      path: `DoorcodeStack/Roles/${accessProfileConstructId(key)}`,
-      id: sesWildcard,
-    }));
+    const suppressionList = 'AwsSolutions-IAM5[Resource::*]';
+    const mailRoles = [...mailProfiles].flatMap((key) =>
+      [sesWildcard, suppressionList].map((id) => ({
+        path: `DoorcodeStack/Roles/${accessProfileConstructId(key)}`,
+        id,
+      })),
+    );
     expect(acknowledged.map(({ path, id }) => ({ path, id }))).toEqual(
       expect.arrayContaining([
         { path: 'DoorcodeStack/Http/Api', id: 'AwsSolutions-APIG4' },
@@ -58,7 +61,11 @@ describe('cdk-nag AwsSolutions', { timeout: 120_000 }, () => {
       ]),
     );
     expect(acknowledged).toHaveLength(2 + mailRoles.length);
-    const reasons: Record<string, RegExp> = { [sesWildcard]: /sandbox/, 'AwsSolutions-SMG4': /pending/ };
+    const reasons: Record<string, RegExp> = {
+      [sesWildcard]: /sandbox/,
+      [suppressionList]: /GetSuppressedDestination.*no resource type/,
+      'AwsSolutions-SMG4': /pending/,
+    };
     for (const { id, reason } of acknowledged) expect(reason).toMatch(reasons[id] ?? /authoriz/);
   });
 });

@@ -10,7 +10,9 @@ import { type Resource, synthDoorcode, testInputs, variablesOf } from './synth.t
 const { stack, template, resources, logicalId, routeFunction, onlyResourceOf } = synthDoorcode();
 
 const tableId = onlyResourceOf('AWS::DynamoDB::Table');
-const keyId = onlyResourceOf('AWS::KMS::Key');
+const keyId = Object.keys(
+  template.findResources('AWS::KMS::Key', { Properties: { KeyUsage: 'SIGN_VERIFY' } }),
+)[0]!;
 const apiId = onlyResourceOf('AWS::ApiGatewayV2::Api');
 
 describe('Lambda functions', () => {
@@ -59,6 +61,8 @@ describe('Lambda functions', () => {
       'Fn::Join': ['', ['[{"keyId":"', { 'Fn::GetAtt': [keyId, 'Arn'] }, '"}]']],
     });
     expect(variables.CODE_KEY_SECRET_ARN).toEqual({ Ref: onlyResourceOf('AWS::SecretsManager::Secret') });
+    expect(variables.SES_CONFIGURATION_SET).toEqual({ Ref: onlyResourceOf('AWS::SES::ConfigurationSet') });
+    expect(variables.MAX_CODE_EMAILS_PER_HOUR).toBe(String(testInputs.maxCodeEmailsPerHour));
     // What CloudFormation puts in place of the tokens at deploy time.
     const deployed: Record<string, unknown> = {
       ...variables,
@@ -67,6 +71,7 @@ describe('Lambda functions', () => {
       SIGNING_KEYS:
         '[{"keyId":"arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab"}]',
       CODE_KEY_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:CodeKeySecret-AbCdEf',
+      SES_CONFIGURATION_SET: 'MailConfigurationSet1A2B3C4D',
       AWS_REGION: 'eu-west-1',
     };
     expect(Object.values(deployed).every((value) => typeof value === 'string')).toBe(true);
@@ -76,6 +81,8 @@ describe('Lambda functions', () => {
       MAIL_FROM: testInputs.senderEmail,
       PLATFORM_ORIGINS: testInputs.platformOrigins,
       LOG_LEVEL: 'info',
+      SES_CONFIGURATION_SET: 'MailConfigurationSet1A2B3C4D',
+      MAX_CODE_EMAILS_PER_HOUR: testInputs.maxCodeEmailsPerHour,
     });
     expect(config.SIGNING_KEYS).toEqual([
       { keyId: 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab' },

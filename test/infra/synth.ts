@@ -17,6 +17,8 @@ export const testInputs: DoorcodeInputs = {
   senderEmail: 'no-reply@example.com',
   platformOrigins: ['https://app.example.com'],
   logLevel: 'info',
+  senderIdentity: 'create',
+  maxCodeEmailsPerHour: 1000,
 };
 
 export interface Resource {

@@ -56,6 +56,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     PLATFORM_ORIGINS: PLATFORM_ORIGIN,
     DYNAMODB_ENDPOINT: dynamoEndpoint,
     SES_ENDPOINT: inject('sesEndpoint'),
+    // The emulator accepts it like SES does: every test's send names the configuration set.
+    SES_CONFIGURATION_SET: 'doorcode-test',
     LOG_LEVEL: 'debug',
     ...options.env,
   });

@@ -21,7 +21,7 @@ const noKeys = {
   publicKeys: async () => [],
   sign: () => Promise.reject(new Error('none')),
 };
-const noMail = { send: async () => undefined };
+const noMail = { send: async () => undefined, isSuppressed: async () => false };
 
 function depsWithLog(): { deps: Deps; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];

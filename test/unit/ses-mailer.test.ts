@@ -1,4 +1,9 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import {
+  GetSuppressedDestinationCommand,
+  NotFoundException,
+  SESv2Client,
+  SendEmailCommand,
+} from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailUnavailableError } from '../../shared/mail/mailer.ts';
@@ -28,5 +33,53 @@ describe('SesMailer', () => {
     await expect(mailer().send({ ...message, subject: 'Sign in' })).rejects.toBeInstanceOf(
       MailUnavailableError,
     );
+  });
+
+  it('names the configuration set in every send, so its suppression and events apply', async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
+    const withSet = new SesMailer(new SESv2Client({ region: 'us-east-1' }), 'no-reply@doorcode.test', {
+      configurationSet: 'doorcode-mail',
+    });
+
+    await withSet.send({ ...message, subject: 'Sign in' });
+
+    expect(ses.commandCalls(SendEmailCommand)[0]?.args[0].input.ConfigurationSetName).toBe('doorcode-mail');
+  });
+
+  describe('isSuppressed (SES accepts mail to a suppressed address and drops it, so it asks the list)', () => {
+    it('is true when the account-level list holds the address', async () => {
+      ses.on(GetSuppressedDestinationCommand, { EmailAddress: 'gone@example.test' }).resolves({
+        SuppressedDestination: {
+          EmailAddress: 'gone@example.test',
+          Reason: 'BOUNCE',
+          LastUpdateTime: new Date(),
+        },
+      });
+
+      expect(await mailer().isSuppressed('gone@example.test')).toBe(true);
+    });
+
+    it('is false when SES answers NotFoundException', async () => {
+      ses
+        .on(GetSuppressedDestinationCommand)
+        .rejects(new NotFoundException({ message: 'not on the list', $metadata: {} }));
+
+      expect(await mailer().isSuppressed('ada@example.test')).toBe(false);
+    });
+
+    it('reports any other failure as MailUnavailableError', async () => {
+      ses.on(GetSuppressedDestinationCommand).rejects(new Error('throttled'));
+
+      await expect(mailer().isSuppressed('ada@example.test')).rejects.toBeInstanceOf(MailUnavailableError);
+    });
+
+    it('asks nothing when there is no list (the local emulator has none)', async () => {
+      const local = new SesMailer(new SESv2Client({ region: 'us-east-1' }), 'no-reply@doorcode.test', {
+        suppressionList: false,
+      });
+
+      expect(await local.isSuppressed('ada@example.test')).toBe(false);
+      expect(ses.commandCalls(GetSuppressedDestinationCommand)).toHaveLength(0);
+    });
   });
 });
