@@ -19,7 +19,10 @@ const principalsOf = (s: KeyStatement): string[] => {
   const aws = typeof s.Principal === 'string' ? s.Principal : s.Principal.AWS;
   return [aws].flat().map((p) => JSON.stringify(p));
 };
-const keyPolicies = Object.entries(template.findResources('AWS::KMS::Key')).map(([id, key]) => ({
+/** The signing keys (the stack also has a symmetric key for the mail events topic). */
+const signingKey = { Properties: { KeyUsage: 'SIGN_VERIFY' } };
+
+const keyPolicies = Object.entries(template.findResources('AWS::KMS::Key', signingKey)).map(([id, key]) => ({
   id,
   statements: (key.Properties.KeyPolicy as { Statement: KeyStatement[] }).Statement,
 }));
@@ -110,7 +113,7 @@ describe('signing key generations (issue 9 item 2)', () => {
     { id: '2027-05', notBefore: '2027-05-10T12:00:00.000Z' },
   ];
   const rotated = synthDoorcode({ signingKeys });
-  const keys = Object.keys(rotated.template.findResources('AWS::KMS::Key'));
+  const keys = Object.keys(rotated.template.findResources('AWS::KMS::Key', signingKey));
 
   it('creates one retained key per generation, keeping the original key and alias', () => {
     expect(keys).toHaveLength(2);
