@@ -80,9 +80,16 @@ function signingKeysOf(value: unknown, problems: string[]): SigningKeyGeneration
     for (const name of ['notBefore', 'notAfter'] as const) {
       const raw = record[name];
       if (raw === undefined) continue;
-      const time = typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : Number.NaN;
+      // With its offset (`Z` or ±hh:mm): a local time would mean another instant on each synth machine.
+      const time =
+        typeof raw === 'string' &&
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(raw)
+          ? Date.parse(raw)
+          : Number.NaN;
       if (Number.isNaN(time))
-        problems.push(`signingKeys: ${id}.${name} "${String(raw)}" is not an ISO 8601 time`);
+        problems.push(
+          `signingKeys: ${id}.${name} "${String(raw)}" is not an ISO 8601 time with an offset (Z or ±hh:mm)`,
+        );
       else times[name] = time;
     }
     const { notBefore, notAfter } = times;
@@ -100,6 +107,14 @@ function signingKeysOf(value: unknown, problems: string[]): SigningKeyGeneration
     if (open.length !== 1) {
       problems.push(
         `signingKeys: exactly one generation must have no notAfter (the key that signs after the others), not ${open.length}`,
+      );
+    }
+    // Two generations without notBefore would both sign from the start: which one would depend on the
+    // order they are listed in, and a new key would sign before verifiers' JWKS caches know it.
+    const unbounded = generations.filter((generation) => generation.notBefore === undefined);
+    if (generations.length > 1 && unbounded.length > 1) {
+      problems.push(
+        `signingKeys: only the earliest generation may leave out notBefore, not ${unbounded.map((g) => g.id).join(', ')}`,
       );
     }
     // No gap: when a generation stops signing, another signs (else no token could be issued).

@@ -181,6 +181,16 @@ describe('signingKeys context', () => {
     ['[{"id":"A"}]', /id "A" must be/],
     ['[{"id":"1"},{"id":"1"}]', /"1" is declared twice/],
     ['[{"id":"1","notBefore":"tomorrow"}]', /1.notBefore "tomorrow" is not an ISO 8601 time/],
+    // A time without an offset is another instant on each synth machine's time zone.
+    [
+      '[{"id":"1","notBefore":"2030-01-01T12:00:00"}]',
+      /1.notBefore "2030-01-01T12:00:00" is not an ISO 8601 time with an offset/,
+    ],
+    // Which of two unbounded generations signs would depend on their order.
+    [
+      '[{"id":"2"},{"id":"1","notAfter":"2027-01-01T00:00:00Z"}]',
+      /only the earliest generation may leave out notBefore, not 2, 1/,
+    ],
     [
       '[{"id":"1","notBefore":"2027-01-02T00:00:00Z","notAfter":"2027-01-01T00:00:00Z"},{"id":"2"}]',
       /1.notAfter must be later/,
