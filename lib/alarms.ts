@@ -56,6 +56,7 @@ export type AlarmId =
   | 'TableThrottles'
   | 'TableSystemErrors'
   | 'KmsSignErrors'
+  | 'MailCapReached'
   | 'SesBounceRate'
   | 'SesComplaintRate';
 
@@ -145,6 +146,12 @@ export class Alarms extends Construct {
         threshold: 1,
         description: 'Signing a session token failed (KMS Sign or GetPublicKey) in the last 5 minutes.',
       },
+      MailCapReached: {
+        metric: service('MailCapReached'),
+        threshold: 1,
+        description:
+          'The hourly cap on sign-in emails (maxCodeEmailsPerHour) was reached in the last 5 minutes: no one receives a code until the hour turns.',
+      },
       SesBounceRate: {
         metric: ses('Reputation.BounceRate'),
         threshold: 0.05,
@@ -210,7 +217,11 @@ export class Alarms extends Construct {
         'Codes refused',
         reasons.map((reason) => service('CodesRefused', { Reason: reason }).with({ label: reason })),
       ),
-      graph('Rate limits and signing', [service('RateLimited'), service('KmsSignErrors')]),
+      graph('Rate limits, signing and the mail cap', [
+        service('RateLimited'),
+        service('KmsSignErrors'),
+        service('MailCapReached'),
+      ]),
       graph('Emails', [service('EmailsSent'), service('EmailsRefused')]),
       graph('SES reputation (account)', [ses('Reputation.BounceRate'), ses('Reputation.ComplaintRate')]),
       graph('HTTP API', [

@@ -16,6 +16,7 @@ const metricNames = [
   'EmailsSent',
   'EmailsRefused',
   'KmsSignErrors',
+  'MailCapReached',
 ] as const;
 export type MetricName = (typeof metricNames)[number];
 

@@ -20,14 +20,19 @@ export function mailCapKey(deps: Deps, now: number) {
   return deps.config.MAX_CODE_EMAILS_PER_HOUR === undefined ? undefined : keys.mailCap(hourOf(now));
 }
 
-/** 429 RATE_LIMITED until the next hour, when the counter starts again at zero. */
-const capReached = (now: number) =>
-  rateLimited(((hourOf(now) + 1) * HOUR_MS - now) / 1000, { reason: 'mail_cap' });
+/**
+ * 429 RATE_LIMITED until the next hour, when the counter starts again at zero; counted, since a
+ * full cap refuses sign-in email to everyone (the `MailCapReached` alarm, docs/operations.md).
+ */
+function capReached(deps: Deps, now: number) {
+  deps.metrics.count('MailCapReached');
+  return rateLimited(((hourOf(now) + 1) * HOUR_MS - now) / 1000, { reason: 'mail_cap' });
+}
 
 /** Refuses at once when the counter as read is full: a flood beyond the cap writes nothing. */
 export function checkMailCap(deps: Deps, now: number, counter: Item | undefined): void {
   const max = deps.config.MAX_CODE_EMAILS_PER_HOUR;
-  if (max !== undefined && Number(counter?.sent ?? 0) >= max) throw capReached(now);
+  if (max !== undefined && Number(counter?.sent ?? 0) >= max) throw capReached(deps, now);
 }
 
 /** Takes one email of the hour, or throws 429 RATE_LIMITED (`details.reason: 'mail_cap'`). */
@@ -38,7 +43,7 @@ export async function takeMailCap(deps: Deps, now: number): Promise<void> {
   // The item outlives its hour by one, then TTL removes it (DESIGN §3: expiry is checked by key).
   const expiresAt = ((hour + 2) * HOUR_MS) / 1000;
   const slot = await takeMailSlot(deps.db, { hour, max, expiresAt });
-  if (slot.outcome === 'full') throw capReached(now);
+  if (slot.outcome === 'full') throw capReached(deps, now);
 }
 
 /** Gives the email of `now`'s hour back: it was not sent after all. */

@@ -170,6 +170,11 @@ describe('the global cap on sign-in emails per hour (issue 9, item 4)', () => {
     const refusedEmails = emails.filter((_, index) => responses[index]!.status !== 200);
     for (const email of refusedEmails) expect(await signInItem(app, email)).toBeUndefined();
     expect(await capCounter(app, clock.now())).toBe(CAP);
+    // Each refusal is counted, for the MailCapReached alarm.
+    const capped = app.logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => '_aws' in line && typeof line.MailCapReached === 'number');
+    expect(capped.reduce((sum, line) => sum + (line.MailCapReached as number), 0)).toBe(emails.length - CAP);
   });
 
   it('sends again in the next hour', async () => {

@@ -42,8 +42,8 @@ const countAlarm = {
 };
 
 describe('alarms', () => {
-  it('creates eight alarms that treat missing data as not breaching', () => {
-    expect(count).toBe(8);
+  it('creates nine alarms that treat missing data as not breaching', () => {
+    expect(count).toBe(9);
     for (const resource of Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Resource[]) {
       expect(resource.Properties.TreatMissingData).toBe('notBreaching');
     }
@@ -108,22 +108,25 @@ describe('alarms', () => {
     }
   });
 
-  it('alarms on any KmsSignErrors, the metric the service writes (namespace and dimension of its EMF line)', () => {
-    const written = new RequestMetrics();
-    written.count('KmsSignErrors');
-    const line = written.flush('doorcode', 0) as {
-      _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] };
-    };
-    const [directive] = line._aws.CloudWatchMetrics;
-    expect(alarm('KmsSignErrors')).toMatchObject({
-      Namespace: directive?.Namespace,
-      MetricName: 'KmsSignErrors',
-      Dimensions: directive?.Dimensions[0]?.map((name) => ({ Name: name, Value: 'doorcode' })),
-      Statistic: 'Sum',
-      Threshold: 1,
-      ...countAlarm,
-    });
-  });
+  it.each(['KmsSignErrors', 'MailCapReached'] as const)(
+    'alarms on any %s, the metric the service writes (namespace and dimension of its EMF line)',
+    (name) => {
+      const written = new RequestMetrics();
+      written.count(name);
+      const line = written.flush('doorcode', 0) as {
+        _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] };
+      };
+      const [directive] = line._aws.CloudWatchMetrics;
+      expect(alarm(name)).toMatchObject({
+        Namespace: directive?.Namespace,
+        MetricName: name,
+        Dimensions: directive?.Dimensions[0]?.map((dimension) => ({ Name: dimension, Value: 'doorcode' })),
+        Statistic: 'Sum',
+        Threshold: 1,
+        ...countAlarm,
+      });
+    },
+  );
 
   it('alarms when the SES bounce rate is above 5% and the complaint rate above 0.1%', () => {
     for (const [id, metric, threshold] of [
@@ -147,7 +150,7 @@ describe('alarms', () => {
       expect(resource.Properties.OKActions).toBeUndefined();
     }
     const withTopic = alarmsOf({ alarmTopicArn: TOPIC });
-    expect(withTopic.count).toBe(8);
+    expect(withTopic.count).toBe(9);
     for (const resource of Object.values(
       withTopic.template.findResources('AWS::CloudWatch::Alarm'),
     ) as Resource[]) {
@@ -179,7 +182,7 @@ describe('dashboard', () => {
     template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'doorcode' });
     const { widgets } = body();
     const alarmWidget = widgets.find((widget) => widget.type === 'alarm');
-    expect(alarmWidget?.properties.alarms).toHaveLength(8);
+    expect(alarmWidget?.properties.alarms).toHaveLength(9);
     const graphed = widgets
       .filter((widget) => widget.type === 'metric')
       .flatMap((widget) => widget.properties.metrics as unknown[][])
@@ -195,6 +198,7 @@ describe('dashboard', () => {
         'EmailsSent',
         'EmailsRefused',
         'KmsSignErrors',
+        'MailCapReached',
       ]),
     );
   });
