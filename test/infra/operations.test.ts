@@ -147,3 +147,30 @@ describe('deploying against an existing table (tableName, a point-in-time restor
     expect(operated.template.toJSON().Outputs.TableName.Value).toBe(name);
   });
 });
+
+describe('teardown (README "Teardown: what cdk destroy keeps")', () => {
+  const retained = (synth: typeof defaults) =>
+    Object.values(
+      synth.template.toJSON().Resources as Record<string, { Type: string; DeletionPolicy?: string }>,
+    )
+      .filter((resource) => resource.DeletionPolicy === 'Retain')
+      .map((resource) => resource.Type)
+      .sort();
+
+  it('keeps the table, the signing key, the SES identity and both log groups, and nothing else', () => {
+    expect(retained(defaults)).toEqual([
+      'AWS::DynamoDB::Table',
+      'AWS::KMS::Key',
+      'AWS::Logs::LogGroup',
+      'AWS::Logs::LogGroup',
+      'AWS::SES::EmailIdentity',
+    ]);
+    const signingKeys = defaults.template.findResources('AWS::KMS::Key', { DeletionPolicy: 'Retain' });
+    for (const key of Object.values(signingKeys)) expect(key.Properties.KeyUsage).toBe('SIGN_VERIFY');
+    defaults.template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Delete' });
+  });
+
+  it('keeps no table of its own against an existing one', () => {
+    expect(retained(operated)).not.toContain('AWS::DynamoDB::Table');
+  });
+});
