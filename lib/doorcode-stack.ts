@@ -1,5 +1,5 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type RouteAccess, type RouteId, routeList, routes } from '../shared/routes.ts';
 import { tableSchema } from '../shared/store/table.ts';
@@ -28,6 +28,13 @@ export interface DoorcodeStackProps extends StackProps {
 /** `jwks` -> `RouteJwks`: stable construct ids, so logical ids follow the route table. */
 const routeConstructId = (id: RouteId): string => `Route${id.charAt(0).toUpperCase()}${id.slice(1)}`;
 
+/**
+ * The routes `reservedConcurrency` applies to: sign-in by code, which must keep answering when other
+ * functions of the account take its concurrency, and the only routes that send mail or check codes.
+ */
+export const isSignInRoute = (route: { readonly path: string }): boolean =>
+  route.path.startsWith('/auth/code/');
+
 /** The whole service: one function per entry of the route table, behind one HTTP API. */
 export class DoorcodeStack extends Stack {
   readonly routeFunctions: ReadonlyMap<RouteId, RouteFunction>;
@@ -35,10 +42,21 @@ export class DoorcodeStack extends Stack {
   readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props: DoorcodeStackProps) {
-    super(scope, id, props);
+    super(scope, id, {
+      ...props,
+      terminationProtection: props.inputs.terminationProtection,
+      // The stack's own tags (the explicitStackTags flag keeps Tags.of off them): CloudFormation
+      // gives them to every resource it creates, including any CDK cannot tag.
+      tags: { ...props.tags, ...props.inputs.tags },
+    });
     const { inputs } = props;
+    // And each taggable resource gets them in the template itself, so a change shows in a diff.
+    for (const [key, value] of Object.entries(inputs.tags)) Tags.of(this).add(key, value);
+    const retention = inputs.logRetentionDays as RetentionDays;
 
-    const data = new SingleTable(this, 'Data');
+    const data = new SingleTable(this, 'Data', {
+      ...(inputs.tableName ? { existingTableName: inputs.tableName } : {}),
+    });
     const signing = new SigningKey(this, 'Signing', {
       serviceName: inputs.serviceName,
       ...(inputs.signingKeys ? { generations: inputs.signingKeys } : {}),
@@ -54,6 +72,7 @@ export class DoorcodeStack extends Stack {
       serviceName: inputs.serviceName,
       // With a domain, the domain is the issuer and the only URL the API answers at.
       disableExecuteApiEndpoint: inputs.domain !== undefined,
+      logRetention: retention,
     });
     const customDomain =
       inputs.domain && inputs.certificateArn
@@ -95,7 +114,7 @@ export class DoorcodeStack extends Stack {
     // and the group costs one resource per stack instead of one per profile. The price: any of
     // the service's functions may write any stream of it (a role cannot name its functions'
     // streams: the functions depend on the role).
-    const functionLogs = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH });
+    const functionLogs = new LogGroup(this, 'FunctionLogs', { retention });
     const roles = new AccessRoles(this, 'Roles', {
       serviceName: inputs.serviceName,
       targets,
@@ -112,6 +131,10 @@ export class DoorcodeStack extends Stack {
         environment,
         role: roles.roleFor(route.access),
         logGroup: functionLogs,
+        memoryMb: inputs.lambdaMemoryMb,
+        ...(inputs.reservedConcurrency !== undefined && isSignInRoute(route)
+          ? { reservedConcurrency: inputs.reservedConcurrency }
+          : {}),
       });
       http.addRoute(constructId, route, fn.function);
       functions.set(route.id, fn);

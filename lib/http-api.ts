@@ -21,6 +21,8 @@ export interface RouteApiProps {
    * were never told about.
    */
   readonly disableExecuteApiEndpoint?: boolean;
+  /** How long the access log keeps events (`logRetentionDays` context); default a month. */
+  readonly logRetention?: RetentionDays;
 }
 
 /** One route's entry in the stage's `RouteSettings`. */
@@ -65,7 +67,9 @@ export class RouteApi extends Construct {
       createDefaultStage: false,
       disableExecuteApiEndpoint: props.disableExecuteApiEndpoint ?? false,
     });
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+    });
     this.stage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       autoDeploy: true,

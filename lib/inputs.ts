@@ -31,7 +31,36 @@ export interface DoorcodeInputs {
   readonly senderIdentity: SenderIdentityMode;
   /** `maxCodeEmailsPerHour` (default 1000): sign-in emails the whole service sends per clock hour. */
   readonly maxCodeEmailsPerHour: number;
+  /** `logRetentionDays` (default 30): how long the functions' and the API's log groups keep events; a value CloudWatch allows. */
+  readonly logRetentionDays: LogRetentionDays;
+  /** `lambdaMemoryMb` (default 256): every route function's memory (and with it its CPU share). */
+  readonly lambdaMemoryMb: number;
+  /**
+   * `reservedConcurrency` (optional): reserved concurrent executions of each sign-in-by-code function
+   * (the `/auth/code/*` routes), both a guarantee and a ceiling. Absent: none reserved.
+   */
+  readonly reservedConcurrency?: number;
+  /** `terminationProtection` (default true): CloudFormation refuses to delete the stack until it is turned off. */
+  readonly terminationProtection: boolean;
+  /** `tags` (default none): a JSON object of tags given to the stack and every resource in it. */
+  readonly tags: Readonly<Record<string, string>>;
+  /**
+   * `tableName` (optional): an existing table (a point-in-time restore) the stack uses instead of
+   * creating one; it must have the key schema and indexes of shared/store/table.ts.
+   */
+  readonly tableName?: string;
 }
+
+/** The retention periods CloudWatch Logs accepts (PutRetentionPolicy), in days. */
+export const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+export type LogRetentionDays = (typeof LOG_RETENTION_DAYS)[number];
+export const DEFAULT_LOG_RETENTION_DAYS: LogRetentionDays = 30;
+export const DEFAULT_LAMBDA_MEMORY_MB = 256;
+/** Lambda's own bounds for a function's memory. */
+const LAMBDA_MEMORY_MB = { min: 128, max: 10240 } as const;
+const RESERVED_CONCURRENCY = { min: 1, max: 10000 } as const;
 
 /** One generation of the signing key: it signs from `notBefore` until `notAfter`. */
 export interface SigningKeyGeneration {
@@ -145,6 +174,79 @@ export class InputError extends Error {
   override readonly name = 'InputError';
 }
 
+/** A whole number from `min` to `max`, from a number or its text; undefined (with a problem) otherwise. */
+function wholeNumber(
+  node: Node,
+  key: string,
+  bounds: { readonly min: number; readonly max: number },
+  problems: string[],
+): number | undefined {
+  const raw = text(node, key);
+  if (raw === undefined) return undefined;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < bounds.min || value > bounds.max) {
+    problems.push(`${key}: "${raw}" is not a whole number from ${bounds.min} to ${bounds.max}`);
+    return undefined;
+  }
+  return value;
+}
+
+function booleanOf(node: Node, key: string, fallback: boolean, problems: string[]): boolean {
+  const raw = text(node, key)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  problems.push(`${key}: "${raw}" is neither true nor false`);
+  return fallback;
+}
+
+// AWS tag rules (the Resource Groups Tagging API's): keys 1-128 characters, values up to 256, letters,
+// numbers, spaces and _ . : / = + - @; the aws: prefix is AWS's own. Resources hold at most 50 tags.
+const tagText = /^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$/u;
+const MAX_TAGS = 50;
+
+/** Validates the `tags` context value (a JSON object of strings, as text or an object). */
+function tagsOf(value: unknown, problems: string[]): Record<string, string> {
+  if (value === undefined || value === null || value === '') return {};
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      problems.push('tags: not JSON; expected {"team":"identity","cost-center":"1234"}');
+      return {};
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    problems.push('tags: expected a JSON object of tag names and values');
+    return {};
+  }
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  if (entries.length > MAX_TAGS)
+    problems.push(`tags: ${entries.length} tags; a resource holds at most ${MAX_TAGS}`);
+  const tags: Record<string, string> = {};
+  for (const [key, tagValue] of entries) {
+    if (typeof tagValue !== 'string') {
+      problems.push(`tags: the value of "${key}" must be a string`);
+      continue;
+    }
+    if (key.length < 1 || key.length > 128 || !tagText.test(key)) {
+      problems.push(`tags: "${key}" is not a tag key (1-128 letters, digits, spaces and _ . : / = + - @)`);
+    } else if (key.toLowerCase().startsWith('aws:')) {
+      problems.push(`tags: "${key}" uses the aws: prefix, which AWS keeps for itself`);
+    } else if (tagValue.length > 256 || !tagText.test(tagValue)) {
+      problems.push(
+        `tags: the value of "${key}" is not a tag value (0-256 letters, digits, spaces and _ . : / = + - @)`,
+      );
+    } else {
+      tags[key] = tagValue;
+    }
+  }
+  return tags;
+}
+
+/** DynamoDB's rule for table names. */
+const dynamoTableName = /^[A-Za-z0-9_.-]{3,255}$/;
+
 const hostname = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 // CloudWatch alarms cannot publish to FIFO topics.
 const snsTopic = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
@@ -236,6 +338,28 @@ export function readInputs(node: Node): DoorcodeInputs {
   );
   if (!cap.success) problems.push(`maxCodeEmailsPerHour: ${cap.error.issues[0]?.message}`);
 
+  const retentionText = text(node, 'logRetentionDays');
+  const logRetentionDays = (
+    retentionText === undefined
+      ? DEFAULT_LOG_RETENTION_DAYS
+      : /^\d+$/.test(retentionText)
+        ? Number(retentionText)
+        : Number.NaN
+  ) as LogRetentionDays;
+  if (!(LOG_RETENTION_DAYS as readonly number[]).includes(logRetentionDays)) {
+    problems.push(
+      `logRetentionDays: "${retentionText}" is not a retention CloudWatch Logs allows (${LOG_RETENTION_DAYS.join(', ')})`,
+    );
+  }
+  const lambdaMemoryMb = wholeNumber(node, 'lambdaMemoryMb', LAMBDA_MEMORY_MB, problems);
+  const reservedConcurrency = wholeNumber(node, 'reservedConcurrency', RESERVED_CONCURRENCY, problems);
+  const terminationProtection = booleanOf(node, 'terminationProtection', true, problems);
+  const tags = tagsOf(node.tryGetContext('tags'), problems);
+  const tableName = text(node, 'tableName');
+  if (tableName !== undefined && !dynamoTableName.test(tableName)) {
+    problems.push(`tableName: "${tableName}" is not a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -)`);
+  }
+
   if (problems.length > 0 || !senderEmail || !logLevel.success || !cap.success) {
     throw new InputError(`Invalid CDK context:\n  ${problems.join('\n  ')}`);
   }
@@ -249,5 +373,11 @@ export function readInputs(node: Node): DoorcodeInputs {
     ...(signingKeys ? { signingKeys } : {}),
     senderIdentity,
     maxCodeEmailsPerHour: cap.data ?? DEFAULT_MAX_CODE_EMAILS_PER_HOUR,
+    logRetentionDays,
+    lambdaMemoryMb: lambdaMemoryMb ?? DEFAULT_LAMBDA_MEMORY_MB,
+    ...(reservedConcurrency === undefined ? {} : { reservedConcurrency }),
+    terminationProtection,
+    tags,
+    ...(tableName ? { tableName } : {}),
   };
 }

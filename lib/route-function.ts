@@ -8,6 +8,7 @@ import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { FUNCTION_TIMEOUT_SECONDS, type RouteId, type RouteSpec } from '../shared/routes.ts';
 import { absentAdapterArgs, bundling } from './bundling.ts';
+import { DEFAULT_LAMBDA_MEMORY_MB } from './inputs.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -33,6 +34,10 @@ export interface RouteFunctionProps {
   readonly role: IRole;
   /** The log group the service's functions share; the role must be allowed to write to it. */
   readonly logGroup: ILogGroup;
+  /** The function's memory in MB (`lambdaMemoryMb` context); default `DEFAULT_LAMBDA_MEMORY_MB`. */
+  readonly memoryMb?: number;
+  /** Reserved concurrent executions (`reservedConcurrency` context, sign-in routes only); absent: none. */
+  readonly reservedConcurrency?: number;
 }
 
 /** One route's Lambda function. Its role and log group are shared (DESIGN §1), so a route costs no IAM or log resource. */
@@ -55,7 +60,10 @@ export class RouteFunction extends Construct {
       depsLockFilePath: join(repoRoot, 'package-lock.json'),
       runtime: FUNCTION_RUNTIME,
       architecture: Architecture.ARM_64,
-      memorySize: 256,
+      memorySize: props.memoryMb ?? DEFAULT_LAMBDA_MEMORY_MB,
+      ...(props.reservedConcurrency === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrency }),
       timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       role: this.role,
       // A shared log group keeps the functions apart: Lambda names each stream

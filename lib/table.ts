@@ -1,17 +1,42 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  type ITable,
+  ProjectionType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { tableSchema } from '../shared/store/table.ts';
 
+export interface SingleTableProps {
+  /**
+   * An existing table to use instead of creating one (README "Restore a point-in-time copy of the
+   * table"): the stack then owns no table, and grants and alarms name this one and its indexes.
+   */
+  readonly existingTableName?: string;
+}
+
 /** The single table (DESIGN §3). Key names come from shared/store/table.ts, as for the local table. */
 export class SingleTable extends Construct {
-  readonly table: Table;
+  readonly table: ITable;
   /** ARNs of the table's indexes, for grants that Query them. */
   readonly indexArns: readonly string[];
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: SingleTableProps = {}) {
     super(scope, id);
-    this.table = new Table(this, 'Table', {
+    this.table = props.existingTableName
+      ? Table.fromTableAttributes(this, 'Table', {
+          tableName: props.existingTableName,
+          globalIndexes: tableSchema.indexes.map((index) => index.name),
+        })
+      : this.createTable();
+    this.indexArns = tableSchema.indexes.map((index) => `${this.table.tableArn}/index/${index.name}`);
+  }
+
+  private createTable(): Table {
+    const table = new Table(this, 'Table', {
       partitionKey: { name: tableSchema.partitionKey, type: AttributeType.STRING },
       sortKey: { name: tableSchema.sortKey, type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
@@ -23,13 +48,13 @@ export class SingleTable extends Construct {
       deletionProtection: true,
     });
     for (const index of tableSchema.indexes) {
-      this.table.addGlobalSecondaryIndex({
+      table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
         projectionType: ProjectionType.ALL,
       });
     }
-    this.indexArns = tableSchema.indexes.map((index) => `${this.table.tableArn}/index/${index.name}`);
+    return table;
   }
 }

@@ -2,7 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_CODE_EMAILS_PER_HOUR, InputError, readInputs } from '../../lib/inputs.ts';
+import {
+  DEFAULT_LAMBDA_MEMORY_MB,
+  DEFAULT_LOG_RETENTION_DAYS,
+  DEFAULT_MAX_CODE_EMAILS_PER_HOUR,
+  InputError,
+  LOG_RETENTION_DAYS,
+  readInputs,
+} from '../../lib/inputs.ts';
 
 const read = (context: Record<string, unknown>) => readInputs(new App({ context }).node);
 
@@ -15,7 +22,12 @@ describe('CDK context inputs', () => {
       logLevel: 'info',
       senderIdentity: 'create',
       maxCodeEmailsPerHour: DEFAULT_MAX_CODE_EMAILS_PER_HOUR,
+      logRetentionDays: 30,
+      lambdaMemoryMb: 256,
+      terminationProtection: true,
+      tags: {},
     });
+    expect([DEFAULT_LOG_RETENTION_DAYS, DEFAULT_LAMBDA_MEMORY_MB]).toEqual([30, 256]);
   });
 
   it('reads senderIdentity as create or existing', () => {
@@ -206,5 +218,93 @@ describe('signingKeys context', () => {
     ],
   ])('refuses %s', (signingKeys, message) => {
     expect(() => read({ ...base, signingKeys })).toThrow(message);
+  });
+});
+
+describe('operational settings context', () => {
+  const base = { senderEmail: 'a@example.com' };
+
+  it('takes logRetentionDays only among the retentions CloudWatch Logs allows', () => {
+    for (const days of LOG_RETENTION_DAYS) {
+      expect(read({ ...base, logRetentionDays: String(days) }).logRetentionDays).toBe(days);
+    }
+    expect(read({ ...base, logRetentionDays: 365 }).logRetentionDays).toBe(365);
+    expect(LOG_RETENTION_DAYS).toHaveLength(22);
+    for (const wrong of ['0', '2', '31', '366', '3654', '9999', 'month', '-1', '30.0']) {
+      expect(() => read({ ...base, logRetentionDays: wrong }), wrong).toThrow(
+        /logRetentionDays: ".*" is not a retention CloudWatch Logs allows \(1, 3, 5, 7, 14, 30, 60/,
+      );
+    }
+  });
+
+  it('takes lambdaMemoryMb from 128 to 10240 and reservedConcurrency from 1, absent by default', () => {
+    expect(read({ ...base, lambdaMemoryMb: '1024' }).lambdaMemoryMb).toBe(1024);
+    expect(read({ ...base, lambdaMemoryMb: 128 }).lambdaMemoryMb).toBe(128);
+    expect(read({ ...base, lambdaMemoryMb: '10240' }).lambdaMemoryMb).toBe(10240);
+    for (const wrong of ['127', '10241', '512MB', '1.5', '-256']) {
+      expect(() => read({ ...base, lambdaMemoryMb: wrong }), wrong).toThrow(
+        /lambdaMemoryMb: ".*" is not a whole number from 128 to 10240/,
+      );
+    }
+    expect(read(base)).not.toHaveProperty('reservedConcurrency');
+    expect(read({ ...base, reservedConcurrency: '20' }).reservedConcurrency).toBe(20);
+    for (const wrong of ['0', '-1', 'some', '10001']) {
+      expect(() => read({ ...base, reservedConcurrency: wrong }), wrong).toThrow(
+        /reservedConcurrency: ".*" is not a whole number from 1 to 10000/,
+      );
+    }
+  });
+
+  it('keeps terminationProtection on unless it is false', () => {
+    expect(read(base).terminationProtection).toBe(true);
+    expect(read({ ...base, terminationProtection: 'false' }).terminationProtection).toBe(false);
+    expect(read({ ...base, terminationProtection: false }).terminationProtection).toBe(false);
+    expect(read({ ...base, terminationProtection: 'TRUE' }).terminationProtection).toBe(true);
+    expect(() => read({ ...base, terminationProtection: 'no' })).toThrow(
+      /terminationProtection: "no" is neither true nor false/,
+    );
+  });
+
+  it('reads tags as a JSON object of strings, as text or an object', () => {
+    const tags = { team: 'identity', 'cost-center': '1234', 'app:tier': 'auth @ prod', empty: '' };
+    expect(read({ ...base, tags: JSON.stringify(tags) }).tags).toEqual(tags);
+    expect(read({ ...base, tags }).tags).toEqual(tags);
+    expect(read({ ...base, tags: '' }).tags).toEqual({});
+  });
+
+  it.each([
+    ['team=identity', /tags: not JSON/],
+    ['["team"]', /tags: expected a JSON object/],
+    ['"identity"', /tags: expected a JSON object/],
+    ['{"team":1}', /the value of "team" must be a string/],
+    ['{"aws:team":"x"}', /"aws:team" uses the aws: prefix/],
+    ['{"AWS:team":"x"}', /"AWS:team" uses the aws: prefix/],
+    ['{"":"x"}', /tags: "" is not a tag key/],
+    [JSON.stringify({ ['k'.repeat(129)]: 'x' }), /is not a tag key/],
+    ['{"team":"a;b"}', /the value of "team" is not a tag value/],
+    [JSON.stringify({ team: 'v'.repeat(257) }), /the value of "team" is not a tag value/],
+    [
+      JSON.stringify(Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`t${i}`, 'x']))),
+      /51 tags; a resource holds at most 50/,
+    ],
+  ])('refuses tags %s', (tags, message) => {
+    expect(() => read({ ...base, tags })).toThrow(message);
+  });
+
+  it('takes tableName as a DynamoDB table name, absent by default', () => {
+    expect(read(base)).not.toHaveProperty('tableName');
+    expect(read({ ...base, tableName: ' doorcode-restored_2026.11 ' }).tableName).toBe(
+      'doorcode-restored_2026.11',
+    );
+    for (const wrong of [
+      'ab',
+      'my table',
+      'arn:aws:dynamodb:eu-west-1:123456789012:table/t',
+      'x'.repeat(256),
+    ]) {
+      expect(() => read({ ...base, tableName: wrong }), wrong).toThrow(
+        /tableName: ".*" is not a DynamoDB table name/,
+      );
+    }
   });
 });

@@ -28,6 +28,19 @@ describe('cdk-nag AwsSolutions', { timeout: 120_000 }, () => {
     ).toEqual([]);
   });
 
+  it('reports none with every operational setting, against an existing table', () => {
+    expect(
+      findings({
+        logRetentionDays: 7,
+        lambdaMemoryMb: 1024,
+        reservedConcurrency: 5,
+        terminationProtection: false,
+        tags: { team: 'identity' },
+        tableName: 'doorcode-restored',
+      }),
+    ).toEqual([]);
+  });
+
   it('acknowledges only APIG4 on the API, the SES identity wildcard and the suppression-list read of mail profiles and SMG4 on the code key, with written reasons', () => {
     const { stack } = synthDoorcode();
     const acknowledged = stack.node.findAll().flatMap((construct) =>

@@ -19,6 +19,10 @@ export const testInputs: DoorcodeInputs = {
   logLevel: 'info',
   senderIdentity: 'create',
   maxCodeEmailsPerHour: 1000,
+  logRetentionDays: 30,
+  lambdaMemoryMb: 256,
+  terminationProtection: true,
+  tags: {},
 };
 
 export interface Resource {
