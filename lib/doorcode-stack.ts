@@ -64,7 +64,7 @@ export class DoorcodeStack extends Stack {
     const codeKey = new CodeKey(this, 'CodeKey', { serviceName: inputs.serviceName });
     const sender = new Sender(this, 'Sender', {
       address: inputs.senderEmail,
-      verifyDomain: inputs.domain !== undefined,
+      verifyDomain: inputs.senderVerification === 'domain',
       mode: inputs.senderIdentity,
     });
     const mail = new MailReputation(this, 'Mail', { serviceName: inputs.serviceName });

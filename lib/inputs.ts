@@ -29,6 +29,12 @@ export interface DoorcodeInputs {
    * (the address, or its domain with `domain`) instead of creating one.
    */
   readonly senderIdentity: SenderIdentityMode;
+  /**
+   * `senderVerification`: `domain` verifies the sender's domain (DKIM records, output by the stack),
+   * `address` the single address. Separate from the API's `domain`; its default follows it
+   * (`domain` with one, `address` without) so existing stacks keep their identity.
+   */
+  readonly senderVerification: 'domain' | 'address';
   /** `maxCodeEmailsPerHour` (default 1000): sign-in emails the whole service sends per clock hour. */
   readonly maxCodeEmailsPerHour: number;
   /** `logRetentionDays` (default 30): how long the functions' and the API's log groups keep events; a value CloudWatch allows. */
@@ -333,6 +339,13 @@ export function readInputs(node: Node): DoorcodeInputs {
     );
   }
 
+  const verification = text(node, 'senderVerification') ?? (domain ? 'domain' : 'address');
+  if (verification !== 'domain' && verification !== 'address') {
+    problems.push(
+      `senderVerification: "${verification}" is neither domain (verify the sender's domain with DKIM) nor address (verify the one address)`,
+    );
+  }
+
   const cap = Config.shape.MAX_CODE_EMAILS_PER_HOUR.safeParse(
     text(node, 'maxCodeEmailsPerHour') ?? String(DEFAULT_MAX_CODE_EMAILS_PER_HOUR),
   );
@@ -372,6 +385,7 @@ export function readInputs(node: Node): DoorcodeInputs {
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
     ...(signingKeys ? { signingKeys } : {}),
     senderIdentity,
+    senderVerification: verification as 'domain' | 'address',
     maxCodeEmailsPerHour: cap.data ?? DEFAULT_MAX_CODE_EMAILS_PER_HOUR,
     logRetentionDays,
     lambdaMemoryMb: lambdaMemoryMb ?? DEFAULT_LAMBDA_MEMORY_MB,

@@ -10,6 +10,7 @@ import {
   LOG_RETENTION_DAYS,
   readInputs,
 } from '../../lib/inputs.ts';
+import { synthDoorcode } from './synth.ts';
 
 const read = (context: Record<string, unknown>) => readInputs(new App({ context }).node);
 
@@ -21,6 +22,7 @@ describe('CDK context inputs', () => {
       platformOrigins: [],
       logLevel: 'info',
       senderIdentity: 'create',
+      senderVerification: 'address',
       maxCodeEmailsPerHour: DEFAULT_MAX_CODE_EMAILS_PER_HOUR,
       logRetentionDays: 30,
       lambdaMemoryMb: 256,
@@ -306,5 +308,28 @@ describe('operational settings context', () => {
         /tableName: ".*" is not a DynamoDB table name/,
       );
     }
+  });
+});
+
+describe('senderVerification context', () => {
+  const base = { senderEmail: 'a@example.com' };
+  it('follows the API domain unless given, and is separate from it', () => {
+    const domain = {
+      domain: 'auth.example.com',
+      certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab',
+    };
+    expect(read(base).senderVerification).toBe('address');
+    expect(read({ ...base, ...domain }).senderVerification).toBe('domain');
+    expect(read({ ...base, ...domain, senderVerification: 'address' }).senderVerification).toBe('address');
+    expect(read({ ...base, senderVerification: 'domain' }).senderVerification).toBe('domain');
+    expect(() => read({ ...base, senderVerification: 'dkim' })).toThrow(
+      /senderVerification: "dkim" is neither/,
+    );
+  });
+
+  it('verifies the sender domain without any API domain', () => {
+    const { template } = synthDoorcode({ senderVerification: 'domain' });
+    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'example.com' });
+    template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
   });
 });

@@ -18,6 +18,7 @@ export const testInputs: DoorcodeInputs = {
   platformOrigins: ['https://app.example.com'],
   logLevel: 'info',
   senderIdentity: 'create',
+  senderVerification: 'address',
   maxCodeEmailsPerHour: 1000,
   logRetentionDays: 30,
   lambdaMemoryMb: 256,
@@ -37,7 +38,12 @@ export interface Resource {
 export function synthDoorcode(inputs: Partial<DoorcodeInputs> = {}, routes?: typeof routeList) {
   const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] } });
   const stack = new DoorcodeStack(app, 'DoorcodeStack', {
-    inputs: { ...testInputs, ...inputs },
+    // As lib/inputs.ts does: the sender's verification follows the API domain unless it is given.
+    inputs: {
+      ...testInputs,
+      senderVerification: inputs.domain ? 'domain' : 'address',
+      ...inputs,
+    },
     ...(routes ? { routes } : {}),
   });
   const template = Template.fromStack(stack);
