@@ -100,6 +100,7 @@ export class DoorcodeStack extends Stack {
       serviceName: inputs.serviceName,
       targets,
       logGroup: functionLogs,
+      routes: props.routes ?? routeList,
     });
     this.accessRoles = roles;
 
