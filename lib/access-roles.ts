@@ -2,7 +2,9 @@ import { Validations } from 'aws-cdk-lib';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { RouteAccess } from '../shared/routes.ts';
+import { routeItems } from '../shared/route-items.ts';
+import type { RouteAccess, RouteId } from '../shared/routes.ts';
+import type { ItemFamily } from '../shared/store/keys.ts';
 import { accessProfileConstructId, accessProfileKey } from './access-profile.ts';
 import { accessStatements, type GrantTargets } from './grants.ts';
 
@@ -11,6 +13,8 @@ export interface AccessRolesProps {
   readonly targets: GrantTargets;
   /** The one log group the functions write to; each role may write there and nowhere else. */
   readonly logGroup: ILogGroup;
+  /** The routes deployed: a profile's role may touch the item families of all its routes (shared/route-items.ts). */
+  readonly routes: ReadonlyArray<{ readonly id: RouteId; readonly access: RouteAccess }>;
 }
 
 /**
@@ -25,12 +29,23 @@ export class AccessRoles extends Construct {
   readonly #serviceName: string;
   /** By profile key (`table=readwrite,sign`). */
   readonly #roles = new Map<string, Role>();
+  /** By profile key: the union of the item families its routes declare. */
+  readonly #items = new Map<string, ItemFamily[]>();
 
   constructor(scope: Construct, id: string, props: AccessRolesProps) {
     super(scope, id);
     this.targets = props.targets;
     this.logGroup = props.logGroup;
     this.#serviceName = props.serviceName;
+    for (const route of props.routes) {
+      const key = accessProfileKey(route.access);
+      this.#items.set(key, [...new Set([...(this.#items.get(key) ?? []), ...routeItems[route.id]])].sort());
+    }
+  }
+
+  /** The item families the role of `access` may touch: those of every deployed route of the profile. */
+  itemsFor(access: RouteAccess): readonly ItemFamily[] {
+    return this.#items.get(accessProfileKey(access)) ?? [];
   }
 
   /** The role of every function whose route declares `access`. */
@@ -48,7 +63,9 @@ export class AccessRoles extends Construct {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `${this.#serviceName} functions whose routes declare access: ${key === '' ? 'none' : key}`,
       inlinePolicies: {
-        access: new PolicyDocument({ statements: [logs, ...accessStatements(access, this.targets)] }),
+        access: new PolicyDocument({
+          statements: [logs, ...accessStatements(access, this.targets, this.itemsFor(access))],
+        }),
       },
     });
     if (access.mail) {

@@ -119,6 +119,7 @@ export class DoorcodeStack extends Stack {
       serviceName: inputs.serviceName,
       targets,
       logGroup: functionLogs,
+      routes: props.routes ?? routeList,
     });
     this.accessRoles = roles;
 

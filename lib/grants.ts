@@ -1,5 +1,6 @@
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RouteAccess } from '../shared/routes.ts';
+import { type ItemFamily, keyFamilies } from '../shared/store/keys.ts';
 
 /** Item reads. TransactGetItems is authorized as GetItem; ConditionCheckItem backs transaction conditions. */
 const TABLE_READ_ACTIONS = [
@@ -32,22 +33,68 @@ export interface GrantTargets {
 }
 
 /**
- * The IAM statements a route's function gets: derived from its declared access and nothing
- * else, with explicit actions (no `grant*` helper that adds DescribeKey, Scan and the like).
+ * The partition-key patterns of `items` on the table (`pk`) or on the indexes (`gsi1pk`, `gsi2pk`),
+ * sorted and without repeats: the values of a `dynamodb:LeadingKeys` condition.
  */
-export function accessStatements(access: RouteAccess, targets: GrantTargets): PolicyStatement[] {
+export function leadingKeyPatterns(items: readonly ItemFamily[], partition: 'table' | 'index'): string[] {
+  return [
+    ...new Set(
+      items
+        .filter((item) => keyFamilies[item].partition === partition)
+        .map((item) => keyFamilies[item].pattern),
+    ),
+  ].sort();
+}
+
+/**
+ * Only partitions whose key matches one of `patterns`. IAM evaluates `dynamodb:LeadingKeys` per
+ * item (batches and transactions included) and, for a Query on an index, on the index's partition
+ * key. Every action granted here names a partition, so the set is never empty (`ForAllValues`
+ * would let an empty one through).
+ */
+const leadingKeys = (patterns: readonly string[]) => ({
+  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...patterns] },
+});
+
+/**
+ * The IAM statements a route's function gets: derived from its declared access and item families
+ * (shared/route-items.ts; for a shared role, those of all its routes) and nothing else, with
+ * explicit actions (no `grant*` helper that adds DescribeKey, Scan and the like).
+ */
+export function accessStatements(
+  access: RouteAccess,
+  targets: GrantTargets,
+  items: readonly ItemFamily[] = [],
+): PolicyStatement[] {
   const statements: PolicyStatement[] = [];
-  if (access.table) {
+  const tableKeys = leadingKeyPatterns(items, 'table');
+  const indexKeys = leadingKeyPatterns(items, 'index');
+  if (access.table && tableKeys.length > 0) {
     statements.push(
       new PolicyStatement({
         actions: [...TABLE_READ_ACTIONS],
-        resources: [targets.tableArn, ...targets.indexArns],
+        resources: [targets.tableArn],
+        conditions: leadingKeys(tableKeys),
       }),
     );
   }
-  if (access.table === 'readwrite') {
+  if (access.table && indexKeys.length > 0) {
     statements.push(
-      new PolicyStatement({ actions: [...TABLE_WRITE_ACTIONS], resources: [targets.tableArn] }),
+      new PolicyStatement({
+        // The indexes answer Query only; their partitions are the index families' (`ORGAPPS#*` ...).
+        actions: ['dynamodb:Query'],
+        resources: [...targets.indexArns],
+        conditions: leadingKeys(indexKeys),
+      }),
+    );
+  }
+  if (access.table === 'readwrite' && tableKeys.length > 0) {
+    statements.push(
+      new PolicyStatement({
+        actions: [...TABLE_WRITE_ACTIONS],
+        resources: [targets.tableArn],
+        conditions: leadingKeys(tableKeys),
+      }),
     );
   }
   // kms:Sign and kms:GetPublicKey are not here: the signing keys' policies grant them to the roles

@@ -99,3 +99,53 @@ export const keys = {
   /** Never written: `/status` reads it to prove the table answers. */
   health: { pk: 'HEALTH', sk: 'HEALTH' },
 } as const;
+
+/**
+ * The item families of the table (issue 9, item 8), by the partition-key prefix every key of the
+ * family starts with: `table` families are partitions of the table (`pk`), `index` families are
+ * partitions of gsi1/gsi2 (`gsi1pk`, `gsi2pk`), which a Query on an index is authorized by. A
+ * route declares the families it touches (shared/route-items.ts); lib/grants.ts renders them as
+ * `dynamodb:LeadingKeys` conditions, so a function cannot reach a partition of another family.
+ * `*` is IAM's wildcard (`StringLike`); no prefix is a prefix of another family's, except that
+ * `USER#` names both the users' partitions and their memberships on gsi1.
+ */
+export const keyFamilies = {
+  /** `APP#<id>`: the application, and its API keys' listing entries. */
+  application: { partition: 'table', pattern: 'APP#*' },
+  /** `APIKEY#<hash>`: an API key by its hash. */
+  apiKey: { partition: 'table', pattern: 'APIKEY#*' },
+  /** `RESOURCE#<uri>`: an OAuth resource URI and its application. */
+  resource: { partition: 'table', pattern: 'RESOURCE#*' },
+  /** `ACCOUNT#<scope>#<email>`: the account and the pending sign-in of an address. */
+  account: { partition: 'table', pattern: 'ACCOUNT#*' },
+  /** `IMAGE#<id>`: a stored profile image. */
+  image: { partition: 'table', pattern: 'IMAGE#*' },
+  /** `DEVICE#<hash>`: a device-code sign-in waiting to be polled. */
+  device: { partition: 'table', pattern: 'DEVICE#*' },
+  /** `USER#<id>`: the user's profile and its sessions. */
+  user: { partition: 'table', pattern: 'USER#*' },
+  /** `ORG#<id>`: the organization and its members. */
+  organization: { partition: 'table', pattern: 'ORG#*' },
+  /** `INVITE#<email>`: the pending invitations of an address. */
+  invitation: { partition: 'table', pattern: 'INVITE#*' },
+  /** `RATE#<bucket>#<subject>`: rate-limit logs and the hourly mail counter. */
+  rate: { partition: 'table', pattern: 'RATE#*' },
+  /** `STATS#<applicationId>`: an application's statistics. */
+  statistics: { partition: 'table', pattern: 'STATS#*' },
+  /** `IMP#<id>`: an impersonation record. */
+  impersonation: { partition: 'table', pattern: 'IMP#*' },
+  /** `AUDIT#<applicationId>`: an application's audit trail. */
+  audit: { partition: 'table', pattern: 'AUDIT#*' },
+  /** `HEALTH`: the one item `/status` reads. */
+  health: { partition: 'table', pattern: 'HEALTH' },
+  /** gsi1 `USER#<id>`: a user's memberships. */
+  userMemberships: { partition: 'index', pattern: 'USER#*' },
+  /** gsi1 `ORGAPPS#<id>`: an organization's applications. */
+  organizationApplications: { partition: 'index', pattern: 'ORGAPPS#*' },
+  /** gsi1 `APPORGS#<id>`: an application's tenant organizations. */
+  applicationOrganizations: { partition: 'index', pattern: 'APPORGS#*' },
+  /** gsi1 and gsi2 `APPUSERS#<id>`: an application's users by address and by name. */
+  applicationUsers: { partition: 'index', pattern: 'APPUSERS#*' },
+} as const satisfies Record<string, { partition: 'table' | 'index'; pattern: string }>;
+
+export type ItemFamily = keyof typeof keyFamilies;

@@ -4,6 +4,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
 import { accessStatements, type GrantTargets } from '../../lib/grants.ts';
 import type { RouteAccess } from '../../shared/routes.ts';
+import type { ItemFamily } from '../../shared/store/keys.ts';
 import { allIdentityStatements } from './policies.ts';
 
 const targets: GrantTargets = {
@@ -17,10 +18,10 @@ const targets: GrantTargets = {
 };
 
 /** The statements as IAM receives them (after CDK's own rendering and merging). */
-function rendered(access: RouteAccess) {
+function rendered(access: RouteAccess, items: readonly ItemFamily[] = []) {
   const stack = new Stack(new App({ context: { '@aws-cdk/aws-iam:minimizePolicies': true } }), 'Grants');
   const role = new Role(stack, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-  for (const statement of accessStatements(access, targets)) role.addToPrincipalPolicy(statement);
+  for (const statement of accessStatements(access, targets, items)) role.addToPrincipalPolicy(statement);
   return allIdentityStatements(Template.fromStack(stack));
 }
 
@@ -29,18 +30,40 @@ describe('accessStatements', () => {
     expect(accessStatements({}, targets)).toEqual([]);
   });
 
-  it('scopes reads to the table and its indexes, writes to the table only', () => {
-    const statements = rendered({ table: 'readwrite' });
-    const reads = statements.find((s) => s.actions.includes('dynamodb:Query'));
-    const writes = statements.find((s) => s.actions.includes('dynamodb:PutItem'));
-    expect(reads?.resources.sort()).toEqual([targets.tableArn, ...targets.indexArns].sort());
-    expect(writes?.resources).toEqual([targets.tableArn]);
-    expect(writes?.actions.sort()).toEqual([
-      'dynamodb:BatchWriteItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
+  it('scopes reads to the table and its indexes, writes to the table only, each to its families’ partitions', () => {
+    const statements = rendered({ table: 'readwrite' }, [
+      'organization',
+      'account',
+      'organizationApplications',
     ]);
+    // One line per action and resource with its condition, whatever CDK merged.
+    const grants = statements
+      .flatMap((s) => s.actions.flatMap((action) => s.resources.map((resource) => ({ action, resource, s }))))
+      .map(
+        ({ action, resource, s }) =>
+          `${action} ${resource} ${s.condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']}`,
+      )
+      .sort();
+    const table = (action: string) => `dynamodb:${action} ${targets.tableArn} ACCOUNT#*,ORG#*`;
+    expect(grants).toEqual(
+      [
+        ...['BatchGetItem', 'ConditionCheckItem', 'GetItem', 'Query'].map(table),
+        `dynamodb:Query ${targets.indexArns[0]} ORGAPPS#*`,
+        ...['BatchWriteItem', 'DeleteItem', 'PutItem', 'UpdateItem'].map(table),
+      ].sort(),
+    );
+    expect(statements.every((s) => Object.keys(s.condition ?? {}).join() === 'ForAllValues:StringLike')).toBe(
+      true,
+    );
+  });
+
+  it('grants no table access at all without item families, and no index access without index families', () => {
+    expect(accessStatements({ table: 'readwrite' }, targets)).toEqual([]);
+    const statements = rendered({ table: 'read' }, ['health']);
+    expect(statements.map((s) => s.resources)).toEqual([[targets.tableArn]]);
+    expect(statements[0]?.condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['HEALTH'] },
+    });
   });
 
   it('grants no KMS action: the signing keys’ policies do (lib/signing-key.ts)', () => {

@@ -1,0 +1,106 @@
+/**
+ * The item families each route's function touches (issue 9, item 8): the one place they are
+ * declared. lib/grants.ts renders them, through `keyFamilies` (shared/store/keys.ts), into the
+ * `dynamodb:LeadingKeys` condition of the route's role; test/http/item-families.test.ts records the
+ * partitions the sign-in, session and management paths touch and checks each is declared here.
+ * docs/security.md says which routes reach many families and why.
+ */
+import type { RouteId } from './routes.ts';
+import type { ItemFamily } from './store/keys.ts';
+
+/** A session caller (shared/sessions/resolve.ts): the session and profile, the account it belongs to. */
+const bySession = ['user', 'account'] as const satisfies readonly ItemFamily[];
+/** An API key caller: the key by its hash, the application it belongs to (and its last use). */
+const byKey = ['apiKey', 'application'] as const satisfies readonly ItemFamily[];
+/**
+ * A management caller (auth `manage`): a session or a key, and the permission check on the target
+ * (shared/tenancy/authorize.ts): the organization's membership of the caller, the application.
+ */
+const manager = [...bySession, ...byKey, 'organization'] as const satisfies readonly ItemFamily[];
+/**
+ * A sign-in that ends in a session (shared/store/sign-in-transaction.ts): the account and its
+ * pending sign-in, the rate limits, the new user and session, a device grant, the organization of
+ * a platform owner, the application's statistics.
+ */
+const signInDone = [
+  ...byKey,
+  'account',
+  'rate',
+  'user',
+  'device',
+  'organization',
+  'statistics',
+] as const satisfies readonly ItemFamily[];
+/** A session route that ends sessions: the sessions, the day's statistics, an impersonation's record and audit. */
+const endsSessions = [
+  ...bySession,
+  ...byKey,
+  'statistics',
+  'impersonation',
+  'audit',
+] as const satisfies readonly ItemFamily[];
+
+export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
+  preflight: [],
+  root: [],
+  status: ['health'],
+  jwks: [],
+  codeStart: [...byKey, 'account', 'rate', 'device'],
+  codeVerify: signInDone,
+  codeApprove: [...byKey, 'account', 'rate', 'device'],
+  codePoll: signInDone,
+  codePeek: [...byKey, 'account', 'rate'],
+  session: [...bySession, ...byKey, 'impersonation'],
+  refresh: endsSessions,
+  signOut: endsSessions,
+  listSessions: [...bySession, ...byKey],
+  revokeSessionById: endsSessions,
+  revokeOtherSessions: endsSessions,
+  updateUser: [...bySession, ...byKey, 'image'],
+  image: ['image'],
+  createOrganization: manager,
+  listOrganizations: [...manager, 'userMemberships'],
+  getOrganization: manager,
+  updateOrganization: manager,
+  deleteOrganization: [...manager, 'organizationApplications', 'invitation'],
+  listMembers: manager,
+  addMember: [...manager, 'invitation'],
+  updateMember: manager,
+  removeMember: manager,
+  listInvitations: [...manager, 'invitation'],
+  acceptInvitation: [...manager, 'invitation'],
+  declineInvitation: [...manager, 'invitation'],
+  createApplication: [...manager, 'organizationApplications'],
+  listApplications: [...manager, 'organizationApplications'],
+  getApplication: manager,
+  updateApplication: [...manager, 'resource'],
+  deleteApplication: [...manager, 'organizationApplications', 'resource'],
+  applicationByApiKey: byKey,
+  createApiKey: manager,
+  listApiKeys: manager,
+  revokeApiKey: manager,
+  getStatistics: [...manager, 'statistics'],
+  startImpersonation: [...manager, 'impersonation', 'audit', 'statistics'],
+  endImpersonation: [...bySession, ...byKey, 'impersonation', 'audit'],
+  listAudit: [...manager, 'audit'],
+  listUsers: [...manager, 'applicationUsers'],
+  searchUsers: [...manager, 'applicationUsers'],
+  getUser: manager,
+  updateApplicationUser: [...manager, 'image'],
+  disableUser: [...manager, 'statistics'],
+  enableUser: manager,
+  deleteUser: [...manager, 'image', 'statistics', 'userMemberships'],
+  revokeUserSessions: [...manager, 'statistics'],
+  listTenantOrganizations: [...manager, 'applicationOrganizations'],
+  createTenantOrganization: [...manager, 'applicationOrganizations'],
+  getTenantOrganization: manager,
+  updateTenantOrganization: manager,
+  deleteTenantOrganization: [...manager, 'userMemberships'],
+  listTenantMembers: manager,
+  addTenantMember: manager,
+  updateTenantMember: manager,
+  removeTenantMember: manager,
+  getConfiguration: manager,
+  replaceConfiguration: [...manager, 'resource'],
+  patchConfiguration: [...manager, 'resource'],
+};

@@ -1,0 +1,248 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeItems } from '../../shared/route-items.ts';
+import { type RouteId, routeList } from '../../shared/routes.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { freshIp } from '../support/http-client.ts';
+import { latestCode } from '../support/inbox.ts';
+import { bearer, newEmail, signIn } from '../support/sign-in.ts';
+import { createOwnedApplication, manage } from '../support/tenancy.ts';
+import { familiesOf, PartitionRecorder, routeOf, type TouchedPartition } from '../support/touched-keys.ts';
+
+/**
+ * Issue 9, item 8: every partition a route's handler touches belongs to an item family the route
+ * declares (shared/route-items.ts), so the `dynamodb:LeadingKeys` condition its role gets
+ * (lib/grants.ts) never refuses it in AWS. The battery runs the sign-in, session and management
+ * bootstrap paths one request at a time and records, with an SDK middleware, the partition keys of
+ * every DynamoDB command, attributed to the route that served the request.
+ */
+const GIF_1x1 = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+const recorder = new PartitionRecorder();
+/** Per route: what it touched, and whether it answered 2xx at least once (an exercised route). */
+const seen = new Map<RouteId, { touched: TouchedPartition[]; answered: boolean }>();
+let real: TestApp;
+let app: TestApp;
+let queue: Promise<unknown> = Promise.resolve();
+
+beforeAll(async () => {
+  real = await startTestApp({ env: { MAX_CODE_EMAILS_PER_HOUR: '1000' } });
+  recorder.watch(real.deps);
+  // The same app whose requests run one after the other, each one's commands given to its route.
+  app = {
+    ...real,
+    request: (method, path, options) => {
+      const run = queue.then(async () => {
+        recorder.take();
+        const response = await real.request(method, path, options);
+        const route = routeOf(method, path);
+        if (!route) throw new Error(`no route serves ${method} ${path}`);
+        const entry = seen.get(route) ?? { touched: [], answered: false };
+        entry.touched.push(...recorder.take());
+        entry.answered ||= response.status < 300;
+        seen.set(route, entry);
+        return response;
+      });
+      queue = run.catch(() => undefined);
+      return run;
+    },
+  };
+});
+afterAll(() => real.close());
+
+describe('the item families each route declares (shared/route-items.ts)', () => {
+  it('cover every partition the sign-in, session and management paths touch', async () => {
+    // Health and discovery.
+    await app.request('GET', '/');
+    await app.request('GET', '/status');
+    await app.request('GET', '/.well-known/jwks.json');
+    await app.request('OPTIONS', '/auth/session', { headers: { origin: 'https://app.doorcode.test' } });
+
+    // The bootstrap of SPEC §1.4: a platform sign-in, an organization, an application, its keys.
+    const owned = await createOwnedApplication(app);
+    const token = owned.owner.token;
+    const auth = bearer(token);
+    const { applicationId, organizationId, publicKey, secretKey } = owned;
+
+    // Sessions.
+    await app.request('GET', '/auth/session', { headers: auth });
+    await app.request('GET', '/auth/list-sessions', { headers: auth });
+    await app.request('POST', '/auth/update-user', { headers: auth, body: { name: 'Ada' }, ip: freshIp() });
+
+    // Management reads and writes.
+    await manage(app, 'GET', '/organizations', { token });
+    await manage(app, 'GET', `/organizations/${organizationId}`, { token });
+    await manage(app, 'PATCH', `/organizations/${organizationId}`, { token }, { name: 'Acme Inc' });
+    await manage(app, 'GET', `/organizations/${organizationId}/members`, { token });
+    await manage(app, 'GET', `/organizations/${organizationId}/applications`, { token });
+    await manage(app, 'GET', `/applications/${applicationId}`, { token });
+    await manage(app, 'PATCH', `/applications/${applicationId}`, { token }, { name: 'Acme Notes 2' });
+    await manage(app, 'GET', `/applications/${applicationId}/configuration`, { token });
+    await manage(
+      app,
+      'PATCH',
+      `/applications/${applicationId}/configuration`,
+      { apiKey: secretKey },
+      { authentication: { syntheticEmailDomain: 'bots.acme.test' } },
+    );
+    await manage(app, 'GET', `/applications/${applicationId}/api-keys`, { token });
+    await app.request('GET', '/application/by-api-key', { headers: { 'x-api-key': publicKey } });
+    const invitee = newEmail();
+    await manage(
+      app,
+      'POST',
+      `/organizations/${organizationId}/members`,
+      { token },
+      { email: invitee, role: 'admin' },
+    );
+    await manage(app, 'GET', '/invitations', { token });
+
+    // An end user of the application signs in with its public key; the owner looks at it.
+    const endUser = await signIn(app, newEmail(), { 'x-api-key': publicKey });
+    const endAuth = bearer(endUser.token, { 'x-api-key': publicKey });
+    await app.request('GET', '/auth/session', { headers: endAuth });
+    const userId = endUser.body.user.id as string;
+    await manage(app, 'GET', `/applications/${applicationId}/users`, { apiKey: secretKey });
+    await manage(app, 'GET', `/applications/${applicationId}/users/search?q=user`, { apiKey: secretKey });
+    await manage(app, 'GET', `/applications/${applicationId}/users/${userId}`, { apiKey: secretKey });
+    await manage(app, 'GET', `/applications/${applicationId}/statistics`, { apiKey: secretKey });
+    await manage(app, 'GET', `/applications/${applicationId}/audit`, { token });
+    await manage(app, 'GET', `/applications/${applicationId}/organizations`, { apiKey: secretKey });
+
+    // Test automation: a synthetic address's code by the secret key, then the approve path.
+    const bot = 'ci-bot@bots.acme.test';
+    await app.request('POST', '/auth/code/start', {
+      body: { email: bot },
+      headers: { 'x-api-key': publicKey },
+      ip: freshIp(),
+    });
+    await app.request('POST', '/auth/code/peek', {
+      body: { email: bot },
+      headers: { 'x-api-key': secretKey },
+      ip: freshIp(),
+    });
+    await app.request('POST', '/auth/code/approve', {
+      body: { email: bot, code: await latestCode(bot) },
+      headers: { 'x-api-key': publicKey },
+      ip: freshIp(),
+    });
+
+    // Ending sessions.
+    await app.request('POST', '/auth/revoke-other-sessions', { headers: endAuth, ip: freshIp() });
+    await app.request('POST', '/auth/sign-out', { headers: endAuth, ip: freshIp() });
+    await queue;
+    expect(undeclaredPartitions()).toEqual([]);
+  });
+
+  it('cover every partition the device, user administration, tenant, impersonation and teardown paths touch', async () => {
+    const owned = await createOwnedApplication(app);
+    const token = owned.owner.token;
+    const { applicationId, organizationId, publicKey, secretKey } = owned;
+    const secret = { apiKey: secretKey };
+
+    // The device path: start, approve by code, poll for the session.
+    const deviceEmail = newEmail();
+    const started = await app.request('POST', '/auth/code/start', {
+      body: { email: deviceEmail },
+      headers: { 'x-api-key': publicKey },
+      ip: freshIp(),
+    });
+    await app.request('POST', '/auth/code/approve', {
+      body: { email: deviceEmail, code: await latestCode(deviceEmail) },
+      headers: { 'x-api-key': publicKey },
+      ip: freshIp(),
+    });
+    await app.request('POST', '/auth/code/poll', {
+      body: { deviceCode: started.body.deviceCode },
+      ip: freshIp(),
+    });
+
+    // Users of the application, administered by the secret key, and an impersonation.
+    const user = await signIn(app, newEmail(), { 'x-api-key': publicKey });
+    const userPath = `/applications/${applicationId}/users/${user.body.user.id}`;
+    // A profile image, uploaded by the user and served; deleting the user deletes it too.
+    const uploaded = await app.request('POST', '/auth/update-user', {
+      body: { image: `data:image/gif;base64,${GIF_1x1}` },
+      headers: bearer(user.token, { 'x-api-key': publicKey }),
+      ip: freshIp(),
+    });
+    await app.request('GET', new URL(String(uploaded.body.user?.image)).pathname);
+    await manage(app, 'PATCH', userPath, secret, { name: 'Grace' });
+    const impersonated = await manage(
+      app,
+      'POST',
+      `${userPath}/impersonate`,
+      { token },
+      { reason: 'support ticket' },
+    );
+    await app.request('POST', `/impersonation/${impersonated.body.impersonation?.id}/end`, {
+      headers: bearer(impersonated.body.token),
+      ip: freshIp(),
+    });
+    await manage(app, 'GET', `/applications/${applicationId}/audit`, { token });
+    await manage(app, 'POST', `${userPath}/revoke-sessions`, secret);
+    await manage(app, 'POST', `${userPath}/disable`, secret);
+    await manage(app, 'POST', `${userPath}/enable`, secret);
+
+    // Tenant organizations of the application, with a member.
+    const ada = await signIn(app, newEmail(), { 'x-api-key': publicKey });
+    const bob = await signIn(app, newEmail(), { 'x-api-key': publicKey });
+    const tenants = `/applications/${applicationId}/organizations`;
+    const tenant = await manage(app, 'POST', tenants, secret, { name: 'Team Ada', email: ada.email });
+    const tenantPath = `${tenants}/${tenant.body.id}`;
+    await manage(app, 'GET', tenantPath, secret);
+    await manage(app, 'PATCH', tenantPath, secret, { name: 'Team Ada 2' });
+    await manage(app, 'POST', `${tenantPath}/members`, secret, { email: bob.email });
+    await manage(app, 'GET', `${tenantPath}/members`, secret);
+    await manage(app, 'PATCH', `${tenantPath}/members/${bob.body.user.id}`, secret, { role: 'admin' });
+    await manage(app, 'DELETE', `${tenantPath}/members/${bob.body.user.id}`, secret);
+    await manage(app, 'DELETE', tenantPath, secret);
+    await manage(app, 'DELETE', userPath, secret);
+
+    // Platform members: one invitation accepted (then changed and removed), one declined.
+    const members = `/organizations/${organizationId}/members`;
+    const invitee = await signIn(app);
+    await manage(app, 'POST', members, { token }, { email: invitee.email, role: 'admin' });
+    await manage(app, 'POST', `/invitations/${organizationId}/accept`, { token: invitee.token });
+    await manage(app, 'PATCH', `${members}/${invitee.body.user.id}`, { token }, { role: 'member' });
+    await manage(app, 'DELETE', `${members}/${invitee.body.user.id}`, { token });
+    const decliner = await signIn(app);
+    await manage(app, 'POST', members, { token }, { email: decliner.email, role: 'admin' });
+    await manage(app, 'DELETE', `/invitations/${organizationId}`, { token: decliner.token });
+
+    // Configuration replaced as read, a key revoked, then the application and organization deleted.
+    const configuration = await manage(app, 'GET', `/applications/${applicationId}/configuration`, { token });
+    await manage(app, 'PUT', `/applications/${applicationId}/configuration`, { token }, configuration.body);
+    const keys = await manage(app, 'GET', `/applications/${applicationId}/api-keys`, { token });
+    const publicEntry = (keys.body.items as Array<{ id: string; type: string }>).find(
+      (k) => k.type === 'public',
+    );
+    await manage(app, 'DELETE', `/applications/${applicationId}/api-keys/${publicEntry?.id}`, { token });
+    await manage(app, 'DELETE', `/applications/${applicationId}`, { token });
+    await manage(app, 'DELETE', `/organizations/${organizationId}`, { token });
+    // One of two sessions revoked by id, and the platform session refreshed (its token then changes).
+    const second = await signIn(app, owned.owner.email);
+    await app.request('POST', '/auth/revoke-session-by-id', {
+      body: { id: second.body.session.id },
+      headers: bearer(token),
+      ip: freshIp(),
+    });
+
+    await app.request('POST', '/auth/refresh', { headers: bearer(token), ip: freshIp() });
+    await queue;
+    expect(undeclaredPartitions()).toEqual([]);
+  });
+
+  it('reaches every route of the table with a 2xx answer', () => {
+    const exercised = new Set([...seen].filter(([, entry]) => entry.answered).map(([route]) => route));
+    const missed = routeList.filter((route) => !exercised.has(route.id)).map((route) => route.id);
+    expect(missed).toEqual([]);
+  });
+});
+
+/** Every recorded partition outside the families its route declares, with the families it belongs to. */
+function undeclaredPartitions() {
+  return [...seen].flatMap(([route, { touched }]) =>
+    touched
+      .filter((partition) => !familiesOf(partition).some((family) => routeItems[route].includes(family)))
+      .map((partition) => ({ route, ...partition, families: familiesOf(partition) })),
+  );
+}
