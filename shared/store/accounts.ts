@@ -1,10 +1,10 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImageChange } from '../users/image.ts';
 import type { User } from '../users/user.ts';
 import type { Item, Key } from './batch.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
 import { imageDeletes, imageWrites } from './images.ts';
+import { readNow } from './items.ts';
 import { keys, PLATFORM } from './keys.ts';
 import { organizationWrites } from './organizations.ts';
 import { transactWrite } from './transact.ts';
@@ -176,8 +176,5 @@ const withSet = (expression: string, assignments: string[]): string =>
 
 /** The account of a normalised address in a scope, strongly consistent: one GetItem. */
 export async function readAccount(db: Db, scope: string, email: string): Promise<Item | undefined> {
-  const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.table, Key: keys.account(scope, email), ConsistentRead: true }),
-  );
-  return Item;
+  return readNow(db, keys.account(scope, email));
 }

@@ -1,8 +1,8 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Item, readItems } from './batch.ts';
 import type { Db } from './db.ts';
 import { isConditionFailure } from './errors.ts';
-import { queryAll } from './items.ts';
+import { queryAll, readNow } from './items.ts';
 import { keys } from './keys.ts';
 import { transactWrite } from './transact.ts';
 
@@ -23,10 +23,7 @@ export interface StoredApiKey {
  * which an eventually consistent read could miss for a moment.
  */
 export async function readApiKey(db: Db, keyHash: string): Promise<Item | undefined> {
-  const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.table, Key: keys.apiKey(keyHash), ConsistentRead: true }),
-  );
-  return Item;
+  return readNow(db, keys.apiKey(keyHash));
 }
 
 export type CreateKeyOutcome = 'created' | 'missing' | 'full' | 'conflict';
@@ -92,14 +89,7 @@ export async function readApiKeyEntry(
   applicationId: string,
   keyId: string,
 ): Promise<Item | undefined> {
-  const { Item } = await db.client.send(
-    new GetCommand({
-      TableName: db.table,
-      Key: keys.apiKeyEntry(applicationId, keyId),
-      ConsistentRead: true,
-    }),
-  );
-  return Item;
+  return readNow(db, keys.apiKeyEntry(applicationId, keyId));
 }
 
 export type RevokeOutcome =

@@ -1,9 +1,9 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { revokedWrite } from './api-keys.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
 import { isConditionFailure } from './errors.ts';
-import { type CreateOutcome, putNew, queryAll } from './items.ts';
+import { type CreateOutcome, putNew, queryAll, queryUpTo, readNow } from './items.ts';
 import { keys } from './keys.ts';
 import { transactWrite } from './transact.ts';
 
@@ -17,10 +17,7 @@ export async function readApplication(db: Db, applicationId: string): Promise<It
 
 /** One strongly consistent GetItem: management reads see their own writes. */
 export async function readApplicationNow(db: Db, applicationId: string): Promise<Item | undefined> {
-  const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.table, Key: keys.application(applicationId), ConsistentRead: true }),
-  );
-  return Item;
+  return readNow(db, keys.application(applicationId));
 }
 
 interface StoredApplication {
@@ -115,22 +112,15 @@ export async function applicationsOf(
   page: { limit: number; offset: number },
 ): Promise<Item[]> {
   // Offsets are small (a plan holds at most 25; enterprise lists page through): read up to the page's end.
-  const items: Item[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const answer = await db.client.send(
-      new QueryCommand({
-        TableName: db.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :org',
-        ExpressionAttributeValues: { ':org': `ORGAPPS#${organizationId}` },
-        Limit: page.offset + page.limit,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    items.push(...(answer.Items ?? []));
-    cursor = answer.LastEvaluatedKey;
-  } while (cursor && items.length < page.offset + page.limit);
+  const items = await queryUpTo(
+    db,
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :org',
+      ExpressionAttributeValues: { ':org': `ORGAPPS#${organizationId}` },
+    },
+    page.offset + page.limit,
+  );
   return items.slice(page.offset, page.offset + page.limit);
 }
 

@@ -1,7 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
-import { queryAll } from './items.ts';
+import { queryAll, readNow } from './items.ts';
 import { keys } from './keys.ts';
 import { type NewMember, newMemberWrites } from './organizations.ts';
 import { transactWrite } from './transact.ts';
@@ -48,14 +48,7 @@ export async function readInvitation(
   email: string,
   organizationId: string,
 ): Promise<Item | undefined> {
-  const { Item } = await db.client.send(
-    new GetCommand({
-      TableName: db.table,
-      Key: keys.invitation(email, organizationId),
-      ConsistentRead: true,
-    }),
-  );
-  return Item;
+  return readNow(db, keys.invitation(email, organizationId));
 }
 
 /** Deletes the invitation, if any. */

@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
 import { conditionFailureItem, holdsWrittenItem, isConditionFailure } from './errors.ts';
@@ -70,4 +70,12 @@ export async function queryUpTo(
     cursor = page.LastEvaluatedKey;
   } while (cursor && items.length < count);
   return items;
+}
+
+/** One strongly consistent GetItem of the item at `key` (only its `pk` and `sk` are sent). */
+export async function readNow(db: Db, key: { pk: string; sk: string }): Promise<Item | undefined> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.table, Key: { pk: key.pk, sk: key.sk }, ConsistentRead: true }),
+  );
+  return Item;
 }

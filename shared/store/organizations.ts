@@ -1,9 +1,9 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteItems, type Item, type Key, readItems } from './batch.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
 import { isConditionFailure } from './errors.ts';
-import { queryAll, queryUpTo } from './items.ts';
+import { queryAll, queryUpTo, readNow } from './items.ts';
 import { keys } from './keys.ts';
 import { type TransactOutcome, transactWrite } from './transact.ts';
 import { countOrganizations } from './users.ts';
@@ -112,11 +112,7 @@ export async function readOrganizationAndMember(
 
 /** One strongly consistent GetItem. */
 export async function readMember(db: Db, organizationId: string, userId: string): Promise<Item | undefined> {
-  const { pk, sk } = keys.member(organizationId, userId);
-  const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.table, Key: { pk, sk }, ConsistentRead: true }),
-  );
-  return Item;
+  return readNow(db, keys.member(organizationId, userId));
 }
 
 /** Several items by key, 100 to a BatchGetItem; missing ones are left out. */
@@ -261,10 +257,7 @@ export const uncountCreatedOrganization = (table: string, userId: string): Trans
 
 /** One organization item, strongly consistent: one GetItem. */
 export async function readOrganization(db: Db, organizationId: string): Promise<Item | undefined> {
-  const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.table, Key: keys.organization(organizationId), ConsistentRead: true }),
-  );
-  return Item;
+  return readNow(db, keys.organization(organizationId));
 }
 
 /** One page of an application's tenant organizations, by id (gsi1, eventually consistent). */
