@@ -96,6 +96,17 @@ export const keys = {
     sk: `ENTRY#${at}#${entryId}`,
   }),
   auditTotal: (applicationId: string) => ({ pk: `AUDIT#${applicationId}`, sk: 'TOTAL' }),
+  /**
+   * OAuth (issue 10, shared/oauth/model.ts): a pending authorization request between authorize,
+   * the sign-in bridge and consent; an authorization code by its hash; a grant (a connection) in
+   * its user's partition, so the MCP endpoint reads it from the token's `sub` and `gid`; a refresh
+   * token by its hash.
+   */
+  oauthRequest: (requestId: string) => ({ pk: `OAUTHREQ#${requestId}`, sk: 'REQUEST' }),
+  authorizationCode: (codeHash: string) => ({ pk: `OAUTHCODE#${codeHash}`, sk: 'CODE' }),
+  grant: (userId: string, grantId: string) => ({ pk: `USER#${userId}`, sk: `GRANT#${grantId}` }),
+  grantPrefix: 'GRANT#',
+  refreshToken: (tokenHash: string) => ({ pk: `REFRESH#${tokenHash}`, sk: 'REFRESH' }),
   /** Never written: `/status` reads it to prove the table answers. */
   health: { pk: 'HEALTH', sk: 'HEALTH' },
 } as const;
@@ -122,7 +133,7 @@ export const keyFamilies = {
   image: { partition: 'table', pattern: 'IMAGE#*' },
   /** `DEVICE#<hash>`: a device-code sign-in waiting to be polled. */
   device: { partition: 'table', pattern: 'DEVICE#*' },
-  /** `USER#<id>`: the user's profile and its sessions. */
+  /** `USER#<id>`: the user's profile, its sessions and its OAuth grants. */
   user: { partition: 'table', pattern: 'USER#*' },
   /** `ORG#<id>`: the organization and its members. */
   organization: { partition: 'table', pattern: 'ORG#*' },
@@ -136,6 +147,12 @@ export const keyFamilies = {
   impersonation: { partition: 'table', pattern: 'IMP#*' },
   /** `AUDIT#<applicationId>`: an application's audit trail. */
   audit: { partition: 'table', pattern: 'AUDIT#*' },
+  /** `OAUTHREQ#<id>`: a pending OAuth authorization request. */
+  oauthRequest: { partition: 'table', pattern: 'OAUTHREQ#*' },
+  /** `OAUTHCODE#<hash>`: an OAuth authorization code. */
+  authorizationCode: { partition: 'table', pattern: 'OAUTHCODE#*' },
+  /** `REFRESH#<hash>`: an OAuth refresh token. */
+  refreshToken: { partition: 'table', pattern: 'REFRESH#*' },
   /** `HEALTH`: the one item `/status` reads. */
   health: { partition: 'table', pattern: 'HEALTH' },
   /** gsi1 `USER#<id>`: a user's memberships. */

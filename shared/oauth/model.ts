@@ -1,0 +1,129 @@
+/**
+ * The OAuth 2.1 authorization server's shared vocabulary (issue 10): scopes and how roles narrow
+ * them, lifetimes, the records the authorize, consent, token, connection and MCP routes hand to
+ * each other through the table, and the claims of an access token. docs/oauth.md explains them.
+ */
+import type { Role } from '../tenancy/permissions.ts';
+
+/** SPEC §1.6: the two scopes of the service. */
+export const SCOPES = ['auth:read', 'auth:write'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/**
+ * DESIGN §6: owners and admins may hold both scopes, members only `auth:read`. A user with no role
+ * in the organization that owns the application may hold none (the authorization is refused).
+ */
+export const scopesOfRole = (role: Role | undefined): readonly Scope[] =>
+  role === 'owner' || role === 'admin' ? SCOPES : role === 'member' ? ['auth:read'] : [];
+
+/**
+ * The scopes granted: those asked for (all the role allows when `scope` is absent) that the role
+ * allows, in the order of `SCOPES`. Unknown scope values are dropped (RFC 6749 §3.3: the server may
+ * grant fewer), never an error.
+ */
+export function grantedScopes(requested: string | undefined, role: Role | undefined): Scope[] {
+  const allowed = scopesOfRole(role);
+  const asked = requested === undefined ? allowed : requested.split(' ').filter(Boolean);
+  return SCOPES.filter((scope) => allowed.includes(scope) && asked.includes(scope));
+}
+
+/** SPEC §5.4: access tokens are valid 3600 s. */
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+/** Authorization codes: single use, at most 10 minutes (OAuth 2.1 §4.1.2 recommends short). */
+export const AUTHORIZATION_CODE_TTL_SECONDS = 600;
+/** A pending authorization request (authorize → sign-in bridge → consent) lives as long as a code. */
+export const AUTHORIZATION_REQUEST_TTL_SECONDS = 600;
+/** A refresh token's life from its issue; each rotation issues a new one. */
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+/** DESIGN §5: a replay of a rotated refresh token within this window returns the same new tokens. */
+export const REFRESH_REPLAY_GRACE_SECONDS = 30;
+
+/**
+ * The client's metadata as the authorization server uses it, from its client ID metadata document
+ * (validated by shared/oauth/client-metadata.ts). `clientId` is the document's URL.
+ */
+export interface ClientMetadata {
+  clientId: string;
+  clientName: string;
+  redirectUris: string[];
+  clientUri?: string;
+  logoUri?: string;
+}
+
+/**
+ * An authorization request that passed every check of `GET /oauth/authorize` up to the user's
+ * decision, kept server-side (`OAUTHREQ#<id>`, 10 minutes) while the user signs in and consents.
+ * `sessionId` binds it to the browser session that may decide it (the consent POST's CSRF guard).
+ */
+export interface AuthorizationRequest {
+  requestId: string;
+  clientId: string;
+  clientName: string;
+  redirectUri: string;
+  codeChallenge: string;
+  resource: string;
+  applicationId: string;
+  /** The raw `scope` parameter, if sent. */
+  scope?: string;
+  state?: string;
+  /** The query string of the original `/oauth/authorize` request, to return to after sign-in. */
+  query: string;
+  sessionId?: string;
+  expiresAt: number;
+}
+
+/**
+ * An authorization code (`OAUTHCODE#<sha256 of the code>`): single use, 10 minutes, bound to the
+ * client, the redirect URI, the PKCE challenge and the resource. `grantId` is the grant the code
+ * creates at its first exchange; a second exchange revokes that grant (OAuth 2.1 §4.1.3).
+ */
+export interface AuthorizationCodeRecord {
+  codeHash: string;
+  clientId: string;
+  clientName: string;
+  redirectUri: string;
+  codeChallenge: string;
+  resource: string;
+  applicationId: string;
+  userId: string;
+  scopes: Scope[];
+  grantId: string;
+  issuedAt: number;
+  expiresAt: number;
+  /** Set by the first exchange (conditional write): the code is spent. */
+  usedAt?: number;
+}
+
+/**
+ * A grant, shown to the user as a connection (SPEC §2 Connection): one user, one client, one
+ * application's resource, the scopes last granted. Revoking it ends its refresh tokens at once and
+ * its access tokens at the MCP endpoint on their next call (which reads this record).
+ */
+export interface GrantRecord {
+  grantId: string;
+  userId: string;
+  clientId: string;
+  clientName: string;
+  applicationId: string;
+  resource: string;
+  scopes: Scope[];
+  createdAt: number;
+  lastUsedAt: number;
+  /** Present once revoked (by the user, by a code replay, by a refresh replay): the grant is dead. */
+  revokedAt?: number;
+}
+
+/** The claims of an OAuth access token (RS256, `typ: at+jwt`, RFC 9068). */
+export interface AccessTokenClaims {
+  iss: string;
+  sub: string;
+  /** The resource (RFC 8707): `<ISSUER>/mcp/<applicationId>` for the MCP endpoint. */
+  aud: string;
+  scope: string;
+  client_id: string;
+  /** The grant: the MCP endpoint reads it to know the connection is still live. */
+  gid: string;
+  jti: string;
+  iat: number;
+  exp: number;
+}

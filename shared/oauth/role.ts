@@ -1,0 +1,27 @@
+/**
+ * The role a platform user holds on an application: their membership of the organization that owns
+ * it (DESIGN §6). Authorize and consent narrow the requested scopes with it, and every refresh
+ * re-evaluates them (SPEC §3.4), so a demoted or removed member loses `auth:write` or the grant.
+ */
+import type { Deps } from '../deps.ts';
+import { readMember } from '../store/organizations.ts';
+import { type Application, getApplication } from '../tenancy/applications.ts';
+import type { Role } from '../tenancy/permissions.ts';
+
+export interface ApplicationRole {
+  application: Application;
+  /** Undefined: the user is no member of the owning organization (they may hold no scope). */
+  role: Role | undefined;
+}
+
+/** Null when the application does not exist (any more). Two reads: the application, the membership. */
+export async function roleOnApplication(
+  deps: Deps,
+  userId: string,
+  applicationId: string,
+): Promise<ApplicationRole | null> {
+  const application = await getApplication(deps, applicationId);
+  if (!application) return null;
+  const member = await readMember(deps.db, application.organizationId, userId);
+  return { application, role: member?.role as Role | undefined };
+}
