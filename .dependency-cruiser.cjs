@@ -19,7 +19,7 @@ const ADAPTERS = '^shared/(store|crypto|mail)/';
  * The domain modules that define the records the repositories store (request, session, user,
  * image). The swc parser cannot tell a type-only import, so these are named instead.
  */
-const RECORD_MODULES = '^shared/(sign-in/request|sessions/session|users/(image|user))[.]ts$';
+const RECORD_MODULES = '^shared/(sign-in/request|sessions/session|users/(image|user)|oauth/model)[.]ts$';
 /** Local mode starts DynamoDB Local and creates its table: infrastructure of `npm start`, as lib/ is on AWS. */
 const LOCAL_MODE = '^shared/local/';
 const COMPOSITION_ROOT = '^shared/deps[.]ts$';

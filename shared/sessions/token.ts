@@ -62,7 +62,7 @@ export async function issueSessionToken(
 }
 
 /** A failed signature (KMS Sign or GetPublicKey, on AWS) counts in `KmsSignErrors`; lib/alarms.ts alarms on it. */
-async function countingSignErrors<T>(deps: Deps, sign: () => Promise<T>): Promise<T> {
+export async function countingSignErrors<T>(deps: Deps, sign: () => Promise<T>): Promise<T> {
   try {
     return await sign();
   } catch (error) {

@@ -1,0 +1,79 @@
+/**
+ * OAuth access tokens (SPEC §5.4): RS256 JWTs signed through the `Signer` (one KMS `Sign`), valid
+ * 3600 s, `typ: at+jwt` (RFC 9068 §2.1) so no session verifier mistakes one for a session token,
+ * with `aud` the one resource (RFC 8707) the grant was made for. The MCP endpoint verifies them
+ * locally against the published keys and reads the grant (`gid`) once to know it is still live.
+ */
+import type { JWTPayload } from 'jose';
+import { signJwt, verifyJwt } from '../crypto/jwt.ts';
+import type { Deps } from '../deps.ts';
+import { newId } from '../random.ts';
+import { countingSignErrors } from '../sessions/token.ts';
+import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokenClaims, SCOPES, type Scope } from './model.ts';
+
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
+
+export interface IssuedAccessToken {
+  accessToken: string;
+  expiresIn: number;
+  claims: AccessTokenClaims;
+}
+
+export async function issueAccessToken(
+  deps: Deps,
+  input: { userId: string; resource: string; scopes: readonly Scope[]; clientId: string; grantId: string },
+): Promise<IssuedAccessToken> {
+  const iat = Math.floor(deps.clock.now() / 1000);
+  const claims: AccessTokenClaims = {
+    iss: deps.config.ISSUER,
+    sub: input.userId,
+    aud: input.resource,
+    scope: input.scopes.join(' '),
+    client_id: input.clientId,
+    gid: input.grantId,
+    jti: newId(deps.random, 'at'),
+    iat,
+    exp: iat + ACCESS_TOKEN_TTL_SECONDS,
+  };
+  const accessToken = await countingSignErrors(deps, () =>
+    signJwt(deps.signer, claims as unknown as JWTPayload, ACCESS_TOKEN_TYPE),
+  );
+  return { accessToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS, claims };
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+
+/**
+ * The claims of an access token for `resource`, verified locally (RS256 only, issuer, audience,
+ * expiry, the `at+jwt` type): null for anything else, a session token included. Not a liveness
+ * check: the caller reads the grant (`gid`) for that.
+ */
+export async function verifyAccessToken(
+  deps: Deps,
+  token: string,
+  resource: string,
+): Promise<AccessTokenClaims | null> {
+  const [header] = token.split('.');
+  try {
+    const typ = (JSON.parse(Buffer.from(header ?? '', 'base64url').toString('utf8')) as { typ?: unknown })
+      .typ;
+    if (typ !== ACCESS_TOKEN_TYPE) return null;
+  } catch {
+    return null;
+  }
+  const payload = await verifyJwt(deps.signer, token, {
+    issuer: deps.config.ISSUER,
+    audience: resource,
+    clock: deps.clock,
+  });
+  if (!payload) return null;
+  const { sub, aud, scope, client_id, gid, jti, iat, exp, iss } = payload as JWTPayload &
+    Record<string, unknown>;
+  if (!isString(sub) || !isString(client_id) || !isString(gid) || !isString(jti) || !isString(iss))
+    return null;
+  if (typeof scope !== 'string' || aud !== resource) return null;
+  if (typeof iat !== 'number' || typeof exp !== 'number') return null;
+  const scopes = scope.split(' ').filter(Boolean);
+  if (!scopes.every((value) => (SCOPES as readonly string[]).includes(value))) return null;
+  return { iss, sub, aud, scope, client_id, gid, jti, iat, exp };
+}
