@@ -45,6 +45,19 @@ const catalogue = {
   rateLimited: { status: 429, code: 'RATE_LIMITED' },
   /** DESIGN §5: the fifth wrong code destroys the request. */
   tooManyAttempts: { status: 429, code: 'TOO_MANY_ATTEMPTS' },
+  /**
+   * OAuth routes (`errorStyle: 'oauth'`, SPEC §4.2, §7.3): RFC 6749 §5.2 error values are their codes,
+   * answered as `{ error, error_description }`. `oauthInvalidRequest`: a missing, repeated or malformed
+   * parameter; `invalidClient`: the client ID or its metadata document is unusable (never redirected);
+   * `invalidGrant`: a code or refresh token unknown, spent, expired or bound to something else;
+   * `invalidTarget` (RFC 8707 §2): a resource not registered or not the authorized one;
+   * `unsupportedGrantType`: a grant other than authorization_code and refresh_token.
+   */
+  oauthInvalidRequest: { status: 400, code: 'invalid_request' },
+  invalidClient: { status: 400, code: 'invalid_client' },
+  invalidGrant: { status: 400, code: 'invalid_grant' },
+  invalidTarget: { status: 400, code: 'invalid_target' },
+  unsupportedGrantType: { status: 400, code: 'unsupported_grant_type' },
   /** Anything unexpected: logged with its cause, answered with a generic message. */
   internal: { status: 500, code: 'INTERNAL_ERROR' },
   /** SPEC §4.3: the sign-in email could not be sent; with Retry-After. */

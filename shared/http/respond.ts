@@ -69,12 +69,27 @@ export function contractBody(
   return parsed.data;
 }
 
+/** RFC 6749 §5.2 error values: the catalogue's OAuth entries carry theirs as their code. */
+const OAUTH_CODES = new Set([
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'invalid_target',
+  'unsupported_grant_type',
+]);
+
 /**
- * RFC 6749 §5.2 error values for the catalogue's generic errors (401: the client failed to
- * authenticate, `invalid_client`); the OAuth routes will name their own in the catalogue.
+ * The RFC 6749 error value of an error on an OAuth route: its own for the OAuth entries; for the
+ * catalogue's generic ones (a body the chain refused, a rate limit) the nearest value.
  */
 const oauthErrorOf = (error: AppError): string =>
-  error.status >= 500 ? 'server_error' : error.status === 401 ? 'invalid_client' : 'invalid_request';
+  OAUTH_CODES.has(error.code)
+    ? error.code
+    : error.status >= 500
+      ? 'server_error'
+      : error.status === 401
+        ? 'invalid_client'
+        : 'invalid_request';
 
 /** JSON-RPC 2.0 §5.1: invalid request, or internal error. */
 const jsonRpcCodeOf = (error: AppError): number => (error.status >= 500 ? -32603 : -32600);
