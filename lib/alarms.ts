@@ -48,7 +48,7 @@ const TABLE_OPERATIONS = [
   'TransactWriteItems',
 ] as const;
 
-/** The alarms, by construct id: README "Alarms" says what each means and what to do. */
+/** The alarms, by construct id: docs/operations.md says what each means and what to do. */
 export type AlarmId =
   | 'Api5xx'
   | 'LambdaErrors'
@@ -172,7 +172,7 @@ export class Alarms extends Construct {
     ][]) {
       const alarm = new Alarm(this, alarmId, {
         alarmName: `${serviceName}-${alarmId}`,
-        alarmDescription: `${definition.description} README "Alarms" says what to do.`,
+        alarmDescription: `${definition.description} docs/operations.md (Alarms) says what to do.`,
         metric: definition.metric,
         threshold: definition.threshold,
         // Rates alarm above the threshold; counts at or above it.
@@ -207,7 +207,7 @@ export class Alarms extends Construct {
     const reasons: CodeRefusal[] = ['wrong', 'expired', 'tooMany'];
     this.dashboard.addWidgets(
       new TextWidget({
-        markdown: `# ${serviceName}\nMetrics: docs/operations.md. Alarms: README "Alarms".`,
+        markdown: `# ${serviceName}\nMetrics and alarms, and what to do: docs/operations.md.`,
         width: 24,
         height: 2,
       }),

@@ -152,6 +152,21 @@ function signingKeysOf(value: unknown, problems: string[]): SigningKeyGeneration
         `signingKeys: only the earliest generation may leave out notBefore, not ${unbounded.map((g) => g.id).join(', ')}`,
       );
     }
+    // The one without notBefore signs from the deploy: it must be the earliest, ending before the
+    // others start (else a later-listed key would sign before verifiers' JWKS caches know it).
+    const [sinceDeploy] = unbounded;
+    if (generations.length > 1 && unbounded.length === 1 && sinceDeploy) {
+      const end =
+        sinceDeploy.notAfter === undefined ? Number.POSITIVE_INFINITY : Date.parse(sinceDeploy.notAfter);
+      const later = generations.filter(
+        (generation) => generation !== sinceDeploy && Date.parse(generation.notBefore ?? '') < end,
+      );
+      if (later.length > 0) {
+        problems.push(
+          `signingKeys: generation ${sinceDeploy.id} has no notBefore, so it must be the earliest and end (notAfter) before ${later.map((g) => g.id).join(', ')} start`,
+        );
+      }
+    }
     // No gap: when a generation stops signing, another signs (else no token could be issued).
     const time = (iso: string | undefined, absent: number) => (iso === undefined ? absent : Date.parse(iso));
     for (const ending of generations) {
@@ -325,6 +340,12 @@ export function readInputs(node: Node): DoorcodeInputs {
 
   const logLevel = Config.shape.LOG_LEVEL.safeParse(text(node, 'logLevel'));
   if (!logLevel.success) problems.push(`logLevel: ${logLevel.error.issues[0]?.message}`);
+  // `silent` is for tests: it also drops the metric lines, so the service's alarms could never fire.
+  else if (logLevel.data === 'silent') {
+    problems.push(
+      'logLevel: "silent" is a local setting; a deployed stack needs its metric lines (use error)',
+    );
+  }
 
   const alarmTopicArn = text(node, 'alarmTopicArn');
   if (alarmTopicArn && !snsTopic.test(alarmTopicArn)) {

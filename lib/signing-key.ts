@@ -1,8 +1,7 @@
-import { Annotations, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Annotations, Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   AccountRootPrincipal,
   AnyPrincipal,
-  ArnPrincipal,
   Effect,
   PolicyDocument,
   PolicyStatement,
@@ -58,12 +57,21 @@ function keyUseStatements(users: SigningKeyUsers): PolicyStatement[] {
     statements.push(
       new PolicyStatement({
         sid: 'SignWithTheServiceRoles',
-        principals: signers.map((arn) => new ArnPrincipal(arn)),
+        // By condition, not by principal: KMS checks that a named principal exists when the policy is
+        // written, and a role created seconds earlier in the same deploy may not be visible to it yet
+        // (the deploy then fails, not retried); a principal is also pinned to the role's unique id, so a
+        // recreated role would silently lose access. `aws:PrincipalArn` is compared at each request.
+        principals: [new AnyPrincipal()],
         actions: ['kms:Sign'],
         resources: ['*'],
         // KmsSigner sends only a SHA-256 digest with this algorithm; nothing else may be signed.
         conditions: {
-          StringEquals: { 'kms:SigningAlgorithm': SIGNING_ALGORITHM, 'kms:MessageType': 'DIGEST' },
+          StringEquals: {
+            'kms:SigningAlgorithm': SIGNING_ALGORITHM,
+            'kms:MessageType': 'DIGEST',
+            'aws:PrincipalAccount': Aws.ACCOUNT_ID,
+          },
+          ArnEquals: { 'aws:PrincipalArn': signers },
         },
       }),
     );
@@ -83,9 +91,14 @@ function keyUseStatements(users: SigningKeyUsers): PolicyStatement[] {
     statements.push(
       new PolicyStatement({
         sid: 'ReadThePublicKey',
-        principals: users.publicKeyRoleArns.map((arn) => new ArnPrincipal(arn)),
+        // By condition, for the same reasons as the signing statement.
+        principals: [new AnyPrincipal()],
         actions: ['kms:GetPublicKey'],
         resources: ['*'],
+        conditions: {
+          StringEquals: { 'aws:PrincipalAccount': Aws.ACCOUNT_ID },
+          ArnEquals: { 'aws:PrincipalArn': [...users.publicKeyRoleArns] },
+        },
       }),
     );
   }
@@ -119,6 +132,10 @@ export class SigningKey extends Construct {
     super(scope, id);
     const generations = props.generations ?? [{ id: '1' }];
     const now = props.now ?? Date.now();
+    // The generation that signed first (no notBefore, or the earliest): it is never "added" by a rotation.
+    const startOf = (generation: SigningKeyGeneration) =>
+      generation.notBefore === undefined ? Number.NEGATIVE_INFINITY : Date.parse(generation.notBefore);
+    const first = generations.reduce((a, b) => (startOf(b) < startOf(a) ? b : a));
     this.versions = generations.map((generation) => {
       const original = generation.id === '1';
       const admin = new PolicyStatement({
@@ -139,12 +156,14 @@ export class SigningKey extends Construct {
         removalPolicy: RemovalPolicy.RETAIN,
         pendingWindow: Duration.days(30),
       });
-      if (generation.notBefore !== undefined) {
+      if (generation !== first && generation.notBefore !== undefined) {
         const starts = Date.parse(generation.notBefore);
-        if (starts > now && starts < now + JWKS_CACHE_MS) {
+        // Also when it already started: a deploy that adds a generation whose notBefore has passed
+        // makes it sign at once, before any verifier's cached JWKS knows it.
+        if (starts < now + JWKS_CACHE_MS) {
           Annotations.of(key).addWarningV2(
             'doorcode:signing-key-too-soon',
-            `Generation ${generation.id} signs from ${generation.notBefore}, less than the JWKS cache period (1 hour) from now: if this deploy adds it, verifiers that cached the JWKS before may refuse its tokens until their cache expires.`,
+            `Generation ${generation.id} signs from ${generation.notBefore}, less than the JWKS cache period (1 hour) from now or already: if this deploy adds it, verifiers that cached the JWKS before may refuse its tokens until their cache expires.`,
           );
         }
       }

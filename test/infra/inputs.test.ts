@@ -212,7 +212,12 @@ describe('signingKeys context', () => {
     ['[{"id":"1","notAfter":"2027-01-01T00:00:00Z"}]', /exactly one generation must have no notAfter/],
     [
       '[{"id":"1"},{"id":"2","notBefore":"2027-01-01T00:00:00Z"}]',
-      /exactly one generation must have no notAfter .*, not 2$/,
+      /exactly one generation must have no notAfter .*, not 2/,
+    ],
+    // A later-listed generation without notBefore would sign from the deploy, before verifiers know it.
+    [
+      '[{"id":"1","notBefore":"2027-01-01T00:00:00Z","notAfter":"2027-06-01T00:00:00Z"},{"id":"2"}]',
+      /generation 2 has no notBefore, so it must be the earliest and end \(notAfter\) before 1 start/,
     ],
     [
       '[{"id":"1","notAfter":"2027-01-01T00:00:00Z"},{"id":"2","notBefore":"2027-01-02T00:00:00Z"}]',
@@ -225,6 +230,11 @@ describe('signingKeys context', () => {
 
 describe('operational settings context', () => {
   const base = { senderEmail: 'a@example.com' };
+
+  it('refuses logLevel silent, which would drop the metric lines the alarms read', () => {
+    expect(() => read({ ...base, logLevel: 'silent' })).toThrow(/logLevel: "silent" is a local setting/);
+    expect(read({ ...base, logLevel: 'error' }).logLevel).toBe('error');
+  });
 
   it('takes logRetentionDays only among the retentions CloudWatch Logs allows', () => {
     for (const days of LOG_RETENTION_DAYS) {
@@ -331,5 +341,6 @@ describe('senderVerification context', () => {
     const { template } = synthDoorcode({ senderVerification: 'domain' });
     template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'example.com' });
     template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
-  });
+    // A whole synth inside the test: give it the time a loaded machine needs.
+  }, 120_000);
 });

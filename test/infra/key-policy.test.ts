@@ -19,6 +19,17 @@ const principalsOf = (s: KeyStatement): string[] => {
   const aws = typeof s.Principal === 'string' ? s.Principal : s.Principal.AWS;
   return [aws].flat().map((p) => JSON.stringify(p));
 };
+/**
+ * Who an Allow statement lets in: its principals, or, where the principal is `*`, the roles its
+ * `ArnEquals aws:PrincipalArn` condition names (a `*` without that condition stays `*`: anyone).
+ */
+const allowedOf = (s: KeyStatement): string[] => {
+  const principals = principalsOf(s);
+  const arns = s.Condition?.ArnEquals?.['aws:PrincipalArn'];
+  if (!principals.includes(JSON.stringify('*')) || arns === undefined) return principals;
+  return [arns].flat().map((arn) => JSON.stringify(arn));
+};
+const sameAccount = { 'aws:PrincipalAccount': { Ref: 'AWS::AccountId' } };
 /** The signing keys (the stack also has a symmetric key for the mail events topic). */
 const signingKey = { Properties: { KeyUsage: 'SIGN_VERIFY' } };
 
@@ -53,12 +64,16 @@ describe('signing key policy (issue 9 item 1)', () => {
     expect(signerArns.length).toBeGreaterThan(0);
     const allowed = statements
       .filter((s) => s.Effect === 'Allow' && actionsOf(s).some((a) => a === 'kms:Sign' || a === 'kms:*'))
-      .flatMap(principalsOf)
+      .flatMap(allowedOf)
       .sort();
     expect(allowed).toEqual(signerArns);
     const sign = statements.find((s) => s.Effect === 'Allow' && actionsOf(s).includes('kms:Sign'));
-    expect(sign?.Condition).toEqual({
-      StringEquals: { 'kms:SigningAlgorithm': 'RSASSA_PKCS1_V1_5_SHA_256', 'kms:MessageType': 'DIGEST' },
+    // The roles by condition (KMS does not check condition values as principals exist at write time).
+    expect(Object.keys(sign?.Condition ?? {}).sort()).toEqual(['ArnEquals', 'StringEquals']);
+    expect(sign?.Condition?.StringEquals).toEqual({
+      'kms:SigningAlgorithm': 'RSASSA_PKCS1_V1_5_SHA_256',
+      'kms:MessageType': 'DIGEST',
+      ...sameAccount,
     });
   });
 
@@ -89,8 +104,10 @@ describe('signing key policy (issue 9 item 1)', () => {
     ({ statements }) => {
       const readers = statements
         .filter((s) => s.Effect === 'Allow' && actionsOf(s).includes('kms:GetPublicKey'))
-        .flatMap(principalsOf)
+        .flatMap(allowedOf)
         .sort();
+      const read = statements.find((s) => s.Effect === 'Allow' && actionsOf(s).includes('kms:GetPublicKey'));
+      expect(read?.Condition?.StringEquals).toEqual(sameAccount);
       expect(readers).toEqual(roleArnsOf((route) => route.access.sign || route.access.publicKeys));
       // Not vacuous: some routes declare neither, and their roles get nothing.
       const others = roleArnsOf((route) => !route.access.sign && !route.access.publicKeys);
@@ -140,8 +157,9 @@ describe('signing key generations (issue 9 item 2)', () => {
     expect(variables.KMS_KEY_IDS).toBeUndefined();
   });
 
-  it('warns when a generation starts signing within the JWKS cache hour of the synth, not later', () => {
+  it('warns when a generation starts signing within the JWKS cache hour of the synth or already did, not later', () => {
     const soon = new Date(Date.now() + 10 * 60_000).toISOString();
+    const past = new Date(Date.now() - 10 * 60_000).toISOString();
     const later = new Date(Date.now() + 2 * 3_600_000).toISOString();
     const warnings = (notBefore: string) =>
       Annotations.fromStack(
@@ -153,6 +171,8 @@ describe('signing key generations (issue 9 item 2)', () => {
         }).stack,
       ).findWarning('*', Match.stringLikeRegexp('JWKS cache period'));
     expect(warnings(soon)).toHaveLength(1);
+    // A deploy that adds a generation whose time has passed makes it sign at once.
+    expect(warnings(past)).toHaveLength(1);
     expect(warnings(later)).toEqual([]);
   });
 });

@@ -90,7 +90,7 @@ describe('the sender identity (issue 9, item 5)', () => {
     });
   });
 
-  it('creates none with -c senderIdentity=existing, and still scopes SendEmail to that identity', () => {
+  it('creates none with -c senderIdentity=existing, and still pins SendEmail to the sender by FromAddress', () => {
     const { template, stack } = synthDoorcode({ senderIdentity: 'existing' });
     template.resourceCountIs('AWS::SES::EmailIdentity', 0);
     const sendStatements = Object.values(template.findResources('AWS::IAM::Role')).flatMap((role) =>
@@ -103,9 +103,20 @@ describe('the sender identity (issue 9, item 5)', () => {
         .filter((s) => [s.Action].flat().includes('ses:SendEmail')),
     );
     expect(sendStatements.length).toBeGreaterThan(0);
+    // The resource list is exactly the configuration set, the sandbox's `identity/*` and the sender;
+    // `identity/*` makes the sender's own ARN no narrower, so the FromAddress condition is what pins it.
+    const tail = (arn: unknown) => {
+      const parts = (arn as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
+      const last = parts.at(-1);
+      return typeof last === 'string' ? last : `${String(parts.at(-2))}<${JSON.stringify(last)}>`;
+    };
     for (const statement of sendStatements) {
-      const named = JSON.stringify(stack.resolve(statement.Resource));
-      expect(named).toContain(`:identity/${testInputs.senderEmail}`);
+      const named = [stack.resolve(statement.Resource)].flat().map(tail).sort();
+      expect(named).toEqual([
+        ':configuration-set/<{"Ref":"MailConfigurationSet2AA84368"}>',
+        ':identity/*',
+        `:identity/${testInputs.senderEmail}`,
+      ]);
       expect(statement.Condition).toEqual({ StringEquals: { 'ses:FromAddress': testInputs.senderEmail } });
     }
   });
