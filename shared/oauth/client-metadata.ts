@@ -4,8 +4,10 @@
  * is checked before anything is fetched, the fetch reaches only the address that was checked, and
  * every refusal is `invalid_client` (SPEC §4.2: never redirected). docs/oauth.md states the rules.
  */
+import type { Config } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { MetadataCache, metadataLifetimeSeconds } from './metadata-cache.ts';
 import { type FetchOptions, type FetchRefusal, fetchMetadataDocument } from './metadata-fetch.ts';
 import type { ClientMetadata } from './model.ts';
 
@@ -119,16 +121,31 @@ export function parseClientMetadata(document: unknown, clientId: string, url: UR
   };
 }
 
+/** One cache per configuration, that is per container (tests build one per test app). */
+const caches = new WeakMap<Config, MetadataCache>();
+function cacheOf(config: Config): MetadataCache {
+  let cache = caches.get(config);
+  if (!cache) {
+    cache = new MetadataCache();
+    caches.set(config, cache);
+  }
+  return cache;
+}
+
 /**
- * The client's metadata from the document at `clientId`. Throws `invalidClient` for every
- * refusal: a bad URL, a special-use address, a failed or refused fetch, a bad document.
+ * The client's metadata from the document at `clientId`, from the container's cache while the
+ * document's `Cache-Control` allows (metadata-cache.ts). Throws `invalidClient` for every refusal:
+ * a bad URL, a special-use address, a failed or refused fetch, a bad document; none is cached.
  */
 export async function loadClientMetadata(
-  deps: Pick<Deps, 'config' | 'logger'>,
+  deps: Pick<Deps, 'config' | 'logger' | 'clock'>,
   clientId: string,
   options: FetchOptions = {},
 ): Promise<ClientMetadata> {
   const url = clientIdUrl(clientId);
+  const cache = cacheOf(deps.config);
+  const cached = cache.get(clientId, deps.clock.now());
+  if (cached) return cached;
   const fetched = await fetchMetadataDocument(url, {
     allowLoopback: deps.config.OAUTH_METADATA_ALLOW_LOOPBACK,
     caFile: deps.config.OAUTH_METADATA_CA_FILE,
@@ -138,5 +155,7 @@ export async function loadClientMetadata(
     deps.logger.log('info', 'client metadata refused', { host: url.host, reason: fetched.reason });
     refuseThrow(fetched.reason, fetched.message);
   }
-  return parseClientMetadata(fetched.document, clientId, url);
+  const metadata = parseClientMetadata(fetched.document, clientId, url);
+  cache.set(clientId, metadata, metadataLifetimeSeconds(fetched.cacheControl), deps.clock.now());
+  return metadata;
 }

@@ -308,3 +308,190 @@ describe('loadClientMetadata: the document', () => {
     expect(refused).toBe('client-id-mismatch');
   });
 });
+
+describe('loadClientMetadata: special-use addresses', () => {
+  let strict: TestApp;
+  beforeAll(async () => {
+    strict = await startTestApp();
+  });
+  afterAll(() => strict.close());
+
+  it.each([
+    ['loopback by an odd IPv4 spelling (hex)', 'https://0x7f.1/client.json'],
+    ['loopback as one number', 'https://2130706433/client.json'],
+    ['loopback shortened', 'https://127.1/client.json'],
+    ['loopback in IPv6', 'https://[::1]/client.json'],
+    ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/client.json'],
+    ['the instance metadata service', 'https://169.254.169.254/latest/meta-data'],
+    ['a private address', 'https://10.0.0.1/client.json'],
+    ['an octal private address', 'https://012.0.0.1/client.json'],
+    ['NAT64 of a private address', 'https://[64:ff9b::c0a8:101]/client.json'],
+    ['6to4 of link-local', 'https://[2002:a9fe:a9fe::]/client.json'],
+    ['the unspecified address', 'https://0.0.0.0/client.json'],
+  ])('refuses an IP literal: %s, without connecting', async (_case, clientId) => {
+    // Prepare: no loopback allowance, a resolver that fails the test if asked
+    const resolve = async () => {
+      throw new Error('an IP literal is never resolved');
+    };
+
+    // Act
+    const refused = await loadClientMetadata(strict.deps, clientId, { resolve }).catch((error) => error);
+
+    // Assess
+    expect(refused).toMatchObject({ code: 'invalid_client', details: { reason: 'special-address' } });
+  });
+
+  it.each<[string, string[]]>([
+    ['the instance metadata service', ['169.254.169.254']],
+    ['a private address', ['10.1.2.3']],
+    ['CGNAT', ['100.64.0.7']],
+    ['a public and a private address (any one refuses)', ['93.184.215.14', '192.168.0.10']],
+    ['IPv6 unique local', ['fd00::5']],
+    ['NAT64 of loopback', ['64:ff9b::7f00:1']],
+    ['IPv4-mapped private', ['::ffff:10.0.0.1']],
+    ['private, even with loopback allowed', ['127.0.0.1', '10.0.0.1']],
+  ])('refuses a hostname that resolves to %s', async (_case, addresses) => {
+    // Prepare
+    const clientId = 'https://metadata.example.com/client.json';
+    const resolve = async () => addresses;
+
+    // Act
+    const refused = await refusal(clientId, { resolve });
+
+    // Assess
+    expect(refused).toBe('special-address');
+  });
+
+  it('refuses a hostname that does not resolve', async () => {
+    // Prepare
+    const resolve = async (): Promise<string[]> => {
+      throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    };
+
+    // Act
+    const refused = await refusal('https://nowhere.example.com/client.json', { resolve });
+
+    // Assess
+    expect(refused).toBe('unresolvable');
+  });
+
+  it('resolves the host once and connects to the address it checked', async () => {
+    // Prepare: a later answer would point elsewhere (rebinding)
+    const clientId = metadata.serveClient('/rebinding.json');
+    const asked: string[] = [];
+    const resolve = async (hostname: string) => {
+      asked.push(hostname);
+      return asked.length === 1 ? ['127.0.0.1'] : ['10.0.0.1'];
+    };
+
+    // Act
+    const client = await loadClientMetadata(app.deps, clientId, { resolve });
+
+    // Assess
+    expect(client.clientId).toBe(clientId);
+    expect(asked).toEqual(['localhost']);
+    expect(metadata.hits('/rebinding.json')).toBe(1);
+  });
+});
+
+describe('loadClientMetadata: the cache', () => {
+  const second = { client_name: 'Renamed Agent' };
+
+  it('keeps a document for its max-age, then fetches it again', async () => {
+    // Prepare
+    const clientId = metadata.serveClient(
+      '/cache/max-age.json',
+      {},
+      { 'cache-control': 'public, max-age=60' },
+    );
+    await loadClientMetadata(app.deps, clientId);
+    metadata.serveClient('/cache/max-age.json', second, { 'cache-control': 'max-age=60' });
+
+    // Act
+    app.clock.advance(59_000);
+    const within = await loadClientMetadata(app.deps, clientId);
+    app.clock.advance(2_000);
+    const after = await loadClientMetadata(app.deps, clientId);
+
+    // Assess
+    expect([within.clientName, after.clientName]).toEqual(['Test Agent', 'Renamed Agent']);
+    expect(metadata.hits('/cache/max-age.json')).toBe(2);
+  });
+
+  it('keeps a document without Cache-Control for 5 minutes', async () => {
+    // Prepare
+    const clientId = metadata.serveClient('/cache/default.json');
+    await loadClientMetadata(app.deps, clientId);
+
+    // Act
+    app.clock.advance(299_000);
+    await loadClientMetadata(app.deps, clientId);
+    const cachedHits = metadata.hits('/cache/default.json');
+    app.clock.advance(2_000);
+    await loadClientMetadata(app.deps, clientId);
+
+    // Assess
+    expect([cachedHits, metadata.hits('/cache/default.json')]).toEqual([1, 2]);
+  });
+
+  it('keeps a document at most 24 hours whatever its max-age', async () => {
+    // Prepare
+    const clientId = metadata.serveClient('/cache/long.json', {}, { 'cache-control': 'max-age=31536000' });
+    await loadClientMetadata(app.deps, clientId);
+
+    // Act
+    app.clock.advance(24 * 3600 * 1000 - 1000);
+    await loadClientMetadata(app.deps, clientId);
+    const cachedHits = metadata.hits('/cache/long.json');
+    app.clock.advance(2_000);
+    await loadClientMetadata(app.deps, clientId);
+
+    // Assess
+    expect([cachedHits, metadata.hits('/cache/long.json')]).toEqual([1, 2]);
+  });
+
+  it.each([['no-store'], ['no-cache'], ['max-age=0'], ['private, no-store, max-age=600']])(
+    'does not keep a document sent with Cache-Control: %s',
+    async (cacheControl) => {
+      // Prepare
+      const path = `/cache/${encodeURIComponent(cacheControl)}.json`;
+      const clientId = metadata.serveClient(path, {}, { 'cache-control': cacheControl });
+
+      // Act
+      await loadClientMetadata(app.deps, clientId);
+      await loadClientMetadata(app.deps, clientId);
+
+      // Assess
+      expect(metadata.hits(path)).toBe(2);
+    },
+  );
+
+  it('never keeps a failure: a fixed document is used at once', async () => {
+    // Prepare
+    const path = '/cache/fixed.json';
+    const clientId = metadata.serve(path, { status: 500, body: {} });
+    expect(await refusal(clientId)).toBe('status');
+    metadata.serveClient(path);
+
+    // Act
+    const client = await loadClientMetadata(app.deps, clientId);
+
+    // Assess
+    expect(client.clientId).toBe(clientId);
+    expect(metadata.hits(path)).toBe(2);
+  });
+
+  it('never keeps a document it refused for its content', async () => {
+    // Prepare
+    const path = '/cache/secret.json';
+    const clientId = metadata.serveClient(path, { client_secret: 'x' }, { 'cache-control': 'max-age=3600' });
+    expect(await refusal(clientId)).toBe('client-secret');
+    metadata.serveClient(path, {}, { 'cache-control': 'max-age=3600' });
+
+    // Act
+    const client = await loadClientMetadata(app.deps, clientId);
+
+    // Assess
+    expect(client.clientId).toBe(clientId);
+  });
+});
