@@ -107,6 +107,17 @@ export const callsBenchmark: Benchmark = {
       await call('GET /', 'GET', '/');
       await call('GET /status', 'GET', '/status');
       await call('GET /.well-known/jwks.json', 'GET', '/.well-known/jwks.json');
+      await call(
+        'GET /.well-known/oauth-authorization-server',
+        'GET',
+        '/.well-known/oauth-authorization-server',
+      );
+      await call('GET /.well-known/oauth-protected-resource', 'GET', '/.well-known/oauth-protected-resource');
+      await call(
+        'GET /.well-known/oauth-protected-resource/mcp/{id}',
+        'GET',
+        `/.well-known/oauth-protected-resource/mcp/${app.id}`,
+      );
 
       await call('start (platform)', 'POST', '/auth/code/start', json({ email: 'p@bench.test' }));
       const platform = await call('verify (platform, first sign-in)', 'POST', '/auth/code/verify', {

@@ -62,6 +62,8 @@ try {
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     SES_ENDPOINT: ses.endpoint,
     SES_CONFIGURATION_SET: process.env.SES_CONFIGURATION_SET ?? 'doorcode-local',
+    // Local mode only (docs/oauth.md): an MCP client on this machine serves its metadata document on loopback.
+    OAUTH_METADATA_ALLOW_LOOPBACK: process.env.OAUTH_METADATA_ALLOW_LOOPBACK ?? 'true',
   });
   const server = await startServer({ port, deps: createDeps(config) });
   stops.push(server.close);

@@ -83,6 +83,19 @@ export const Config = z
         z.transform(Number),
       ),
     ),
+    /**
+     * Local mode and tests only (the stack never sets it): a client ID metadata document may be
+     * fetched from a loopback address (still never from any other special-use address).
+     */
+    OAUTH_METADATA_ALLOW_LOOPBACK: z._default(
+      z.pipe(
+        z.enum(['true', 'false']),
+        z.transform((value: 'true' | 'false') => value === 'true'),
+      ),
+      false,
+    ),
+    /** Tests: a PEM file of extra certificate authorities trusted when fetching client metadata documents. */
+    OAUTH_METADATA_CA_FILE: z.optional(z.string().check(z.minLength(1))),
     LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   })
   .check(

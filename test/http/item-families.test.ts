@@ -54,6 +54,8 @@ describe('the item families each route declares (shared/route-items.ts)', () => 
     await app.request('GET', '/');
     await app.request('GET', '/status');
     await app.request('GET', '/.well-known/jwks.json');
+    await app.request('GET', '/.well-known/oauth-authorization-server');
+    await app.request('GET', '/.well-known/oauth-protected-resource');
     await app.request('OPTIONS', '/auth/session', { headers: { origin: 'https://app.doorcode.test' } });
 
     // The bootstrap of SPEC §1.4: a platform sign-in, an organization, an application, its keys.
@@ -61,6 +63,7 @@ describe('the item families each route declares (shared/route-items.ts)', () => 
     const token = owned.owner.token;
     const auth = bearer(token);
     const { applicationId, organizationId, publicKey, secretKey } = owned;
+    await app.request('GET', `/.well-known/oauth-protected-resource/mcp/${applicationId}`);
 
     // Sessions.
     await app.request('GET', '/auth/session', { headers: auth });

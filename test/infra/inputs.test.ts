@@ -10,7 +10,7 @@ import {
   LOG_RETENTION_DAYS,
   readInputs,
 } from '../../lib/inputs.ts';
-import { synthDoorcode } from './synth.ts';
+import { synthDoorcode, variablesOf } from './synth.ts';
 
 const read = (context: Record<string, unknown>) => readInputs(new App({ context }).node);
 
@@ -343,4 +343,23 @@ describe('senderVerification context', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
     // A whole synth inside the test: give it the time a loaded machine needs.
   }, 120_000);
+});
+
+describe('OAuth client metadata settings', () => {
+  it('never lets a deployed function fetch a metadata document from loopback or trust an extra CA', () => {
+    // Prepare: every input that changes the functions' environment
+    const { resources } = synthDoorcode({ logLevel: 'debug', maxCodeEmailsPerHour: 50 });
+    const functions = Object.values(resources).filter(
+      (resource) =>
+        resource.Type === 'AWS::Lambda::Function' && resource.Properties.Environment !== undefined,
+    );
+
+    // Act
+    const names = functions.flatMap((fn) => Object.keys(variablesOf(fn)));
+
+    // Assess
+    expect(functions.length).toBeGreaterThan(10);
+    expect(names).toContain('ISSUER');
+    expect(names.filter((name) => name.startsWith('OAUTH_METADATA_'))).toEqual([]);
+  });
 });

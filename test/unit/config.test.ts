@@ -61,4 +61,17 @@ describe('loadConfig', () => {
       }),
     ).toThrow(/CODE_KEY_SECRET_ARN/);
   });
+
+  it('reads OAUTH_METADATA_ALLOW_LOOPBACK as true or false, false by default', () => {
+    expect(loadConfig(valid).OAUTH_METADATA_ALLOW_LOOPBACK).toBe(false);
+    expect(
+      loadConfig({ ...valid, OAUTH_METADATA_ALLOW_LOOPBACK: 'true' }).OAUTH_METADATA_ALLOW_LOOPBACK,
+    ).toBe(true);
+    expect(
+      loadConfig({ ...valid, OAUTH_METADATA_ALLOW_LOOPBACK: 'false' }).OAUTH_METADATA_ALLOW_LOOPBACK,
+    ).toBe(false);
+    expect(() => loadConfig({ ...valid, OAUTH_METADATA_ALLOW_LOOPBACK: 'yes' })).toThrow(
+      /OAUTH_METADATA_ALLOW_LOOPBACK/,
+    );
+  });
 });

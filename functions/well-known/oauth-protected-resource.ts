@@ -1,0 +1,8 @@
+import { http } from '../../shared/http/handler.ts';
+import { serviceResourceMetadata } from '../../shared/oauth/discovery.ts';
+import { oauthDiscoveryRoutes as routes } from '../../shared/route-table/oauth-discovery.ts';
+
+export const handler = http(routes.oauthProtectedResource, async ({ deps }) => ({
+  body: serviceResourceMetadata(deps.config.ISSUER),
+  headers: { 'cache-control': 'public, max-age=3600' },
+}));

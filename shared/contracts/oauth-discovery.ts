@@ -1,0 +1,28 @@
+import * as z from 'zod/mini';
+
+/** RFC 8414 §2: the authorization server metadata this server publishes (SPEC §4.1, issue 10 item 1). */
+export const AuthorizationServerMetadata = z.object({
+  issuer: z.string(),
+  authorization_endpoint: z.string(),
+  token_endpoint: z.string(),
+  jwks_uri: z.string(),
+  response_types_supported: z.array(z.string()),
+  response_modes_supported: z.array(z.string()),
+  grant_types_supported: z.array(z.string()),
+  code_challenge_methods_supported: z.array(z.string()),
+  token_endpoint_auth_methods_supported: z.array(z.string()),
+  scopes_supported: z.array(z.string()),
+  client_id_metadata_document_supported: z.boolean(),
+  authorization_response_iss_parameter_supported: z.boolean(),
+});
+
+/** RFC 9728 §2: protected resource metadata (SPEC §2: `resource`, `authorization_servers`, `scopes_supported`). */
+export const ProtectedResourceMetadata = z.object({
+  resource: z.string(),
+  authorization_servers: z.array(z.string()),
+  scopes_supported: z.array(z.string()),
+  bearer_methods_supported: z.array(z.string()),
+});
+
+/** SPEC §4.1: `id` is an application ID. */
+export const ProtectedResourcePath = z.object({ id: z.string().check(z.minLength(1), z.maxLength(100)) });

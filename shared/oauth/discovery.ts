@@ -1,0 +1,59 @@
+/**
+ * The discovery documents (SPEC §4.1, issue 10 item 1): how an MCP client finds, from the endpoint
+ * it was given, the authorization server (RFC 9728 protected resource metadata) and from there how
+ * to authorize (RFC 8414 authorization server metadata). docs/oauth.md "Discovery" explains them.
+ */
+import type { Deps } from '../deps.ts';
+import { getApplication } from '../tenancy/applications.ts';
+import { ownMcpResource } from '../tenancy/service-resources.ts';
+import { SCOPES } from './model.ts';
+
+/** The issuer without a trailing slash, to which endpoint paths are appended. */
+const base = (issuer: string) => issuer.replace(/\/+$/, '');
+
+/** RFC 8414 §2 metadata of this authorization server. Static: it depends on the configuration alone. */
+export function authorizationServerMetadata(issuer: string) {
+  const origin = base(issuer);
+  return {
+    // RFC 8414 §3.3: identical to the `iss` of the tokens and of the authorization response (RFC 9207).
+    issuer,
+    authorization_endpoint: `${origin}/oauth/authorize`,
+    token_endpoint: `${origin}/oauth/token`,
+    jwks_uri: `${origin}/.well-known/jwks.json`,
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    // OAuth 2.1 §4.1.1: S256 only; `plain` is refused.
+    code_challenge_methods_supported: ['S256'],
+    // Public clients only (SPEC §4.2): no client secret is ever issued or accepted.
+    token_endpoint_auth_methods_supported: ['none'],
+    scopes_supported: [...SCOPES],
+    client_id_metadata_document_supported: true,
+    authorization_response_iss_parameter_supported: true,
+  };
+}
+
+/** RFC 9728 §2 metadata of `resource`, protected by this server. */
+export function protectedResourceMetadata(issuer: string, resource: string) {
+  return {
+    resource,
+    authorization_servers: [issuer],
+    scopes_supported: [...SCOPES],
+    // The MCP endpoint reads the access token from the Authorization header only (RFC 6750 §2.1).
+    bearer_methods_supported: ['header'],
+  };
+}
+
+/** SPEC §4.1: the `/mcp` path on this host. */
+export const serviceResourceMetadata = (issuer: string) =>
+  protectedResourceMetadata(issuer, `${base(issuer)}/mcp`);
+
+/**
+ * The metadata of the application's MCP endpoint, whose `resource` is the `aud` of its access
+ * tokens; null when no such application exists. One eventually consistent read.
+ */
+export async function applicationResourceMetadata(deps: Deps, applicationId: string) {
+  const application = await getApplication(deps, applicationId);
+  if (!application) return null;
+  return protectedResourceMetadata(deps.config.ISSUER, ownMcpResource(deps.config.ISSUER, application.id));
+}
