@@ -181,7 +181,14 @@ describe('the item families each route declares (shared/route-items.ts)', () => 
       ip: freshIp(),
     });
     await manage(app, 'GET', `/applications/${applicationId}/audit`, { token });
+    // Each of the managers' revoke-sessions, disable and delete ends a LIVE impersonation too (its
+    // record and the audit trail are written then): one is started before each.
+    const impersonate = () =>
+      manage(app, 'POST', `${userPath}/impersonate`, { token }, { reason: 'support ticket' });
+    const live = async () => expect((await impersonate()).status).toBe(201);
+    await live();
     await manage(app, 'POST', `${userPath}/revoke-sessions`, secret);
+    await live();
     await manage(app, 'POST', `${userPath}/disable`, secret);
     await manage(app, 'POST', `${userPath}/enable`, secret);
 
@@ -198,6 +205,7 @@ describe('the item families each route declares (shared/route-items.ts)', () => 
     await manage(app, 'PATCH', `${tenantPath}/members/${bob.body.user.id}`, secret, { role: 'admin' });
     await manage(app, 'DELETE', `${tenantPath}/members/${bob.body.user.id}`, secret);
     await manage(app, 'DELETE', tenantPath, secret);
+    await live();
     await manage(app, 'DELETE', userPath, secret);
 
     // Platform members: one invitation accepted (then changed and removed), one declined.
