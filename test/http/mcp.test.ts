@@ -1,15 +1,11 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueAccessToken } from '../../shared/oauth/access-token.ts';
 import type { Scope } from '../../shared/oauth/model.ts';
-import { newId } from '../../shared/random.ts';
-import { putGrant } from '../../shared/store/oauth.ts';
-import { ownMcpResource } from '../../shared/tenancy/service-resources.ts';
 import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import { mcpAccessToken, mcpPost, toolCall } from '../support/mcp.ts';
 import { bearer, signIn } from '../support/sign-in.ts';
 import { addSignedInMember, createOwnedApplication } from '../support/tenancy.ts';
 
-const CLIENT_ID = 'https://client.example.test/oauth/metadata.json';
 const READ_TOOLS = [
   'auth_get_application',
   'auth_get_statistics',
@@ -34,34 +30,16 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-/**
- * A grant as consent (or a refresh) leaves it, and an access token of it: what the token route
- * issues. `resource` is the token's audience, the grant's application `applicationId`.
- */
-async function accessToken(
+const accessToken = (
   userId: string,
   scopes: Scope[],
-  options: { applicationId?: string; resource?: string; revokedAt?: number } = {},
-) {
-  const applicationId = options.applicationId ?? owned.applicationId;
-  const resource = options.resource ?? ownMcpResource(TEST_ISSUER, applicationId);
-  const grantId = newId(app.deps.random, 'grt');
-  const now = Math.floor(app.clock.now() / 1000);
-  await putGrant(app.deps.db, {
-    grantId,
-    userId,
-    clientId: CLIENT_ID,
-    clientName: 'Test client',
-    applicationId,
-    resource,
-    scopes,
-    createdAt: now,
-    lastUsedAt: now,
-    ...(options.revokedAt === undefined ? {} : { revokedAt: options.revokedAt }),
-  });
-  const issued = await issueAccessToken(app.deps, { userId, resource, scopes, clientId: CLIENT_ID, grantId });
-  return issued.accessToken;
-}
+  options: {
+    applicationId?: string;
+    grantApplicationId?: string;
+    resource?: string;
+    revokedAt?: number;
+  } = {},
+) => mcpAccessToken(app, userId, options.applicationId ?? owned.applicationId, scopes, options);
 
 /** The official MCP client (revision 2026-07-28) connected with a fixed bearer. */
 async function connect(token: string, applicationId = owned.applicationId) {
@@ -76,33 +54,8 @@ async function connect(token: string, applicationId = owned.applicationId) {
   return client;
 }
 
-/** A raw JSON-RPC POST of revision 2026-07-28, for the refusals the client does not show as HTTP answers. */
 const post = (headers: Record<string, string>, message = toolCall('auth_get_application')) =>
-  app.request('POST', `/mcp/${owned.applicationId}`, {
-    headers: {
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': message.params.name,
-      ...headers,
-    },
-    body: message,
-  });
-
-const toolCall = (name: string, args: Record<string, unknown> = {}) => ({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: {
-    name,
-    arguments: args,
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'raw-test', version: '1.0.0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    },
-  },
-});
+  mcpPost(app, owned.applicationId, headers, message);
 
 const metadata = (applicationId = owned.applicationId) =>
   `${TEST_ISSUER}/.well-known/oauth-protected-resource/mcp/${applicationId}`;
@@ -201,8 +154,7 @@ describe('POST /mcp/{applicationId} refusals', () => {
   it('401 invalid_token for a grant of another application under this audience', async () => {
     // Prepare
     const token = await accessToken(owned.owner.userId, ['auth:read'], {
-      applicationId: other.applicationId,
-      resource: ownMcpResource(TEST_ISSUER, owned.applicationId),
+      grantApplicationId: other.applicationId,
     });
 
     // Act
