@@ -14,7 +14,7 @@ import { serveMcp } from './server.ts';
 import { toolNamed } from './tools.ts';
 
 /** The statuses the SDK answers a POST with in JSON mode: 202 acknowledges a notification. */
-export type McpStatus = 200 | 400 | 404 | 406 | 413 | 415;
+type McpStatus = 200 | 400 | 404 | 406 | 413 | 415;
 export type McpAnswer =
   | { status: McpStatus; raw: RawBody; headers: Record<string, string> }
   | { status: 202; headers: Record<string, string> };

@@ -20,7 +20,7 @@ import { toolSchema } from './tool-schema.ts';
 import { TOOLS, type ToolSpec } from './tools.ts';
 
 /** SPEC §9.2: the one protocol revision served; 2025-era requests are refused, not served. */
-export const MCP_PROTOCOL_VERSION = '2026-07-28';
+const MCP_PROTOCOL_VERSION = '2026-07-28';
 
 const SERVER_VERSION = '1.0.0';
 

@@ -245,6 +245,37 @@ describe('POST /mcp/{applicationId} refusals', () => {
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.data.code).toBe('FORBIDDEN');
     expect([platform.status, service.status]).toEqual([200, 200]);
+    // The SDK's answer leaves through the chain: our request id and CORS headers.
+    expect(platform.headers['x-request-id']).toBeTruthy();
+    expect(platform.headers['access-control-allow-origin']).toBe(PLATFORM_ORIGIN);
+  });
+});
+
+describe('POST /mcp/{applicationId}: the protocol revision', () => {
+  it('refuses a 2025-era initialize, naming 2026-07-28, and never serves it', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read']);
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'old-client', version: '1.0.0' },
+      },
+    };
+
+    // Act
+    const response = await app.request('POST', `/mcp/${owned.applicationId}`, {
+      headers: bearer(token, { accept: 'application/json, text/event-stream' }),
+      body: initialize,
+    });
+
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.body.result).toBeUndefined();
+    expect(JSON.stringify(response.body.error)).toContain('2026-07-28');
   });
 });
 

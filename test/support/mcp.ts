@@ -5,7 +5,7 @@ import { putGrant } from '../../shared/store/oauth.ts';
 import { ownMcpResource } from '../../shared/tenancy/service-resources.ts';
 import { TEST_ISSUER, type TestApp } from './app.ts';
 
-export const MCP_CLIENT_ID = 'https://client.example.test/oauth/metadata.json';
+const MCP_CLIENT_ID = 'https://client.example.test/oauth/metadata.json';
 
 /**
  * A grant as consent (or a refresh) leaves it, and an access token of it, as the token route issues
