@@ -13,13 +13,16 @@ import type { McpHeaders, McpMessage } from './schemas.ts';
 import { serveMcp } from './server.ts';
 import { toolNamed } from './tools.ts';
 
-/** The statuses the SDK answers a POST with in JSON mode: 202 acknowledges a notification. */
-type McpStatus = 200 | 400 | 404 | 406 | 413 | 415;
+/**
+ * The statuses the SDK answers a modern POST with in JSON mode (202 acknowledges a notification);
+ * the chain has already refused a body too large or not JSON.
+ */
+type McpStatus = 200 | 400 | 404;
 export type McpAnswer =
   | { status: McpStatus; raw: RawBody; headers: Record<string, string> }
   | { status: 202; headers: Record<string, string> };
 
-const ANSWERED = new Set<number>([200, 400, 404, 406, 413, 415]);
+const ANSWERED = new Set<number>([200, 400, 404]);
 
 /** The transport's headers the SDK checks (MCP-Protocol-Version, Mcp-Method, Mcp-Name); never the credentials. */
 const FORWARDED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-method', 'mcp-name'] as const;

@@ -31,7 +31,7 @@ export const mcpRoutes = {
       params: ApplicationPath,
       headers: McpHeaders,
       body: { json: McpMessage },
-      responses: { 200: json, 202: NoBody, 400: json, 404: json, 406: json, 413: json, 415: json },
+      responses: { 200: json, 202: NoBody, 400: json, 404: json },
       errors: [...bodyErrors, 'unauthorized', 'forbidden'],
     },
   },

@@ -279,6 +279,29 @@ describe('POST /mcp/{applicationId}: the protocol revision', () => {
   });
 });
 
+describe('POST /mcp/{applicationId}: a notification', () => {
+  it('is acknowledged with 202 and no body', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read']);
+    const cancelled = toolCall('', {}, 'notifications/cancelled');
+    const { id: _none, ...notification } = { ...cancelled, params: { ...cancelled.params, requestId: 7 } };
+
+    // Act
+    const response = await app.request('POST', `/mcp/${owned.applicationId}`, {
+      headers: bearer(token, {
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'notifications/cancelled',
+      }),
+      body: notification,
+    });
+
+    // Assess
+    expect(response.status).toBe(202);
+    expect(response.text).toBe('');
+  });
+});
+
 describe('GET and DELETE /mcp/{applicationId}', () => {
   it('answer 405 with Allow: POST (a stateless JSON server opens no stream)', async () => {
     // Act
