@@ -9,14 +9,18 @@ import { join } from 'node:path';
 import { loadConfig } from '../shared/config.ts';
 import { inMemoryCodeHasher } from '../shared/crypto/local-code-key.ts';
 import { generateLocalKeyPem, LocalSigner } from '../shared/crypto/local-signer.ts';
-import { createDeps } from '../shared/deps.ts';
+import { createDeps, type Deps } from '../shared/deps.ts';
 import { ensureTable } from '../shared/local/create-table.ts';
 import { startDynamoDbLocal } from '../shared/local/dynamodb-local.ts';
 import { freePort } from '../shared/local/ports.ts';
 import { startServer } from '../shared/local/server.ts';
 import { startSesLocal } from '../shared/local/ses-local.ts';
+import { issueAccessToken } from '../shared/oauth/access-token.ts';
+import { newId } from '../shared/random.ts';
+import { putGrant } from '../shared/store/oauth.ts';
 import { createApiKey } from '../shared/tenancy/api-keys.ts';
 import { createFixtureApplication } from '../shared/tenancy/applications.ts';
+import { ownMcpResource } from '../shared/tenancy/service-resources.ts';
 import { CallCounter } from './call-counter.ts';
 import { type RequestOptions, send } from './loopback-client.ts';
 import type { Benchmark } from './types.ts';
@@ -37,6 +41,45 @@ interface Row {
   commands: string;
   kmsSign: number;
   sesSend: number;
+}
+
+/** A live grant of `userId` on the application's MCP endpoint, and the header of an access token of it. */
+async function mcpBearer(deps: Deps, userId: string, applicationId: string) {
+  const resource = ownMcpResource(deps.config.ISSUER, applicationId);
+  const grantId = newId(deps.random, 'grt');
+  const clientId = 'https://client.bench.test/metadata.json';
+  const now = Math.floor(deps.clock.now() / 1000);
+  const scopes = ['auth:read', 'auth:write'] as const;
+  await putGrant(deps.db, {
+    ...{ grantId, userId, clientId, clientName: 'Bench client', applicationId, resource },
+    ...{ scopes: [...scopes], createdAt: now, lastUsedAt: now },
+  });
+  const issued = await issueAccessToken(deps, { userId, resource, scopes, clientId, grantId });
+  return { authorization: `Bearer ${issued.accessToken}` };
+}
+
+/** One JSON-RPC message of revision 2026-07-28 with its transport headers. */
+function mcpMessage(bearer: Record<string, string>, method: string, name?: string, args = {}) {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  return {
+    body: {
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: { ...(name ? { name, arguments: args } : {}), _meta: meta },
+    },
+    headers: {
+      ...bearer,
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+    },
+  };
 }
 
 export const callsBenchmark: Benchmark = {
@@ -331,6 +374,25 @@ export const callsBenchmark: Benchmark = {
         },
       );
       await call('GET /applications/{id}/audit', 'GET', `${appPath}/audit`, { headers: owner });
+
+      // The MCP endpoint: a grant and its access token as the token route leaves them (its issue
+      // sign is not counted here), then one call per tool, the write last but one.
+      const applicationId = created.body.id as string;
+      const mcp = await mcpBearer(counted, platform.body.user?.id as string, applicationId);
+      const mcpPath = `/mcp/${applicationId}`;
+      const tools: Array<[string, Record<string, unknown>]> = [
+        ['auth_get_application', {}],
+        ['auth_get_statistics', {}],
+        ['auth_search', { q: 'un' }],
+        ['auth_list_users', {}],
+        ['auth_get_user', { userId: endUser.body.user?.id }],
+        ['auth_list_impersonations', {}],
+        ['auth_revoke_user_sessions', { userId: endUser.body.user?.id }],
+      ];
+      await call('POST /mcp/{id} tools/list', 'POST', mcpPath, mcpMessage(mcp, 'tools/list'));
+      for (const [name, args] of tools) {
+        await call(`POST /mcp/{id} ${name}`, 'POST', mcpPath, mcpMessage(mcp, 'tools/call', name, args));
+      }
       await call(
         'POST /applications/{id}/users/{userId}/revoke-sessions',
         'POST',

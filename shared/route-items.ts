@@ -107,4 +107,9 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   getConfiguration: manager,
   replaceConfiguration: [...manager, 'resource'],
   patchConfiguration: [...manager, 'resource'],
+  // The grant (in its user's partition), the application, and what the tools read and write:
+  // the application's users, statistics, audit trail; revoking sessions ends impersonations too.
+  mcp: ['user', 'application', 'applicationUsers', 'statistics', 'audit', 'impersonation'],
+  mcpGet: [],
+  mcpDelete: [],
 };

@@ -1,0 +1,65 @@
+/**
+ * Who calls an application's MCP endpoint: the user of a live grant, through a bearer access token
+ * issued for this endpoint's resource (RFC 8707 audience). Verified locally against the published
+ * keys (no KMS call), then ONE strongly consistent read of the grant, so a revoked connection's
+ * tokens stop on their next call; then the application, which every tool works on.
+ */
+import type { Deps } from '../deps.ts';
+import { verifyAccessToken } from '../oauth/access-token.ts';
+import { SCOPES, type Scope } from '../oauth/model.ts';
+import { readGrant } from '../store/oauth.ts';
+import { type Application, getApplication } from '../tenancy/applications.ts';
+import { ownMcpResource } from '../tenancy/service-resources.ts';
+import { resourceMetadataUrl, unauthorized } from './challenge.ts';
+
+export interface McpPrincipal {
+  readonly userId: string;
+  readonly clientId: string;
+  readonly grantId: string;
+  /** The token's scopes that its grant still holds (a refresh may have narrowed the grant since). */
+  readonly scopes: readonly Scope[];
+  readonly application: Application;
+  /** The endpoint's protected resource metadata, named by every challenge. */
+  readonly metadata: string;
+}
+
+/** RFC 6750 §2.1: `Bearer <token>`, the scheme case-insensitive. */
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * The caller of `/mcp/{applicationId}`, or 401 with the challenge. An unknown application answers
+ * the same 401 as a bad token (nothing is read before the token verifies): the endpoint never says
+ * whether an application id exists.
+ */
+export async function authenticate(
+  deps: Deps,
+  applicationId: string,
+  authorization: string | undefined,
+): Promise<McpPrincipal> {
+  const { ISSUER } = deps.config;
+  const metadata = resourceMetadataUrl(ISSUER, applicationId);
+  if (authorization === undefined) throw unauthorized(metadata, false);
+  const token = BEARER.exec(authorization)?.[1];
+  const resource = ownMcpResource(ISSUER, applicationId);
+  const claims = token ? await verifyAccessToken(deps, token, resource) : null;
+  if (!claims) throw unauthorized(metadata, true);
+  const grant = await readGrant(deps.db, claims.sub, claims.gid);
+  const live =
+    grant !== undefined &&
+    grant.revokedAt === undefined &&
+    grant.applicationId === applicationId &&
+    grant.resource === resource &&
+    grant.clientId === claims.client_id;
+  if (!live) throw unauthorized(metadata, true);
+  const application = await getApplication(deps, applicationId);
+  if (!application) throw unauthorized(metadata, true);
+  const held = claims.scope.split(' ');
+  return {
+    userId: claims.sub,
+    clientId: claims.client_id,
+    grantId: claims.gid,
+    scopes: SCOPES.filter((scope) => held.includes(scope) && grant.scopes.includes(scope)),
+    application,
+    metadata,
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * The seven tools of an application's MCP endpoint (SPEC §4.6). Each reuses the management API's
+ * domain function for the same read or write, on the application the token was issued for; the
+ * permission the matrix checks for the management route is here the token's scope (DESIGN §6: the
+ * member's role at consent or refresh decided it). Six read (`auth:read`), one writes (`auth:write`).
+ */
+import * as z from 'zod/mini';
+import { AuditList } from '../contracts/impersonation.ts';
+import { ApplicationView } from '../contracts/management.ts';
+import { Statistics } from '../contracts/statistics.ts';
+import { ManagedUser, ManagedUserList, SessionsRevoked } from '../contracts/users.ts';
+import type { Deps } from '../deps.ts';
+import type { Scope } from '../oauth/model.ts';
+import { applicationView } from '../tenancy/applications.ts';
+import { listAudit } from '../tenancy/audit.ts';
+import { readStatistics } from '../tenancy/statistics.ts';
+import { StatisticsQuery } from '../tenancy/statistics-query.ts';
+import { getUser, listUsers, revokeUserSessions, searchUsers } from '../users/application-users.ts';
+import type { McpPrincipal } from './principal.ts';
+
+/** SPEC §2 Page, as tool arguments (numbers, not query strings): the management API's bounds. */
+const Limit = z._default(z.int().check(z.minimum(1), z.maximum(100)), 20);
+const Offset = z._default(z.int().check(z.minimum(0), z.maximum(10_000)), 0);
+const PageInput = z.object({ limit: Limit, offset: Offset });
+const UserInput = z.object({ userId: z.string().check(z.minLength(1), z.maxLength(100)) });
+const SearchInput = z.object({
+  q: z.string().check(z.minLength(1), z.maxLength(120)),
+  limit: Limit,
+  offset: Offset,
+});
+
+export interface ToolSpec<I extends z.ZodMiniType = z.ZodMiniType, O extends z.ZodMiniType = z.ZodMiniType> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  /** The scope the token must hold: the tool is listed and callable only with it. */
+  readonly scope: Scope;
+  readonly input: I;
+  readonly output: O;
+  readonly run: (deps: Deps, principal: McpPrincipal, args: z.output<I>) => Promise<z.input<O>>;
+}
+
+const tool = <I extends z.ZodMiniType, O extends z.ZodMiniType>(spec: ToolSpec<I, O>): ToolSpec =>
+  spec as unknown as ToolSpec;
+
+export const TOOLS: readonly ToolSpec[] = [
+  tool({
+    name: 'auth_get_application',
+    title: 'Application',
+    description: 'The application this endpoint serves: name, logo, branding, organization, creation time.',
+    scope: 'auth:read',
+    input: z.object({}),
+    output: ApplicationView,
+    run: async (_deps, { application }) => applicationView(application),
+  }),
+  tool({
+    name: 'auth_get_statistics',
+    title: 'Statistics',
+    description:
+      'Users, new users, sign-ins per UTC day over a range (from/to as YYYY-MM-DD, default the last 30 days) and active sessions now.',
+    scope: 'auth:read',
+    input: StatisticsQuery,
+    output: Statistics,
+    run: (deps, { application }, range) => readStatistics(deps, application, range),
+  }),
+  tool({
+    name: 'auth_search',
+    title: 'Search users',
+    description: "The application's end users whose email address or name starts with q (case-insensitive).",
+    scope: 'auth:read',
+    input: SearchInput,
+    output: ManagedUserList,
+    run: (deps, { application }, { q, limit, offset }) =>
+      searchUsers(deps, application, q, { limit, offset }),
+  }),
+  tool({
+    name: 'auth_list_users',
+    title: 'List users',
+    description: "One page of the application's end users, by email address.",
+    scope: 'auth:read',
+    input: PageInput,
+    output: ManagedUserList,
+    run: (deps, { application }, page) => listUsers(deps, application, page),
+  }),
+  tool({
+    name: 'auth_get_user',
+    title: 'User',
+    description: "One end user's details: profile, whether disabled, last sign-in.",
+    scope: 'auth:read',
+    input: UserInput,
+    output: ManagedUser,
+    run: (deps, { application }, { userId }) => getUser(deps, application, userId),
+  }),
+  tool({
+    name: 'auth_list_impersonations',
+    title: 'Impersonation audit trail',
+    description: 'Who impersonated which end user, when and why: the audit trail, newest first.',
+    scope: 'auth:read',
+    input: PageInput,
+    output: AuditList,
+    run: (deps, { application }, page) => listAudit(deps, application.id, page),
+  }),
+  tool({
+    name: 'auth_revoke_user_sessions',
+    title: "Revoke a user's sessions",
+    description: 'Ends every session of one end user at once (owner or admin: scope auth:write).',
+    scope: 'auth:write',
+    input: UserInput,
+    output: SessionsRevoked,
+    run: (deps, { application }, { userId }) => revokeUserSessions(deps, application, userId),
+  }),
+];
+
+/** The tool of that name, if any. */
+export const toolNamed = (name: unknown): ToolSpec | undefined => TOOLS.find((spec) => spec.name === name);

@@ -1,0 +1,45 @@
+/**
+ * The per-application MCP endpoint (SPEC §4.6, issue 10 item 6; docs/mcp.md). Spread into the one
+ * table (shared/routes.ts). Auth `none`: its bearer is an OAuth access token for this endpoint's
+ * resource, which the MCP domain verifies itself (shared/mcp/principal.ts); no session or key is read.
+ */
+import { NoBody } from '../contracts/common.ts';
+import { McpErrorBody, McpHeaders, McpMessage } from '../mcp/schemas.ts';
+import { bodyErrors, type RouteSpec } from '../route-spec.ts';
+import { ApplicationPath } from '../tenancy/schemas.ts';
+
+const json = { raw: 'application/json' } as const;
+
+/** Streamable HTTP: a server that opens no SSE stream answers GET (and DELETE, with no session) 405. */
+const notAllowed = {
+  errorStyle: 'mcp',
+  auth: 'none',
+  access: {},
+  contract: { params: ApplicationPath, responses: { 405: McpErrorBody }, errors: ['invalidRequest'] },
+} as const;
+
+export const mcpRoutes = {
+  mcp: {
+    method: 'POST',
+    path: '/mcp/{applicationId}',
+    entry: 'functions/mcp/post.ts',
+    errorStyle: 'mcp',
+    auth: 'none',
+    // readwrite: the one writing tool (auth_revoke_user_sessions); publicKeys: the token's signature.
+    access: { table: 'readwrite', publicKeys: true },
+    contract: {
+      params: ApplicationPath,
+      headers: McpHeaders,
+      body: { json: McpMessage },
+      responses: { 200: json, 202: NoBody, 400: json, 404: json },
+      errors: [...bodyErrors, 'unauthorized', 'forbidden'],
+    },
+  },
+  mcpGet: { method: 'GET', path: '/mcp/{applicationId}', entry: 'functions/mcp/get.ts', ...notAllowed },
+  mcpDelete: {
+    method: 'DELETE',
+    path: '/mcp/{applicationId}',
+    entry: 'functions/mcp/delete.ts',
+    ...notAllowed,
+  },
+} as const satisfies Record<string, RouteSpec>;

@@ -1,0 +1,317 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Scope } from '../../shared/oauth/model.ts';
+import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import { mcpAccessToken, mcpPost, toolCall } from '../support/mcp.ts';
+import { bearer, signIn } from '../support/sign-in.ts';
+import { addSignedInMember, createOwnedApplication } from '../support/tenancy.ts';
+
+const READ_TOOLS = [
+  'auth_get_application',
+  'auth_get_statistics',
+  'auth_get_user',
+  'auth_list_impersonations',
+  'auth_list_users',
+  'auth_search',
+];
+
+let app: TestApp;
+let owned: Awaited<ReturnType<typeof createOwnedApplication>>;
+let other: Awaited<ReturnType<typeof createOwnedApplication>>;
+let member: Awaited<ReturnType<typeof addSignedInMember>>;
+let endUser: Awaited<ReturnType<typeof signIn>>;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  owned = await createOwnedApplication(app);
+  other = await createOwnedApplication(app, 'Other Notes');
+  member = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'member');
+  endUser = await signIn(app, undefined, { 'x-api-key': owned.publicKey });
+});
+afterAll(() => app.close());
+
+const accessToken = (
+  userId: string,
+  scopes: Scope[],
+  options: {
+    applicationId?: string;
+    grantApplicationId?: string;
+    resource?: string;
+    revokedAt?: number;
+  } = {},
+) => mcpAccessToken(app, userId, options.applicationId ?? owned.applicationId, scopes, options);
+
+/** The official MCP client (revision 2026-07-28) connected with a fixed bearer. */
+async function connect(token: string, applicationId = owned.applicationId) {
+  const client = new Client(
+    { name: 'doorcode-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp/${applicationId}`), {
+    requestInit: { headers: bearer(token) },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+const post = (headers: Record<string, string>, message = toolCall('auth_get_application')) =>
+  mcpPost(app, owned.applicationId, headers, message);
+
+const metadata = (applicationId = owned.applicationId) =>
+  `${TEST_ISSUER}/.well-known/oauth-protected-resource/mcp/${applicationId}`;
+
+describe('POST /mcp/{applicationId} with the official MCP client', () => {
+  it('lists the six read tools to a member (auth:read) and calls one', async () => {
+    // Prepare
+    const client = await connect(await accessToken(member.userId, ['auth:read']));
+
+    // Act
+    const listed = await client.listTools();
+    const user = await client.callTool({
+      name: 'auth_get_user',
+      arguments: { userId: endUser.body.user.id },
+    });
+    await client.close();
+
+    // Assess
+    expect(listed.tools.map((tool) => tool.name).sort()).toEqual(READ_TOOLS);
+    expect(listed.tools.every((tool) => tool.outputSchema !== undefined)).toBe(true);
+    expect(user.isError).toBeFalsy();
+    expect(user.structuredContent).toMatchObject({
+      id: endUser.body.user.id,
+      email: endUser.email,
+      disabled: false,
+    });
+  });
+
+  it('lists seven tools to an owner (auth:read auth:write), whose revoke ends the user session', async () => {
+    // Prepare
+    const target = await signIn(app, undefined, { 'x-api-key': owned.publicKey });
+    const client = await connect(await accessToken(owned.owner.userId, ['auth:read', 'auth:write']));
+
+    // Act
+    const listed = await client.listTools();
+    const revoked = await client.callTool({
+      name: 'auth_revoke_user_sessions',
+      arguments: { userId: target.body.user.id },
+    });
+    await client.close();
+    const session = await app.request('GET', '/auth/session', {
+      headers: { ...bearer(target.token), 'x-api-key': owned.publicKey },
+    });
+
+    // Assess
+    expect(listed.tools.map((tool) => tool.name).sort()).toEqual(
+      [...READ_TOOLS, 'auth_revoke_user_sessions'].sort(),
+    );
+    expect(revoked.structuredContent).toEqual({ revoked: true, count: 1 });
+    expect(session.status).toBe(401);
+  });
+
+  it('answers an unknown user as a tool error result, not an HTTP error', async () => {
+    // Prepare
+    const client = await connect(await accessToken(member.userId, ['auth:read']));
+
+    // Act
+    const result = await client.callTool({ name: 'auth_get_user', arguments: { userId: 'usr_nobody' } });
+    const application = await client.callTool({ name: 'auth_get_application', arguments: {} });
+    await client.close();
+
+    // Assess
+    expect(result.isError).toBe(true);
+    const [content] = result.content as Array<{ type: string; text: string }>;
+    expect(JSON.parse(content?.text ?? '{}').error.code).toBe('NOT_FOUND');
+    expect(application.structuredContent).toMatchObject({ id: owned.applicationId, name: 'Acme Notes' });
+  });
+});
+
+describe('POST /mcp/{applicationId} refusals', () => {
+  it('401 with the resource metadata challenge and no error code without a token', async () => {
+    // Act
+    const response = await post({});
+
+    // Assess
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toBe(`Bearer resource_metadata="${metadata()}"`);
+    expect(response.body.error.data.code).toBe('UNAUTHORIZED');
+  });
+
+  it('401 invalid_token for a token whose aud is another application’s MCP endpoint', async () => {
+    // Prepare: a live grant of the other application, by its owner.
+    const token = await accessToken(other.owner.userId, ['auth:read', 'auth:write'], {
+      applicationId: other.applicationId,
+    });
+
+    // Act
+    const response = await post(bearer(token));
+
+    // Assess
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
+    expect(response.headers['www-authenticate']).toContain(`resource_metadata="${metadata()}"`);
+  });
+
+  it('401 invalid_token for a grant of another application under this audience', async () => {
+    // Prepare
+    const token = await accessToken(owned.owner.userId, ['auth:read'], {
+      grantApplicationId: other.applicationId,
+    });
+
+    // Act
+    const response = await post(bearer(token));
+
+    // Assess
+    expect(response.status).toBe(401);
+  });
+
+  it('401 invalid_token for a session token', async () => {
+    // Act
+    const response = await post(bearer(owned.owner.token));
+
+    // Assess
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
+  });
+
+  it('401 invalid_token once the token expired', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read']);
+    const before = await post(bearer(token));
+
+    // Act
+    app.clock.advance(3601 * 1000);
+    const after = await post(bearer(token));
+
+    // Assess
+    expect(before.status).toBe(200);
+    expect(after.status).toBe(401);
+    expect(after.headers['www-authenticate']).toContain('error="invalid_token"');
+  });
+
+  it('401 invalid_token for a token of a revoked grant (a revoked connection)', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read'], {
+      revokedAt: Math.floor(app.clock.now() / 1000),
+    });
+
+    // Act
+    const response = await post(bearer(token));
+
+    // Assess
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
+  });
+
+  it('401 the same way for an application id that does not exist', async () => {
+    // Act
+    const response = await app.request('POST', '/mcp/app_nothing', {
+      body: toolCall('auth_get_application'),
+    });
+
+    // Assess
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toBe(
+      `Bearer resource_metadata="${metadata('app_nothing')}"`,
+    );
+  });
+
+  it('403 insufficient_scope naming auth:write when an auth:read token calls the write tool', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read']);
+
+    // Act
+    const response = await post(
+      bearer(token),
+      toolCall('auth_revoke_user_sessions', { userId: endUser.body.user.id }),
+    );
+
+    // Assess
+    expect(response.status).toBe(403);
+    expect(response.headers['www-authenticate']).toBe(
+      `Bearer error="insufficient_scope", scope="auth:write", resource_metadata="${metadata()}"`,
+    );
+  });
+
+  it('403 for a browser Origin that is neither the service nor a platform origin; those pass', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read']);
+
+    // Act
+    const foreign = await post(bearer(token, { origin: 'https://evil.example' }));
+    const platform = await post(bearer(token, { origin: PLATFORM_ORIGIN }));
+    const service = await post(bearer(token, { origin: TEST_ISSUER }));
+
+    // Assess
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.error.data.code).toBe('FORBIDDEN');
+    expect([platform.status, service.status]).toEqual([200, 200]);
+    // The SDK's answer leaves through the chain: our request id and CORS headers.
+    expect(platform.headers['x-request-id']).toBeTruthy();
+    expect(platform.headers['access-control-allow-origin']).toBe(PLATFORM_ORIGIN);
+  });
+});
+
+describe('POST /mcp/{applicationId}: the protocol revision', () => {
+  it('refuses a 2025-era initialize, naming 2026-07-28, and never serves it', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read']);
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'old-client', version: '1.0.0' },
+      },
+    };
+
+    // Act
+    const response = await app.request('POST', `/mcp/${owned.applicationId}`, {
+      headers: bearer(token, { accept: 'application/json, text/event-stream' }),
+      body: initialize,
+    });
+
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.body.result).toBeUndefined();
+    expect(JSON.stringify(response.body.error)).toContain('2026-07-28');
+  });
+});
+
+describe('POST /mcp/{applicationId}: a notification', () => {
+  it('is acknowledged with 202 and no body', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read']);
+    const cancelled = toolCall('', {}, 'notifications/cancelled');
+    const { id: _none, ...notification } = { ...cancelled, params: { ...cancelled.params, requestId: 7 } };
+
+    // Act
+    const response = await app.request('POST', `/mcp/${owned.applicationId}`, {
+      headers: bearer(token, {
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'notifications/cancelled',
+      }),
+      body: notification,
+    });
+
+    // Assess
+    expect(response.status).toBe(202);
+    expect(response.text).toBe('');
+  });
+});
+
+describe('GET and DELETE /mcp/{applicationId}', () => {
+  it('answer 405 with Allow: POST (a stateless JSON server opens no stream)', async () => {
+    // Act
+    const get = await app.request('GET', `/mcp/${owned.applicationId}`, {
+      headers: { accept: 'text/event-stream' },
+    });
+    const del = await app.request('DELETE', `/mcp/${owned.applicationId}`);
+
+    // Assess
+    expect([get.status, del.status]).toEqual([405, 405]);
+    expect([get.headers.allow, del.headers.allow]).toEqual(['POST', 'POST']);
+  });
+});

@@ -1,0 +1,77 @@
+import { issueAccessToken } from '../../shared/oauth/access-token.ts';
+import type { Scope } from '../../shared/oauth/model.ts';
+import { newId } from '../../shared/random.ts';
+import { putGrant } from '../../shared/store/oauth.ts';
+import { ownMcpResource } from '../../shared/tenancy/service-resources.ts';
+import { TEST_ISSUER, type TestApp } from './app.ts';
+
+const MCP_CLIENT_ID = 'https://client.example.test/oauth/metadata.json';
+
+/**
+ * A grant as consent (or a refresh) leaves it, and an access token of it, as the token route issues
+ * them: `resource` is the token's audience (default the application's own MCP endpoint).
+ */
+export async function mcpAccessToken(
+  app: TestApp,
+  userId: string,
+  applicationId: string,
+  scopes: Scope[],
+  options: { grantApplicationId?: string; resource?: string; revokedAt?: number } = {},
+): Promise<string> {
+  const resource = options.resource ?? ownMcpResource(TEST_ISSUER, applicationId);
+  const grantId = newId(app.deps.random, 'grt');
+  const now = Math.floor(app.clock.now() / 1000);
+  await putGrant(app.deps.db, {
+    grantId,
+    userId,
+    clientId: MCP_CLIENT_ID,
+    clientName: 'Test client',
+    applicationId: options.grantApplicationId ?? applicationId,
+    resource,
+    scopes,
+    createdAt: now,
+    lastUsedAt: now,
+    ...(options.revokedAt === undefined ? {} : { revokedAt: options.revokedAt }),
+  });
+  const issued = await issueAccessToken(app.deps, {
+    userId,
+    resource,
+    scopes,
+    clientId: MCP_CLIENT_ID,
+    grantId,
+  });
+  return issued.accessToken;
+}
+
+/** A `tools/call` of revision 2026-07-28 as the SDK client sends it (the per-request `_meta` envelope). */
+export const toolCall = (name: string, args: Record<string, unknown> = {}, method = 'tools/call') => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method,
+  params: {
+    ...(method === 'tools/call' ? { name, arguments: args } : {}),
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw-test', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  },
+});
+
+/** A raw POST of one message with the transport's headers, for answers the client does not show. */
+export const mcpPost = (
+  app: TestApp,
+  applicationId: string,
+  headers: Record<string, string>,
+  message: ReturnType<typeof toolCall> = toolCall('auth_get_application'),
+) =>
+  app.request('POST', `/mcp/${applicationId}`, {
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': message.method,
+      ...('name' in message.params ? { 'mcp-name': String(message.params.name) } : {}),
+      ...headers,
+    },
+    body: message,
+  });
