@@ -104,4 +104,9 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   getConfiguration: manager,
   replaceConfiguration: [...manager, 'resource'],
   patchConfiguration: [...manager, 'resource'],
+  // The code or refresh token by hash, the grant (in its user's partition), and the user's role on
+  // the application: the application and the owning organization's membership.
+  oauthToken: ['authorizationCode', 'refreshToken', 'user', 'application', 'organization'],
+  listConnections: [...bySession, ...byKey],
+  revokeConnection: [...bySession, ...byKey],
 };

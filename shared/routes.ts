@@ -15,6 +15,7 @@ import { apiKeyRoutes } from './route-table/api-keys.ts';
 import { applicationRoutes } from './route-table/applications.ts';
 import { configurationRoutes } from './route-table/configuration.ts';
 import { impersonationRoutes } from './route-table/impersonation.ts';
+import { oauthTokenRoutes } from './route-table/oauth-token.ts';
 import { organizationRoutes } from './route-table/organizations.ts';
 import { statisticsRoutes } from './route-table/statistics.ts';
 import { tenantOrganizationRoutes } from './route-table/tenant-organizations.ts';
@@ -272,6 +273,7 @@ export const routes = {
   ...userRoutes,
   ...tenantOrganizationRoutes,
   ...configurationRoutes,
+  ...oauthTokenRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;
