@@ -127,7 +127,8 @@ export async function rotateRefreshToken(
       Update: {
         TableName: db.table,
         Key: keys.refreshToken(successor.tokenHash),
-        UpdateExpression: `SET ${fields.map((field) => `${field} = if_not_exists(${field}, :${field})`).join(', ')}`,
+        UpdateExpression: `SET ${fields.map((field) => `#${field} = if_not_exists(#${field}, :${field})`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(fields.map((field) => [`#${field}`, field])),
         ExpressionAttributeValues: Object.fromEntries(fields.map((field) => [`:${field}`, successor[field]])),
       },
     },
