@@ -13,7 +13,7 @@ export const CLIENT = {
 };
 
 /** RFC 7636: a 43-character verifier and its S256 challenge. */
-export function pkce() {
+function pkce() {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
@@ -78,7 +78,7 @@ export async function connect(app: TestApp, input: Parameters<typeof newCode>[1]
   return { ...issued, tokens: response.body as TokenBody };
 }
 
-export interface TokenBody {
+interface TokenBody {
   access_token: string;
   token_type: string;
   expires_in: number;
