@@ -274,6 +274,26 @@ describe('POST /oauth/token: refresh_token', () => {
     expect(await connectionIds(admin.token)).toEqual([]);
   });
 
+  it('ends the grant when its application is deleted', async () => {
+    // Prepare
+    const doomed = await createOwnedApplication(app, 'Doomed App');
+    const { tokens } = await connect(app, {
+      userId: doomed.owner.userId,
+      applicationId: doomed.applicationId,
+    });
+    const deleted = await manage(app, 'DELETE', `/applications/${doomed.applicationId}`, {
+      token: doomed.owner.token,
+    });
+    expect(deleted.status, deleted.text).toBe(204);
+
+    // Act
+    const refreshed = await refreshRequest(app, tokens.refresh_token);
+
+    // Assess
+    expect(oauthErrorOf(refreshed)).toEqual(refused(400, 'invalid_grant'));
+    expect(await connectionIds(doomed.owner.token)).toEqual([]);
+  });
+
   it("refuses a revoked connection's refresh token", async () => {
     const { tokens } = await connect(app, owner());
     const id = await grantIdOf(tokens.access_token);
