@@ -3,7 +3,7 @@
  * and the SES emulator, with an SDK middleware counting DynamoDB commands, a counting signer (the
  * KMS Sign call) and a counting mailer (the SES send). Costs on AWS follow from these counts.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../shared/config.ts';
@@ -16,6 +16,7 @@ import { freePort } from '../shared/local/ports.ts';
 import { startServer } from '../shared/local/server.ts';
 import { startSesLocal } from '../shared/local/ses-local.ts';
 import { issueAccessToken } from '../shared/oauth/access-token.ts';
+import { issueAuthorizationCode } from '../shared/oauth/codes.ts';
 import { newId } from '../shared/random.ts';
 import { putGrant } from '../shared/store/oauth.ts';
 import { createApiKey } from '../shared/tenancy/api-keys.ts';
@@ -32,6 +33,8 @@ interface Answer {
   id?: string;
   key?: string;
   user?: { id: string };
+  access_token?: string;
+  refresh_token?: string;
 }
 
 interface Row {
@@ -407,6 +410,57 @@ export const callsBenchmark: Benchmark = {
       await call('POST /applications/{id}/users/{userId}/enable', 'POST', `${userPath}/enable`, {
         headers: owner,
       });
+      // OAuth (issue 10): a code as consent issues it, exchanged; its refresh token rotated; the
+      // connection listed and revoked.
+      const verifier = randomBytes(32).toString('base64url');
+      const client = {
+        clientId: 'https://client.bench.test/client.json',
+        redirectUri: 'http://127.0.0.1:9/cb',
+      };
+      const resource = ownMcpResource(config.ISSUER, created.body.id as string);
+      const code = await issueAuthorizationCode(counted, {
+        clientId: client.clientId,
+        clientName: 'Bench Agent',
+        redirectUri: client.redirectUri,
+        codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+        resource,
+        applicationId: created.body.id as string,
+        userId: platform.body.user?.id as string,
+        scopes: ['auth:read', 'auth:write'],
+      });
+      const form = (fields: Record<string, string>) => ({
+        raw: new URLSearchParams(fields).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      const exchanged = await call(
+        'POST /oauth/token (authorization_code)',
+        'POST',
+        '/oauth/token',
+        form({
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: verifier,
+          client_id: client.clientId,
+          redirect_uri: client.redirectUri,
+          resource,
+        }),
+      );
+      await call(
+        'POST /oauth/token (refresh_token)',
+        'POST',
+        '/oauth/token',
+        form({ grant_type: 'refresh_token', refresh_token: exchanged.body.refresh_token as string }),
+      );
+      await call('GET /auth/list-connections', 'GET', '/auth/list-connections', { headers: owner });
+      const grantId = JSON.parse(
+        Buffer.from(String(exchanged.body.access_token).split('.')[1] ?? '', 'base64url').toString(),
+      ).gid;
+      await call(
+        'POST /auth/revoke-connection',
+        'POST',
+        '/auth/revoke-connection',
+        json({ id: grantId }, owner),
+      );
       await call('DELETE /applications/{id}/users/{userId}', 'DELETE', userPath, { headers: owner });
       await call('DELETE /applications/{id}', 'DELETE', appPath, { headers: owner });
       await call('DELETE /organizations/{id}', 'DELETE', orgPath, { headers: owner });

@@ -51,13 +51,15 @@ const catalogue = {
    * parameter; `invalidClient`: the client ID or its metadata document is unusable (never redirected);
    * `invalidGrant`: a code or refresh token unknown, spent, expired or bound to something else;
    * `invalidTarget` (RFC 8707 §2): a resource not registered or not the authorized one;
-   * `unsupportedGrantType`: a grant other than authorization_code and refresh_token.
+   * `unsupportedGrantType`: a grant other than authorization_code and refresh_token;
+   * `invalidScope` (RFC 6749 §5.2): a refresh whose `scope` names none of the scopes still held.
    */
   oauthInvalidRequest: { status: 400, code: 'invalid_request' },
   invalidClient: { status: 400, code: 'invalid_client' },
   invalidGrant: { status: 400, code: 'invalid_grant' },
   invalidTarget: { status: 400, code: 'invalid_target' },
   unsupportedGrantType: { status: 400, code: 'unsupported_grant_type' },
+  invalidScope: { status: 400, code: 'invalid_scope' },
   /** Anything unexpected: logged with its cause, answered with a generic message. */
   internal: { status: 500, code: 'INTERNAL_ERROR' },
   /** SPEC §4.3: the sign-in email could not be sent; with Retry-After. */

@@ -112,4 +112,9 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   mcp: ['user', 'application', 'applicationUsers', 'statistics', 'audit', 'impersonation'],
   mcpGet: [],
   mcpDelete: [],
+  // The code or refresh token by hash, the grant (in its user's partition), and the user's role on
+  // the application: the application and the owning organization's membership.
+  oauthToken: ['authorizationCode', 'refreshToken', 'user', 'application', 'organization'],
+  listConnections: [...bySession, ...byKey],
+  revokeConnection: [...bySession, ...byKey],
 };

@@ -17,6 +17,7 @@ import { configurationRoutes } from './route-table/configuration.ts';
 import { impersonationRoutes } from './route-table/impersonation.ts';
 import { mcpRoutes } from './route-table/mcp.ts';
 import { oauthDiscoveryRoutes } from './route-table/oauth-discovery.ts';
+import { oauthTokenRoutes } from './route-table/oauth-token.ts';
 import { organizationRoutes } from './route-table/organizations.ts';
 import { statisticsRoutes } from './route-table/statistics.ts';
 import { tenantOrganizationRoutes } from './route-table/tenant-organizations.ts';
@@ -276,6 +277,7 @@ export const routes = {
   ...configurationRoutes,
   ...oauthDiscoveryRoutes,
   ...mcpRoutes,
+  ...oauthTokenRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

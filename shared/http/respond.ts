@@ -76,6 +76,7 @@ const OAUTH_CODES = new Set([
   'invalid_grant',
   'invalid_target',
   'unsupported_grant_type',
+  'invalid_scope',
 ]);
 
 /**

@@ -127,3 +127,21 @@ export interface AccessTokenClaims {
   iat: number;
   exp: number;
 }
+
+/**
+ * A refresh token (`REFRESH#<sha256 of the token>`, DESIGN §5): single use, rotated by a conditional
+ * write that sets `rotatedAt`. Its successor is derived from it (shared/oauth/refresh.ts), so a
+ * replay within REFRESH_REPLAY_GRACE_SECONDS of `rotatedAt` finds the same successor; a later
+ * replay revokes the grant. `expiresAt` is also the TTL attribute.
+ */
+export interface RefreshTokenRecord {
+  tokenHash: string;
+  grantId: string;
+  userId: string;
+  clientId: string;
+  resource: string;
+  issuedAt: number;
+  expiresAt: number;
+  /** Set by the first rotation: the token is spent (replays are judged from this time). */
+  rotatedAt?: number;
+}

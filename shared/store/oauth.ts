@@ -2,10 +2,14 @@
  * OAuth items (issue 10; keys in keys.ts, shapes in shared/oauth/model.ts): authorization codes by
  * hash, grants in their user's partition. Every read checks expiry itself (TTL is best-effort).
  */
-import type { AuthorizationCodeRecord, GrantRecord } from '../oauth/model.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuthorizationCodeRecord, GrantRecord, RefreshTokenRecord, Scope } from '../oauth/model.ts';
+import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
-import { type CreateOutcome, putNew, readNow } from './items.ts';
+import { conditionFailureItem, isConditionFailure } from './errors.ts';
+import { type CreateOutcome, putNew, queryAll, readNow } from './items.ts';
 import { keys } from './keys.ts';
+import { transactWrite } from './transact.ts';
 
 /** A new authorization code; its hash is 256 bits of a random code, so `exists` never happens in practice. */
 export const putAuthorizationCode = (db: Db, record: AuthorizationCodeRecord): Promise<CreateOutcome> =>
@@ -18,7 +22,162 @@ export const putGrant = (db: Db, grant: GrantRecord): Promise<CreateOutcome> =>
 /** The grant as last written (strongly consistent: a revocation holds on the very next call), or undefined. */
 export async function readGrant(db: Db, userId: string, grantId: string): Promise<GrantRecord | undefined> {
   const item = await readNow(db, keys.grant(userId, grantId));
-  if (!item) return undefined;
-  const { pk: _pk, sk: _sk, ...grant } = item;
-  return grant as unknown as GrantRecord;
+  return item ? (withoutKeys(item) as unknown as GrantRecord) : undefined;
+}
+
+const withoutKeys = (item: Item): Record<string, unknown> => {
+  const { pk: _pk, sk: _sk, ...rest } = item;
+  return rest;
+};
+
+/** The authorization code stored under `codeHash` (consistent: a spend is seen at once), or undefined. */
+export async function readAuthorizationCode(
+  db: Db,
+  codeHash: string,
+): Promise<AuthorizationCodeRecord | undefined> {
+  const item = await readNow(db, keys.authorizationCode(codeHash));
+  return item ? (withoutKeys(item) as unknown as AuthorizationCodeRecord) : undefined;
+}
+
+/** The refresh token stored under `tokenHash` (consistent), expired ones included, or undefined. */
+export async function readRefreshToken(db: Db, tokenHash: string): Promise<RefreshTokenRecord | undefined> {
+  const item = await readNow(db, keys.refreshToken(tokenHash));
+  return item ? (withoutKeys(item) as unknown as RefreshTokenRecord) : undefined;
+}
+
+/**
+ * Spends a code: ONE transaction sets its `usedAt` (only if unspent), creates its grant and the
+ * grant's first refresh token. `spent`: the code was spent before (a replay or a parallel
+ * exchange), nothing written. `writeId` marks our own spend, so an SDK resend of a transaction that
+ * had landed is recognised as ours, not as a replay that would revoke our own grant.
+ */
+export async function spendCode(
+  db: Db,
+  spend: {
+    codeHash: string;
+    usedAt: number;
+    writeId: string;
+    grant: GrantRecord;
+    refresh: RefreshTokenRecord;
+  },
+): Promise<'written' | 'spent' | 'conflict'> {
+  const written = await transactWrite(db, [
+    {
+      Update: {
+        TableName: db.table,
+        Key: keys.authorizationCode(spend.codeHash),
+        UpdateExpression: 'SET usedAt = :usedAt, spentBy = :writeId',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt)',
+        ExpressionAttributeValues: { ':usedAt': spend.usedAt, ':writeId': spend.writeId },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    {
+      Put: {
+        TableName: db.table,
+        Item: { ...keys.grant(spend.grant.userId, spend.grant.grantId), ...spend.grant },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: db.table,
+        Item: { ...keys.refreshToken(spend.refresh.tokenHash), ...spend.refresh },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+  if (written.outcome !== 'failed') return written.outcome;
+  return written.current[0]?.spentBy === spend.writeId ? 'written' : 'spent';
+}
+
+/**
+ * Rotates a refresh token (DESIGN §5) in ONE transaction: the old token is marked rotated (kept at
+ * its first rotation time) only while it is unrotated or was rotated after `graceStart`; its
+ * successor is written field by field with `if_not_exists`, so a replay in the grace window or a
+ * parallel rotation finds the one successor unchanged (never a second live one, never a reset of
+ * one already rotated); the grant takes its re-evaluated scopes and `lastUsedAt` only while live.
+ * `replayed`: the old token was rotated before the grace window; `revoked`: the grant is revoked
+ * or gone. Nothing is written in either case.
+ */
+export async function rotateRefreshToken(
+  db: Db,
+  rotation: {
+    oldHash: string;
+    now: number;
+    graceStart: number;
+    successor: RefreshTokenRecord;
+    scopes: Scope[];
+  },
+): Promise<'written' | 'replayed' | 'revoked' | 'conflict'> {
+  const { successor } = rotation;
+  const fields = ['tokenHash', 'grantId', 'userId', 'clientId', 'resource', 'issuedAt', 'expiresAt'] as const;
+  const written = await transactWrite(db, [
+    {
+      Update: {
+        TableName: db.table,
+        Key: keys.refreshToken(rotation.oldHash),
+        UpdateExpression: 'SET rotatedAt = if_not_exists(rotatedAt, :now)',
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(rotatedAt) OR rotatedAt > :graceStart)',
+        ExpressionAttributeValues: { ':now': rotation.now, ':graceStart': rotation.graceStart },
+      },
+    },
+    {
+      Update: {
+        TableName: db.table,
+        Key: keys.refreshToken(successor.tokenHash),
+        UpdateExpression: `SET ${fields.map((field) => `#${field} = if_not_exists(#${field}, :${field})`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(fields.map((field) => [`#${field}`, field])),
+        ExpressionAttributeValues: Object.fromEntries(fields.map((field) => [`:${field}`, successor[field]])),
+      },
+    },
+    {
+      Update: {
+        TableName: db.table,
+        Key: keys.grant(successor.userId, successor.grantId),
+        UpdateExpression: 'SET scopes = :scopes, lastUsedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
+        ExpressionAttributeValues: { ':scopes': rotation.scopes, ':now': rotation.now },
+      },
+    },
+  ]);
+  if (written.outcome !== 'failed') return written.outcome;
+  return written.failed.includes(0) ? 'replayed' : 'revoked';
+}
+
+/**
+ * Revokes a grant (sets `revokedAt`) unless it is gone or already revoked: `revoked` for this write
+ * (an SDK resend of our own landed write included, by `writeId`), `unchanged` otherwise.
+ */
+export async function revokeGrant(
+  db: Db,
+  revocation: { userId: string; grantId: string; at: number; writeId: string },
+): Promise<'revoked' | 'unchanged'> {
+  try {
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: keys.grant(revocation.userId, revocation.grantId),
+        UpdateExpression: 'SET revokedAt = :at, revokedBy = :writeId',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
+        ExpressionAttributeValues: { ':at': revocation.at, ':writeId': revocation.writeId },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return 'revoked';
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return conditionFailureItem(error)?.revokedBy === revocation.writeId ? 'revoked' : 'unchanged';
+  }
+}
+
+/** Every grant of a user, revoked ones included (one Query of the user's partition, consistent). */
+export async function grantsOf(db: Db, userId: string): Promise<GrantRecord[]> {
+  const items = await queryAll(db, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':prefix': keys.grantPrefix },
+    ConsistentRead: true,
+  });
+  return items.map((item) => withoutKeys(item) as unknown as GrantRecord);
 }

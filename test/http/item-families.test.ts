@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import { mcpAccessToken, mcpPost, toolCall } from '../support/mcp.ts';
+import { connect, refreshRequest } from '../support/oauth-token.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
 import { familiesOf, PartitionRecorder, routeOf, type TouchedPartition } from '../support/touched-keys.ts';
@@ -220,6 +221,15 @@ describe('the item families each route declares (shared/route-items.ts)', () => 
     const decliner = await signIn(app);
     await manage(app, 'POST', members, { token }, { email: decliner.email, role: 'admin' });
     await manage(app, 'DELETE', `/invitations/${organizationId}`, { token: decliner.token });
+
+    // OAuth (issue 10): a code exchanged, its refresh token rotated, the connection listed and revoked.
+    const oauth = await connect(app, { userId: owned.owner.userId, applicationId });
+    await refreshRequest(app, oauth.tokens.refresh_token);
+    await manage(app, 'GET', '/auth/list-connections', { token });
+    const grantId = JSON.parse(
+      Buffer.from(oauth.tokens.access_token.split('.')[1] ?? '', 'base64url').toString(),
+    ).gid;
+    await manage(app, 'POST', '/auth/revoke-connection', { token }, { id: grantId });
 
     // Configuration replaced as read, a key revoked, then the application and organization deleted.
     const configuration = await manage(app, 'GET', `/applications/${applicationId}/configuration`, { token });

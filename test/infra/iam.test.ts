@@ -152,12 +152,18 @@ describe('IAM: each function may do exactly what its route declares', () => {
     ).toEqual([]);
   });
 
-  it('lets only the roles of routes that hash codes read the code-hash secret (DESIGN §3)', () => {
+  it('lets only the roles of routes that hash codes or derive refresh tokens read the code-hash secret (DESIGN §3)', () => {
     const readers = Object.keys(template.findResources('AWS::IAM::Role')).filter((roleId) =>
       roleStatements(template, roleId).some((s) => s.actions.some((a) => a.startsWith('secretsmanager:'))),
     );
     const codeRoutes = routeList.filter((route) => route.access.codeKey);
-    expect(codeRoutes.map((route) => route.id).sort()).toEqual(['codeApprove', 'codeStart', 'codeVerify']);
+    // The token endpoint derives a refresh token's successor as an HMAC under the same key.
+    expect(codeRoutes.map((route) => route.id).sort()).toEqual([
+      'codeApprove',
+      'codeStart',
+      'codeVerify',
+      'oauthToken',
+    ]);
     expect(readers.sort()).toEqual([...new Set(codeRoutes.map((route) => roleIdOf(route.id)))].sort());
     // No other identity policy and no resource policy opens the secret.
     const elsewhere = allIdentityStatements(template).filter(

@@ -1,0 +1,7 @@
+import { http } from '../../shared/http/handler.ts';
+import { listConnections } from '../../shared/oauth/grants.ts';
+import { routes } from '../../shared/routes.ts';
+
+export const handler = http(routes.listConnections, async ({ deps, caller }) => ({
+  body: await listConnections(deps, caller.session.user.id),
+}));

@@ -1,0 +1,63 @@
+/** The OAuth token endpoint and the user's connections (issue 10). Spread into the one table (shared/routes.ts). */
+import {
+  ConnectionList,
+  ConnectionRevoked,
+  RevokeConnectionBody,
+  TokenForm,
+  TokenHeaders,
+  TokenResponse,
+} from '../contracts/oauth-token.ts';
+import { bodyErrors, credentialErrors, type RouteSpec } from '../route-spec.ts';
+
+export const oauthTokenRoutes = {
+  /**
+   * SPEC §4.2: no client authentication, no key, no cookie read. `codeKey`: a refresh token's
+   * successor is the HMAC of the token under the code-hash key (shared/oauth/refresh.ts).
+   */
+  oauthToken: {
+    method: 'POST',
+    path: '/oauth/token',
+    entry: 'functions/oauth/token.ts',
+    errorStyle: 'oauth',
+    auth: 'none',
+    access: { table: 'readwrite', sign: true, codeKey: true },
+    contract: {
+      headers: TokenHeaders,
+      body: { form: TokenForm },
+      responses: { 200: TokenResponse },
+      errors: [
+        ...bodyErrors,
+        'oauthInvalidRequest',
+        'invalidClient',
+        'invalidGrant',
+        'invalidTarget',
+        'invalidScope',
+        'unsupportedGrantType',
+        'rateLimited',
+      ],
+    },
+  },
+  listConnections: {
+    method: 'GET',
+    path: '/auth/list-connections',
+    entry: 'functions/auth/list-connections.ts',
+    errorStyle: 'app',
+    auth: 'session',
+    access: { table: 'read', publicKeys: true },
+    contract: { responses: { 200: ConnectionList }, errors: [...credentialErrors] },
+  },
+  /** Like `POST /auth/revoke-session-by-id`: another user's or an unknown id answers `revoked: false`. */
+  revokeConnection: {
+    method: 'POST',
+    path: '/auth/revoke-connection',
+    entry: 'functions/auth/revoke-connection.ts',
+    errorStyle: 'app',
+    auth: 'session',
+    access: { table: 'readwrite', publicKeys: true },
+    contract: {
+      body: { json: RevokeConnectionBody },
+      responses: { 200: ConnectionRevoked },
+      errors: [...bodyErrors, ...credentialErrors, 'forbidden'],
+    },
+  },
+} as const satisfies Record<string, RouteSpec>;
