@@ -1,7 +1,10 @@
 import type { Config } from '../config.ts';
 import { isPlatformOrigin } from '../sessions/cookies.ts';
 
-const EXPOSED = 'set-auth-token, retry-after, x-request-id';
+// `www-authenticate`: a browser MCP client reads the endpoint's 401/403 challenges (docs/mcp.md).
+const EXPOSED = 'set-auth-token, retry-after, x-request-id, www-authenticate';
+/** The request headers a browser may send: credentials, JSON, and the MCP transport's own (2026-07-28). */
+const ALLOWED_HEADERS = 'authorization, content-type, x-api-key, mcp-protocol-version, mcp-method, mcp-name';
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /**
@@ -25,7 +28,7 @@ export function preflightHeaders(config: Config, origin: string | undefined): Re
   return {
     ...corsHeaders(config, origin),
     'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-    'access-control-allow-headers': 'authorization, content-type, x-api-key',
+    'access-control-allow-headers': ALLOWED_HEADERS,
     'access-control-max-age': String(PREFLIGHT_MAX_AGE_SECONDS),
   };
 }

@@ -26,6 +26,9 @@ describe('CORS preflight (OPTIONS)', () => {
     expect(response.headers['access-control-allow-methods']).toContain('POST');
     expect(response.headers['access-control-allow-headers']).toContain('x-api-key');
     expect(response.headers['access-control-allow-headers']).toContain('authorization');
+    // A browser MCP client sends the transport's headers and reads the endpoint's challenges.
+    expect(response.headers['access-control-allow-headers']).toContain('mcp-protocol-version');
+    expect(response.headers['access-control-expose-headers']).toContain('www-authenticate');
     expect(response.headers.vary).toBe('Origin');
   });
 
