@@ -47,7 +47,7 @@ function rawPath(raw: string): string {
  * other than `/`, no fragment, no userinfo, no dot segments (the draft's rules; `new URL` would
  * silently remove dot segments, so the raw string is read).
  */
-export function clientIdUrl(clientId: string): URL {
+function clientIdUrl(clientId: string): URL {
   if (clientId.length > MAX_CLIENT_ID_LENGTH)
     refuseThrow('client-id-too-long', `client_id is longer than ${MAX_CLIENT_ID_LENGTH}`);
   if (!/^https:\/\//i.test(clientId)) refuseThrow('client-id-not-https', 'client_id must be an https URL');
@@ -84,7 +84,7 @@ const optionalHttpsUrl = (value: unknown): string | undefined =>
   typeof value === 'string' && URL.parse(value)?.protocol === 'https:' ? value : undefined;
 
 /** The document's fields the server relies on, validated; the rest is ignored. */
-export function parseClientMetadata(document: unknown, clientId: string, url: URL): ClientMetadata {
+function parseClientMetadata(document: unknown, clientId: string, url: URL): ClientMetadata {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     refuseThrow('not-an-object', 'the client metadata document is not a JSON object');
   }

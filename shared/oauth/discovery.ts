@@ -34,7 +34,7 @@ export function authorizationServerMetadata(issuer: string) {
 }
 
 /** RFC 9728 §2 metadata of `resource`, protected by this server. */
-export function protectedResourceMetadata(issuer: string, resource: string) {
+function protectedResourceMetadata(issuer: string, resource: string) {
   return {
     resource,
     authorization_servers: [issuer],

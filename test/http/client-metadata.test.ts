@@ -392,6 +392,17 @@ describe('loadClientMetadata: special-use addresses', () => {
     expect(asked).toEqual(['localhost']);
     expect(metadata.hits('/rebinding.json')).toBe(1);
   });
+  it('tries the checked addresses in turn: the host answers on its IPv4 address only', async () => {
+    // Prepare: the document host listens on 127.0.0.1, not on ::1
+    const clientId = metadata.serveClient('/both-families.json');
+    const resolve = async () => ['::1', '127.0.0.1'];
+
+    // Act
+    const client = await loadClientMetadata(app.deps, clientId, { resolve });
+
+    // Assess
+    expect(client.clientId).toBe(clientId);
+  });
 });
 
 describe('loadClientMetadata: the cache', () => {
