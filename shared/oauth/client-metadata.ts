@@ -65,6 +65,10 @@ function clientIdUrl(clientId: string): URL {
   if (segments.some((segment) => ['.', '..'].includes(segment.toLowerCase().replaceAll('%2e', '.')))) {
     refuseThrow('client-id-dot-segment', 'client_id must not contain dot segments');
   }
+  // WHATWG URL drops tabs and newlines and turns `\` into `/`: the URL fetched would not be the one named.
+  if ([...clientId].some((char) => char <= ' ' || char === '\u007f' || char === '\\')) {
+    refuseThrow('client-id-invalid', 'client_id contains a space, a control character or a backslash');
+  }
   if (url.pathname === '/' || url.pathname === '')
     refuseThrow('client-id-no-path', 'client_id must have a path other than /');
   return url;

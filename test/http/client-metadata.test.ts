@@ -53,6 +53,14 @@ describe('loadClientMetadata: the client_id URL, before any fetch', () => {
     ['a trailing dot segment', 'https://localhost/a/..', 'client-id-dot-segment'],
     ['a backslash dot segment', 'https://localhost/a\\..\\client.json', 'client-id-dot-segment'],
     ['no host', 'https:///client.json', 'client-id-invalid'],
+    ['a tab a URL parser would drop', 'https://localhost/cli\tent.json', 'client-id-invalid'],
+    ['a trailing newline', 'https://localhost/client.json\n', 'client-id-invalid'],
+    ['a space', 'https://localhost/my client.json', 'client-id-invalid'],
+    [
+      'a backslash a URL parser would turn into a slash',
+      'https://localhost/a\\client.json',
+      'client-id-invalid',
+    ],
     ['a host that is not a host', 'https://exa mple.com/client.json', 'client-id-invalid'],
     ['a very long URL', `https://localhost/${'a'.repeat(2100)}`, 'client-id-too-long'],
   ])('refuses %s', async (_case, clientId, reason) => {
