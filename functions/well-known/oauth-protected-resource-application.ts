@@ -1,6 +1,6 @@
 import { fail } from '../../shared/errors.ts';
 import { http } from '../../shared/http/handler.ts';
-import { applicationResourceMetadata } from '../../shared/oauth/discovery.ts';
+import { applicationResourceMetadata } from '../../shared/oauth/application-resource.ts';
 import { oauthDiscoveryRoutes as routes } from '../../shared/route-table/oauth-discovery.ts';
 
 // A found application's document is cached like the static ones; a 404 is not (errors are no-store),

@@ -47,7 +47,7 @@ function rawPath(raw: string): string {
  * other than `/`, no fragment, no userinfo, no dot segments (the draft's rules; `new URL` would
  * silently remove dot segments, so the raw string is read).
  */
-export function clientIdUrl(clientId: string): URL {
+function clientIdUrl(clientId: string): URL {
   if (clientId.length > MAX_CLIENT_ID_LENGTH)
     refuseThrow('client-id-too-long', `client_id is longer than ${MAX_CLIENT_ID_LENGTH}`);
   if (!/^https:\/\//i.test(clientId)) refuseThrow('client-id-not-https', 'client_id must be an https URL');
@@ -64,6 +64,10 @@ export function clientIdUrl(clientId: string): URL {
   const segments = rawPath(clientId).split(/[/\\]/);
   if (segments.some((segment) => ['.', '..'].includes(segment.toLowerCase().replaceAll('%2e', '.')))) {
     refuseThrow('client-id-dot-segment', 'client_id must not contain dot segments');
+  }
+  // WHATWG URL drops tabs and newlines and turns `\` into `/`: the URL fetched would not be the one named.
+  if ([...clientId].some((char) => char <= ' ' || char === '\u007f' || char === '\\')) {
+    refuseThrow('client-id-invalid', 'client_id contains a space, a control character or a backslash');
   }
   if (url.pathname === '/' || url.pathname === '')
     refuseThrow('client-id-no-path', 'client_id must have a path other than /');
@@ -84,7 +88,7 @@ const optionalHttpsUrl = (value: unknown): string | undefined =>
   typeof value === 'string' && URL.parse(value)?.protocol === 'https:' ? value : undefined;
 
 /** The document's fields the server relies on, validated; the rest is ignored. */
-export function parseClientMetadata(document: unknown, clientId: string, url: URL): ClientMetadata {
+function parseClientMetadata(document: unknown, clientId: string, url: URL): ClientMetadata {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     refuseThrow('not-an-object', 'the client metadata document is not a JSON object');
   }

@@ -2,10 +2,8 @@
  * The discovery documents (SPEC §4.1, issue 10 item 1): how an MCP client finds, from the endpoint
  * it was given, the authorization server (RFC 9728 protected resource metadata) and from there how
  * to authorize (RFC 8414 authorization server metadata). docs/oauth.md "Discovery" explains them.
+ * Built from the configuration alone: the static documents' bundles hold no SDK client.
  */
-import type { Deps } from '../deps.ts';
-import { getApplication } from '../tenancy/applications.ts';
-import { ownMcpResource } from '../tenancy/service-resources.ts';
 import { SCOPES } from './model.ts';
 
 /** The issuer without a trailing slash, to which endpoint paths are appended. */
@@ -47,13 +45,3 @@ export function protectedResourceMetadata(issuer: string, resource: string) {
 /** SPEC §4.1: the `/mcp` path on this host. */
 export const serviceResourceMetadata = (issuer: string) =>
   protectedResourceMetadata(issuer, `${base(issuer)}/mcp`);
-
-/**
- * The metadata of the application's MCP endpoint, whose `resource` is the `aud` of its access
- * tokens; null when no such application exists. One eventually consistent read.
- */
-export async function applicationResourceMetadata(deps: Deps, applicationId: string) {
-  const application = await getApplication(deps, applicationId);
-  if (!application) return null;
-  return protectedResourceMetadata(deps.config.ISSUER, ownMcpResource(deps.config.ISSUER, application.id));
-}

@@ -1,7 +1,7 @@
 /**
  * The fetch of a client ID metadata document, safe against server-side request forgery: the host
  * is resolved once here, every address it resolves to must be a public one (special-addresses.ts),
- * and the connection goes to that checked address only (a `lookup` that answers it), so a DNS
+ * and the connection goes to those checked addresses only (a `lookup` that answers them), so a DNS
  * answer that changes between the check and the connection (rebinding) is never used. TLS still
  * verifies the certificate for the hostname (SNI and Host stay the hostname). No redirects, only
  * 200, only JSON, at most 5 KB, one short deadline over resolution, connection and body.
@@ -14,9 +14,9 @@ import { rootCertificates } from 'node:tls';
 import { refusedAddress } from './special-addresses.ts';
 
 /** The draft's advice: a metadata document is small; stop reading beyond this. */
-export const MAX_METADATA_BYTES = 5 * 1024;
+const MAX_METADATA_BYTES = 5 * 1024;
 /** The whole fetch (resolution, TLS, body) must finish within this. */
-export const METADATA_FETCH_TIMEOUT_MS = 3000;
+const METADATA_FETCH_TIMEOUT_MS = 3000;
 
 export interface FetchOptions {
   /** Every address `hostname` resolves to (default: the system resolver, `dns.lookup` with `all`). */
@@ -61,11 +61,11 @@ function trustedCas(caFile: string | undefined): string[] | undefined {
   return cas;
 }
 
-/** Resolution and the address check: the one address the connection may use, or a refusal. */
-async function checkedAddress(
+/** Resolution and the address check: the addresses the connection may use, or a refusal. */
+async function checkedAddresses(
   hostname: string,
   options: FetchOptions,
-): Promise<{ address: string } | FetchOutcome> {
+): Promise<{ addresses: string[] } | FetchOutcome> {
   let addresses: string[];
   if (isIP(hostname)) {
     addresses = [hostname];
@@ -82,7 +82,7 @@ async function checkedAddress(
     const use = refusedAddress(address, options.allowLoopback === true);
     if (use) return refused('special-address', `the client_id host resolves to a ${use} address`);
   }
-  return { address: addresses[0] as string };
+  return { addresses };
 }
 
 function mediaType(contentType: string | undefined): string {
@@ -109,11 +109,11 @@ export async function fetchMetadataDocument(url: URL, options: FetchOptions = {}
 
 async function fetchChecked(url: URL, options: FetchOptions, signal: AbortSignal): Promise<FetchOutcome> {
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const checked = await checkedAddress(hostname, options);
-  if (!('address' in checked)) return checked;
+  const checked = await checkedAddresses(hostname, options);
+  if (!('addresses' in checked)) return checked;
   if (signal.aborted) return refused('timeout', 'the client metadata document did not arrive in time');
-  const { address } = checked;
-  const family = isIP(address);
+  const answers = checked.addresses.map((address) => ({ address, family: isIP(address) }));
+  const [first] = answers as [{ address: string; family: number }];
   return new Promise<FetchOutcome>((resolve) => {
     const req = request(
       {
@@ -125,13 +125,12 @@ async function fetchChecked(url: URL, options: FetchOptions, signal: AbortSignal
         // SNI names the host (never an IP literal, RFC 6066 §3); the certificate is checked for it.
         ...(isIP(hostname) ? {} : { servername: hostname }),
         ...(options.caFile ? { ca: trustedCas(options.caFile) } : {}),
-        // Connect to the address that was checked, whatever DNS answers now.
+        // Connect only to the addresses that were checked, whatever DNS answers now (with `all`,
+        // Node tries them in turn: RFC 8305 happy eyeballs between IPv6 and IPv4).
         lookup: (_host, lookupOptions, callback) => {
           if ((lookupOptions as { all?: boolean }).all) {
-            (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
-              { address, family },
-            ]);
-          } else callback(null, address, family);
+            (callback as unknown as (e: null, a: typeof answers) => void)(null, answers);
+          } else callback(null, first.address, first.family);
         },
         agent: false,
         signal,

@@ -53,6 +53,14 @@ describe('loadClientMetadata: the client_id URL, before any fetch', () => {
     ['a trailing dot segment', 'https://localhost/a/..', 'client-id-dot-segment'],
     ['a backslash dot segment', 'https://localhost/a\\..\\client.json', 'client-id-dot-segment'],
     ['no host', 'https:///client.json', 'client-id-invalid'],
+    ['a tab a URL parser would drop', 'https://localhost/cli\tent.json', 'client-id-invalid'],
+    ['a trailing newline', 'https://localhost/client.json\n', 'client-id-invalid'],
+    ['a space', 'https://localhost/my client.json', 'client-id-invalid'],
+    [
+      'a backslash a URL parser would turn into a slash',
+      'https://localhost/a\\client.json',
+      'client-id-invalid',
+    ],
     ['a host that is not a host', 'https://exa mple.com/client.json', 'client-id-invalid'],
     ['a very long URL', `https://localhost/${'a'.repeat(2100)}`, 'client-id-too-long'],
   ])('refuses %s', async (_case, clientId, reason) => {
@@ -391,6 +399,17 @@ describe('loadClientMetadata: special-use addresses', () => {
     expect(client.clientId).toBe(clientId);
     expect(asked).toEqual(['localhost']);
     expect(metadata.hits('/rebinding.json')).toBe(1);
+  });
+  it('tries the checked addresses in turn: the host answers on its IPv4 address only', async () => {
+    // Prepare: the document host listens on 127.0.0.1, not on ::1
+    const clientId = metadata.serveClient('/both-families.json');
+    const resolve = async () => ['::1', '127.0.0.1'];
+
+    // Act
+    const client = await loadClientMetadata(app.deps, clientId, { resolve });
+
+    // Assess
+    expect(client.clientId).toBe(clientId);
   });
 });
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 
-export interface ServedResponse {
+interface ServedResponse {
   status?: number;
   headers?: Record<string, string>;
   /** A string is sent as is; anything else as JSON. */
