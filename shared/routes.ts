@@ -15,6 +15,7 @@ import { apiKeyRoutes } from './route-table/api-keys.ts';
 import { applicationRoutes } from './route-table/applications.ts';
 import { configurationRoutes } from './route-table/configuration.ts';
 import { impersonationRoutes } from './route-table/impersonation.ts';
+import { oauthAuthorizeRoutes } from './route-table/oauth-authorize.ts';
 import { oauthDiscoveryRoutes } from './route-table/oauth-discovery.ts';
 import { organizationRoutes } from './route-table/organizations.ts';
 import { statisticsRoutes } from './route-table/statistics.ts';
@@ -274,6 +275,7 @@ export const routes = {
   ...tenantOrganizationRoutes,
   ...configurationRoutes,
   ...oauthDiscoveryRoutes,
+  ...oauthAuthorizeRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

@@ -29,9 +29,16 @@ export const impersonationCookie = (config: Config, token: string, maxAgeSeconds
 export const clearedImpersonationCookie = (config: Config): string =>
   `${impersonationCookieName(config)}=; Max-Age=0; ${attributes}`;
 
-/** The cookie is issued only to browsers on a configured platform origin (SPEC §5.2). */
+/**
+ * The cookie is issued only to browsers on a platform origin (SPEC §5.2): a configured one, or the
+ * service's own (the origin of ISSUER), whose OAuth sign-in bridge and consent page (issue 10) are
+ * pages of the service itself: they sign the user in and post the consent from that origin.
+ */
 export const isPlatformOrigin = (config: Config, origin: string | undefined): boolean =>
-  origin !== undefined && config.PLATFORM_ORIGINS.includes(origin);
+  origin !== undefined && (config.PLATFORM_ORIGINS.includes(origin) || origin === serviceOrigin(config));
+
+/** The origin of the service's own pages: ISSUER's. */
+export const serviceOrigin = (config: Config): string => new URL(config.ISSUER).origin;
 
 /** Fetch Metadata values of a request no other site made: the service's own page, or the user's own action. */
 const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
