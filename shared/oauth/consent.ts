@@ -2,7 +2,7 @@
  * `POST /oauth/consent` (issue 10): the user's decision on a pending authorization request. The
  * CSRF guard is threefold: the request must be bound to the very session whose cookie came, the
  * form must carry the page's synchronizer token, and the POST must come from the service's own
- * origin (`Origin`, or no `Origin` with `Sec-Fetch-Site: same-origin`). The request is spent by one
+ * origin (`Origin`, or no or an opaque `Origin` with `Sec-Fetch-Site: same-origin`). The request is spent by one
  * conditional delete, so it is decided once. Approval issues a code with the scopes the user's
  * CURRENT role grants (DESIGN §6); every refusal is an error page, never a redirect.
  * docs/oauth.md, "Consent".
@@ -10,7 +10,7 @@
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import { serviceOrigin } from '../sessions/cookies.ts';
+import { namesNoOrigin, serviceOrigin } from '../sessions/cookies.ts';
 import type { ResolvedSession } from '../sessions/resolve.ts';
 import { spendAuthorizationRequest } from '../store/oauth-requests.ts';
 import { issueAuthorizationCode } from './codes.ts';
@@ -30,10 +30,10 @@ export interface ConsentInput {
 
 /** Where the browser goes next: the client's redirect URI with `code` or `error`, `state` and `iss`. */
 export async function decideConsent(deps: Deps, input: ConsentInput): Promise<{ location: string }> {
-  const sameOrigin =
-    input.origin === undefined
-      ? input.fetchSite === 'same-origin'
-      : input.origin === serviceOrigin(deps.config);
+  // The consent page's Referrer-Policy (no-referrer) makes Chromium send `Origin: null` on its POST.
+  const sameOrigin = namesNoOrigin(input.origin)
+    ? input.fetchSite === 'same-origin'
+    : input.origin === serviceOrigin(deps.config);
   if (!sameOrigin) throw fail('forbidden', "The consent must be sent from this service's own page");
   if (!input.session) throw fail('forbidden', 'You are not signed in: start again from the application');
   const spent = await spendAuthorizationRequest(deps.db, input.requestId, {

@@ -47,15 +47,24 @@ const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
  * Whether a cookie may authenticate a request that changes state (DESIGN §5). A browser attaches
  * the cookie on its own, also to simple cross-site POSTs that need no preflight, and a sibling
  * subdomain is "same-site" for `SameSite=Lax`: so only a platform origin, or a request with no
- * `Origin` whose `Sec-Fetch-Site` says no other site made it, may change state by cookie.
+ * (or an opaque) `Origin` whose `Sec-Fetch-Site` says no other site made it, may change state by cookie.
  */
 export const mayChangeStateByCookie = (
   config: Config,
   request: { origin: string | undefined; fetchSite: string | undefined },
 ): boolean =>
-  request.origin === undefined
+  namesNoOrigin(request.origin)
     ? request.fetchSite !== undefined && OWN_FETCH_SITES.has(request.fetchSite)
     : isPlatformOrigin(config, request.origin);
+
+/**
+ * An absent `Origin`, or the opaque `null` (RFC 6454 §7.3): a browser sends `null` on a form POST
+ * from a page whose `Referrer-Policy` is `no-referrer` (the service's own OAuth pages), as it does
+ * from a sandboxed frame. Neither names a site, so `Sec-Fetch-Site` decides, and a sandboxed frame
+ * of another site is `cross-site` there.
+ */
+export const namesNoOrigin = (origin: string | undefined): origin is undefined | 'null' =>
+  origin === undefined || origin === 'null';
 
 /**
  * How many values of one session cookie name are looked up at most (issue 7): the current cookie and

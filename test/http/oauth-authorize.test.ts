@@ -363,6 +363,19 @@ describe('POST /oauth/consent', () => {
     expect(response.status).toBe(303);
   });
 
+  it('accepts the opaque Origin a no-referrer page sends when Sec-Fetch-Site is same-origin', async () => {
+    const form = await consentForm(ownerCookie);
+
+    const response = await postForm(
+      app,
+      '/oauth/consent',
+      { ...form, decision: 'approve' },
+      ownPage({ cookie: ownerCookie, origin: 'null', 'sec-fetch-site': 'same-origin' }),
+    );
+
+    expect(response.status).toBe(303);
+  });
+
   it('is single use: a second decision is refused with a page, never a redirect', async () => {
     const form = await consentForm(ownerCookie);
     await postForm(app, '/oauth/consent', { ...form, decision: 'approve' }, ownPage({ cookie: ownerCookie }));
@@ -409,6 +422,10 @@ describe('POST /oauth/consent', () => {
           cookie: ownerCookie,
           'sec-fetch-site': 'cross-site',
         }),
+      ],
+      [
+        'an opaque Origin and a cross-site fetch (a sandboxed frame)',
+        () => ownPage({ cookie: ownerCookie, origin: 'null', 'sec-fetch-site': 'cross-site' }),
       ],
     ])('refuses a decision with %s (403 page)', async (_case, headers) => {
       const form = await consentForm(ownerCookie);
