@@ -47,7 +47,7 @@ export interface PagePolicy {
 }
 
 /** A strict CSP: nothing by default, the one style by hash, and only the images and form targets named. */
-export function contentSecurityPolicy(policy: PagePolicy = {}): string {
+function contentSecurityPolicy(policy: PagePolicy = {}): string {
   const images = policy.images?.length ? policy.images.join(' ') : "'none'";
   const forms = policy.noForm ? "'none'" : ["'self'", ...(policy.formTargets ?? [])].join(' ');
   return [
@@ -72,7 +72,7 @@ export const pageHeaders = (policy: PagePolicy = {}): Record<string, string> => 
 export const htmlDocument = (title: string, body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 
-export const HTML_TYPE = 'text/html; charset=utf-8';
+const HTML_TYPE = 'text/html; charset=utf-8';
 
 /** A page as a route's raw answer. */
 export const htmlBody = (document: string): { base64: string; contentType: string } => ({

@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/store/keys.ts';
 import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import {
   type ClientMetadataServer,
@@ -18,7 +21,7 @@ import {
   signInThroughBridge,
 } from '../support/oauth-authorize.ts';
 import { newEmail, wrongCode } from '../support/sign-in.ts';
-import { createOwnedApplication } from '../support/tenancy.ts';
+import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
 let metadata: ClientMetadataServer;
 let app: TestApp;
@@ -26,6 +29,7 @@ let clientId: string;
 let applicationId: string;
 let resource: string;
 let ownerCookie: string;
+let owned: Awaited<ReturnType<typeof createOwnedApplication>>;
 const { challenge } = pkce();
 const REDIRECT = 'https://agent.example.com/callback';
 const ISSUER_ORIGIN = new URL(TEST_ISSUER).origin;
@@ -34,7 +38,7 @@ beforeAll(async () => {
   metadata = await startClientMetadataServer();
   app = await startTestApp({ env: metadataEnv(metadata) });
   clientId = metadata.serveClient('/agent.json');
-  const owned = await createOwnedApplication(app);
+  owned = await createOwnedApplication(app);
   applicationId = owned.applicationId;
   resource = `${TEST_ISSUER}/mcp/${applicationId}`;
   ownerCookie = `${app.deps.config.SERVICE_NAME}.session_token=${owned.owner.token}`;
@@ -191,6 +195,28 @@ describe('GET /oauth/authorize: the sign-in bridge and the consent page', () => 
     expect(response.text).not.toContain('<script');
   });
 
+  it("shows the application's logo, allowed by its origin alone", async () => {
+    // Prepare
+    const logoOwned = await createOwnedApplication(app, 'Logo App');
+    await manage(
+      app,
+      'PATCH',
+      `/applications/${logoOwned.applicationId}`,
+      { token: logoOwned.owner.token },
+      {
+        logoUrl: 'https://cdn.example.com/logo.png',
+      },
+    );
+    const cookie = `${app.deps.config.SERVICE_NAME}.session_token=${logoOwned.owner.token}`;
+
+    // Act
+    const response = await authorizeAs(cookie, { resource: `${TEST_ISSUER}/mcp/${logoOwned.applicationId}` });
+
+    // Assess
+    expect(response.text).toContain('<img src="https://cdn.example.com/logo.png"');
+    expect(String(response.headers['content-security-policy'])).toContain('img-src https://cdn.example.com;');
+  });
+
   it('escapes a hostile client name and application name', async () => {
     // Prepare
     const hostile = '<script>alert(1)</script>"\'&';
@@ -283,6 +309,34 @@ describe('the sign-in bridge', () => {
     expect(response.headers['content-type']).toMatch(/^text\/html/);
   });
 
+  it('answers an expired request with a 400 page', async () => {
+    const requestId = bridgeRequestOf(await authorizeAs(undefined));
+    app.clock.advance(601_000);
+
+    const response = await app.request('GET', `/oauth/login?request=${requestId}`, { ip: freshIp() });
+
+    expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('answers the fifth wrong code with a 429 page', async () => {
+    // Prepare
+    const requestId = bridgeRequestOf(await authorizeAs(undefined));
+    const email = newEmail();
+    await postForm(app, '/oauth/login', { request: requestId, email });
+    const code = wrongCode(await latestCode(email));
+    for (let attempt = 1; attempt < 5; attempt++) {
+      await postForm(app, '/oauth/login/verify', { request: requestId, email, code });
+    }
+
+    // Act
+    const fifth = await postForm(app, '/oauth/login/verify', { request: requestId, email, code });
+
+    // Assess
+    expect(fifth.status).toBe(429);
+    expect(fifth.headers['content-type']).toMatch(/^text\/html/);
+  });
+
   it('refuses a sign-in form posted from another site', async () => {
     const requestId = bridgeRequestOf(await authorizeAs(undefined));
 
@@ -331,6 +385,38 @@ describe('POST /oauth/consent', () => {
     expect(redirected.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(redirected.get('state')).toBe('st-123');
     expect(redirected.get('iss')).toBe(TEST_ISSUER);
+  });
+
+  it("grants the scopes of the user's role at the time of the approval", async () => {
+    // Prepare: an admin sees both scopes, then is made a member before approving.
+    const admin = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'admin');
+    const cookie = `${app.deps.config.SERVICE_NAME}.session_token=${admin.token}`;
+    const form = await consentForm(cookie);
+    const path = `/organizations/${owned.organizationId}/members/${admin.userId}`;
+    expect((await manage(app, 'PATCH', path, { token: owned.owner.token }, { role: 'member' })).status).toBe(
+      200,
+    );
+
+    // Act
+    const response = await postForm(
+      app,
+      '/oauth/consent',
+      { ...form, decision: 'approve' },
+      ownPage({ cookie }),
+    );
+
+    // Assess
+    const code = redirectedTo(response, 303).get('code') ?? '';
+    const { Item } = await app.deps.db.client.send(
+      new GetCommand({
+        TableName: app.deps.db.table,
+        Key: keys.authorizationCode(createHash('sha256').update(code).digest('hex')),
+        ConsistentRead: true,
+      }),
+    );
+    expect(Item?.scopes).toEqual(['auth:read']);
+    expect(Item?.userId).toBe(admin.userId);
+    expect(Item?.resource).toBe(resource);
   });
 
   it('denies: 303 with access_denied, state and iss', async () => {

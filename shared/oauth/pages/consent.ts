@@ -9,7 +9,7 @@ import type { Scope } from '../model.ts';
 import { brandHeader, logoSources } from './brand.ts';
 
 /** What each scope lets the client do, as the user reads it. */
-export const SCOPE_WORDS: Record<Scope, string> = {
+const SCOPE_WORDS: Record<Scope, string> = {
   'auth:read':
     "Read this application's data: its settings, its users and their sessions, statistics and audit trail.",
   'auth:write': "Make changes in this application for you, such as ending a user's sessions.",
