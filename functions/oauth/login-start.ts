@@ -5,9 +5,13 @@ import { startBridgeSignIn } from '../../shared/oauth/sign-in-bridge.ts';
 import { routes } from '../../shared/routes.ts';
 
 export const handler = http(routes.oauthSignInStart, async ({ deps, body, client }) => {
-  const brand = await startBridgeSignIn(deps, { requestId: body.request, email: body.email, client });
+  const { brand, clientTarget } = await startBridgeSignIn(deps, {
+    requestId: body.request,
+    email: body.email,
+    client,
+  });
   return {
     raw: htmlBody(codePage(brand, { requestId: body.request, email: body.email })),
-    headers: pageHeaders(signInPolicy(brand)),
+    headers: pageHeaders(signInPolicy(brand, clientTarget)),
   };
 });

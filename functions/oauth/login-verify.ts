@@ -11,7 +11,7 @@ export const handler = http(routes.oauthSignInVerify, async ({ deps, body, clien
     return {
       status: 400,
       raw: htmlBody(codePage(result.brand, { requestId, email, attemptsLeft: result.attemptsLeft })),
-      headers: pageHeaders(signInPolicy(result.brand)),
+      headers: pageHeaders(signInPolicy(result.brand, result.clientTarget)),
     };
   }
   return {

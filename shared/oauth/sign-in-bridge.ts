@@ -15,6 +15,7 @@ import { readAuthorizationRequest } from '../store/oauth-requests.ts';
 import { getApplication } from '../tenancy/applications.ts';
 import type { AuthorizationRequest } from './model.ts';
 import type { Brand } from './pages/brand.ts';
+import { formTargetOf } from './redirect-uri.ts';
 
 /** Where the browser is and who it is: the sign-in limits count by IP; the forms must be the service's own. */
 export interface BridgeClient {
@@ -54,13 +55,20 @@ export async function bridgePage(deps: Deps, requestId: string): Promise<Brand> 
   return brandOf(deps, await pending(deps, requestId));
 }
 
+/** The code form's page: the application, and the CSP source of the client's redirect URI. */
+export interface CodeFormView {
+  brand: Brand;
+  clientTarget: string;
+}
+
 /** `POST /oauth/login`: sends the code exactly as `POST /auth/code/start` on the platform does. */
 export async function startBridgeSignIn(
   deps: Deps,
   input: { requestId: string; email: string; client: BridgeClient },
-): Promise<Brand> {
+): Promise<CodeFormView> {
   ownPageOnly(deps, input.client);
-  const brand = await brandOf(deps, await pending(deps, input.requestId));
+  const request = await pending(deps, input.requestId);
+  const brand = await brandOf(deps, request);
   await startSignIn(deps, {
     scope: PLATFORM,
     applicationId: null,
@@ -68,12 +76,12 @@ export async function startBridgeSignIn(
     sourceIp: input.client.ip,
     userAgent: input.client.userAgent,
   });
-  return brand;
+  return { brand, clientTarget: formTargetOf(request.redirectUri) };
 }
 
 export type BridgeVerifyOutcome =
   | { outcome: 'signed-in'; cookie: string; returnTo: string }
-  | { outcome: 'wrong-code'; brand: Brand; attemptsLeft: number | undefined };
+  | ({ outcome: 'wrong-code'; attemptsLeft: number | undefined } & CodeFormView);
 
 /**
  * `POST /oauth/login/verify`: checks the code exactly as `POST /auth/code/verify` does; on success
@@ -109,6 +117,7 @@ export async function verifyBridgeSignIn(
     return {
       outcome: 'wrong-code',
       brand: await brandOf(deps, request),
+      clientTarget: formTargetOf(request.redirectUri),
       attemptsLeft: typeof attemptsLeft === 'number' ? attemptsLeft : undefined,
     };
   }

@@ -14,6 +14,7 @@ import {
 } from '../support/client-metadata-server.ts';
 import { latestCode } from '../support/inbox.ts';
 import { authorizePath, pkce } from '../support/oauth-authorize.ts';
+import { newEmail } from '../support/sign-in.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
 
 /**
@@ -112,6 +113,28 @@ describe('the OAuth pages in Chromium', () => {
     const landed = new URL(page.url());
     expect(landed.pathname).toBe('/callback');
     expect(landed.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(landed.searchParams.get('state')).toBe('browser-state');
+    expect(landed.searchParams.get('iss')).toBe(app.deps.config.ISSUER);
+    await page.close();
+  }, 60_000);
+
+  it('sends a user with no role on the application from the code form straight to the redirect URI with access_denied', async () => {
+    // Prepare: a fresh browser state and an address with no membership of the application's organization.
+    await browser.context.clearCookies();
+    const page = await browser.newPage();
+    const email = newEmail();
+    await page.goto(authorizeUrl);
+    await page.fill('#email', email);
+    await Promise.all([page.waitForURL(/\/oauth\/login$/), page.click('button[type=submit]')]);
+    await page.fill('#code', await latestCode(email));
+
+    // Act: the verify's 303 to /oauth/authorize redirects on to the client (the code form's
+    // form-action must allow it: Chromium checks every redirect of a submission).
+    await Promise.all([page.waitForURL(`${callback.origin}/**`), page.click('button[type=submit]')]);
+
+    // Assess
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get('error')).toBe('access_denied');
     expect(landed.searchParams.get('state')).toBe('browser-state');
     expect(landed.searchParams.get('iss')).toBe(app.deps.config.ISSUER);
     await page.close();

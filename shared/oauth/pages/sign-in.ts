@@ -8,8 +8,16 @@ import { type Brand, brandHeader, logoSources } from './brand.ts';
 const hidden = (name: string, value: string) =>
   `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 
-/** CSP of both pages: the logo, and forms to the service itself. */
-export const signInPolicy = (brand: Brand): PagePolicy => ({ images: logoSources(brand) });
+/**
+ * CSP of both pages: the logo, and forms to the service itself; the code form's also to the client's
+ * redirect URI (`clientTarget`): its verify goes on to `/oauth/authorize`, which may redirect there
+ * at once (an error such as `access_denied`), and Chromium applies `form-action` to every redirect
+ * of the submission.
+ */
+export const signInPolicy = (brand: Brand, clientTarget?: string): PagePolicy => ({
+  images: logoSources(brand),
+  formTargets: clientTarget ? [clientTarget] : [],
+});
 
 export function emailPage(brand: Brand, requestId: string): string {
   return htmlDocument(
