@@ -48,6 +48,14 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   oauthAuthorizationServer: [],
   oauthProtectedResource: [],
   oauthProtectedResourceOfApplication: ['application'],
+  // The platform cookie's session; the resource, the application and the membership (the role);
+  // the pending request written.
+  oauthAuthorize: [...bySession, 'resource', 'application', 'organization', 'oauthRequest'],
+  oauthSignInPage: ['oauthRequest', 'application'],
+  oauthSignInStart: ['oauthRequest', 'application', 'account', 'rate', 'device'],
+  oauthSignInVerify: [...signInDone, 'oauthRequest'],
+  // The request spent, the role read again, the code written.
+  oauthConsent: [...bySession, 'oauthRequest', 'application', 'organization', 'authorizationCode'],
   codeStart: [...byKey, 'account', 'rate', 'device'],
   codeVerify: signInDone,
   codeApprove: [...byKey, 'account', 'rate', 'device'],

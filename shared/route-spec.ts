@@ -41,8 +41,12 @@ export interface RouteAccess {
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
-/** `app`: the platform envelope of SPEC §7; `oauth`: RFC 6749 error objects; `mcp`: JSON-RPC errors. */
-export type ErrorStyle = 'app' | 'oauth' | 'mcp';
+/**
+ * `app`: the platform envelope of SPEC §7; `oauth`: RFC 6749 error objects; `mcp`: JSON-RPC errors;
+ * `html`: an HTML error page, for the pages a browser navigates to (the OAuth sign-in bridge and
+ * consent), where a JSON body would leave the user in front of raw text.
+ */
+export type ErrorStyle = 'app' | 'oauth' | 'mcp' | 'html';
 
 /**
  * Which credentials the chain reads and what it refuses (SPEC §5), resolved into a typed caller
@@ -58,7 +62,11 @@ export type ErrorStyle = 'app' | 'oauth' | 'mcp';
  *   from the permission matrix (shared/tenancy/permissions.ts); no credential is 401;
  * - `impersonation`: the impersonation tokens presented by Bearer or impersonation cookie, verified
  *   but not required to have a live session, none required (`POST /impersonation/{id}/end`: the
- *   route matches them to its record, 403 otherwise: SPEC §4.4).
+ *   route matches them to its record, 403 otherwise: SPEC §4.4);
+ * - `platform-cookie`: only the platform session cookie (`<service>.session_token`), as the OAuth
+ *   pages read it; a missing, dead or invalid cookie is an anonymous caller (the page sends the user
+ *   to sign in), never 401; a cookie on a state-changing request from where it may not change state
+ *   is 403 (DESIGN §5).
  */
 export type AuthMode =
   | 'none'
@@ -69,7 +77,8 @@ export type AuthMode =
   | 'session-optional'
   | 'sign-out'
   | 'manage'
-  | 'impersonation';
+  | 'impersonation'
+  | 'platform-cookie';
 
 /** How a request body is encoded; the chain answers 415 for any other content type. */
 export type BodySpec = { readonly json: z.$ZodType } | { readonly form: z.$ZodType };

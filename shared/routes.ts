@@ -16,6 +16,7 @@ import { applicationRoutes } from './route-table/applications.ts';
 import { configurationRoutes } from './route-table/configuration.ts';
 import { impersonationRoutes } from './route-table/impersonation.ts';
 import { mcpRoutes } from './route-table/mcp.ts';
+import { oauthAuthorizeRoutes } from './route-table/oauth-authorize.ts';
 import { oauthDiscoveryRoutes } from './route-table/oauth-discovery.ts';
 import { oauthTokenRoutes } from './route-table/oauth-token.ts';
 import { organizationRoutes } from './route-table/organizations.ts';
@@ -278,6 +279,7 @@ export const routes = {
   ...oauthDiscoveryRoutes,
   ...mcpRoutes,
   ...oauthTokenRoutes,
+  ...oauthAuthorizeRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

@@ -61,6 +61,8 @@ interface HttpRequest<R extends RouteSpec> {
   readonly grant: GrantFor<R>;
   readonly params: Parsed<Contract<R>['params']>;
   readonly query: Parsed<Contract<R>['query']>;
+  /** The query string as sent: where a parameter sent twice can be told (RFC 6749 §3.1). */
+  readonly rawQuery: string;
   /** The request headers the contract names (credentials are read by the chain, not here). */
   readonly headers: Parsed<Contract<R>['headers']>;
   readonly body: BodyOf<R>;
@@ -69,7 +71,13 @@ interface HttpRequest<R extends RouteSpec> {
   readonly log: Logger;
   readonly requestId: string;
   /** The client as API Gateway saw it: the TCP peer (never a forwarded header, DESIGN §3). */
-  readonly client: { readonly ip: string; readonly userAgent: string; readonly origin: string | undefined };
+  readonly client: {
+    readonly ip: string;
+    readonly userAgent: string;
+    readonly origin: string | undefined;
+    /** `Sec-Fetch-Site` (Fetch Metadata): how the page that sent the request relates to this service. */
+    readonly fetchSite: string | undefined;
+  };
   /** Milliseconds before the function times out (Lambda's context; the local server's deadline). */
   readonly remainingMs: () => number;
 }
@@ -206,6 +214,7 @@ async function respond<R extends RouteSpec>(
     grant: grant as GrantFor<R>,
     params: params as HttpRequest<R>['params'],
     query: query as HttpRequest<R>['query'],
+    rawQuery: event.rawQueryString ?? '',
     headers: headers as HttpRequest<R>['headers'],
     body: body as BodyOf<R>,
     deps,
@@ -215,6 +224,7 @@ async function respond<R extends RouteSpec>(
       ip: event.requestContext?.http?.sourceIp ?? '0.0.0.0',
       userAgent: event.headers?.['user-agent'] ?? '',
       origin: event.headers?.origin,
+      fetchSite: event.headers?.['sec-fetch-site'],
     },
     remainingMs: () => context.getRemainingTimeInMillis(),
   })) as {

@@ -2,6 +2,7 @@ import type * as z from 'zod/v4/core';
 import { safeParse } from 'zod/v4/core';
 import { AppError, errorBody, fail } from '../errors.ts';
 import type { ErrorStyle, RawResponse } from '../routes.ts';
+import { errorPage, htmlBody, pageHeaders } from './html.ts';
 import type { HttpResult } from './types.ts';
 
 /** Headers every answer carries. Credentials pass through these routes, so nothing is cached by default. */
@@ -105,6 +106,15 @@ export const errorSerializers: Record<ErrorStyle, (error: AppError, requestId: s
         status: error.status,
         body: { error: oauthErrorOf(error), error_description: error.message },
         headers: error.headers,
+      },
+      requestId,
+    ),
+  html: (error, requestId) =>
+    toResult(
+      {
+        status: error.status,
+        raw: htmlBody(errorPage(error)),
+        headers: { ...pageHeaders({ noForm: true }), ...error.headers },
       },
       requestId,
     ),

@@ -69,6 +69,13 @@ export interface AuthorizationRequest {
   /** The query string of the original `/oauth/authorize` request, to return to after sign-in. */
   query: string;
   sessionId?: string;
+  /**
+   * With `sessionId`: the SHA-256 of the consent form's CSRF token (a synchronizer token, 256 random
+   * bits, shown only in the consent page): the consent POST must carry it as well as come from the
+   * bound session.
+   */
+  csrfTokenHash?: string;
+  /** Epoch seconds (also the item's TTL). */
   expiresAt: number;
 }
 

@@ -13,7 +13,13 @@ import {
   readCookies,
   sessionCookieName,
 } from './cookies.ts';
-import { type Credentials, type ResolvedSession, resolveCaller, sessionsToEnd } from './resolve.ts';
+import {
+  type Credentials,
+  platformCookieSession,
+  type ResolvedSession,
+  resolveCaller,
+  sessionsToEnd,
+} from './resolve.ts';
 import { type ImpersonationClaims, verifyImpersonationToken } from './token.ts';
 
 /** No credential was read, or none was presented. */
@@ -90,6 +96,7 @@ export interface CallerByMode {
   'api-key': KeyHolderWithApplication;
   manage: KeyHolderWithApplication | SessionCaller;
   impersonation: ImpersonationTokens;
+  'platform-cookie': Anonymous | PlatformSession;
 }
 
 const anonymous: Anonymous = { kind: 'anonymous' };
@@ -218,5 +225,13 @@ const resolvers: { [M in AuthMode]: Resolver<M> } = {
     const clearsCookie =
       byCookie || readCookies(credentials.cookies, sessionCookieName(deps.config, scope)).length === 0;
     return { kind: 'signingOut', scope, sessions: await sessionsToEnd(deps, presented, scope), clearsCookie };
+  },
+  'platform-cookie': async (deps, credentials, kind) => {
+    const session = await platformCookieSession(deps, credentials);
+    if (!session) return anonymous;
+    if (kind.changesState && !mayChangeStateByCookie(deps.config, credentials)) {
+      throw fail('forbidden', 'A session cookie may change state only from a platform origin');
+    }
+    return { kind: 'platformSession', session, key: null, application: null, tokenHeld: false };
   },
 };

@@ -29,9 +29,16 @@ export const impersonationCookie = (config: Config, token: string, maxAgeSeconds
 export const clearedImpersonationCookie = (config: Config): string =>
   `${impersonationCookieName(config)}=; Max-Age=0; ${attributes}`;
 
-/** The cookie is issued only to browsers on a configured platform origin (SPEC §5.2). */
+/**
+ * The cookie is issued only to browsers on a platform origin (SPEC §5.2): a configured one, or the
+ * service's own (the origin of ISSUER), whose OAuth sign-in bridge and consent page (issue 10) are
+ * pages of the service itself: they sign the user in and post the consent from that origin.
+ */
 export const isPlatformOrigin = (config: Config, origin: string | undefined): boolean =>
-  origin !== undefined && config.PLATFORM_ORIGINS.includes(origin);
+  origin !== undefined && (config.PLATFORM_ORIGINS.includes(origin) || origin === serviceOrigin(config));
+
+/** The origin of the service's own pages: ISSUER's. */
+export const serviceOrigin = (config: Config): string => new URL(config.ISSUER).origin;
 
 /** Fetch Metadata values of a request no other site made: the service's own page, or the user's own action. */
 const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
@@ -40,15 +47,24 @@ const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
  * Whether a cookie may authenticate a request that changes state (DESIGN §5). A browser attaches
  * the cookie on its own, also to simple cross-site POSTs that need no preflight, and a sibling
  * subdomain is "same-site" for `SameSite=Lax`: so only a platform origin, or a request with no
- * `Origin` whose `Sec-Fetch-Site` says no other site made it, may change state by cookie.
+ * (or an opaque) `Origin` whose `Sec-Fetch-Site` says no other site made it, may change state by cookie.
  */
 export const mayChangeStateByCookie = (
   config: Config,
   request: { origin: string | undefined; fetchSite: string | undefined },
 ): boolean =>
-  request.origin === undefined
+  namesNoOrigin(request.origin)
     ? request.fetchSite !== undefined && OWN_FETCH_SITES.has(request.fetchSite)
     : isPlatformOrigin(config, request.origin);
+
+/**
+ * An absent `Origin`, or the opaque `null` (RFC 6454 §7.3): a browser sends `null` on a form POST
+ * from a page whose `Referrer-Policy` is `no-referrer` (the service's own OAuth pages), as it does
+ * from a sandboxed frame. Neither names a site, so `Sec-Fetch-Site` decides, and a sandboxed frame
+ * of another site is `cross-site` there.
+ */
+export const namesNoOrigin = (origin: string | undefined): origin is undefined | 'null' =>
+  origin === undefined || origin === 'null';
 
 /**
  * How many values of one session cookie name are looked up at most (issue 7): the current cookie and

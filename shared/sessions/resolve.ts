@@ -153,6 +153,28 @@ async function cookieSession(
   return live[0] ?? null;
 }
 
+/**
+ * The platform session of the platform session cookie alone (the OAuth pages, issue 10), or null:
+ * no cookie, too many, dead or invalid ones, or live ones of two users (issue 7: one was planted)
+ * all leave the browser signed out, so the page sends it to sign in instead of answering 401.
+ * Neither Bearer, key nor impersonation cookie is read: a browser navigation carries none of them.
+ */
+export async function platformCookieSession(
+  deps: Deps,
+  credentials: Credentials,
+): Promise<ResolvedSession | null> {
+  const tokens = readCookies(credentials.cookies, sessionCookieName(deps.config, PLATFORM));
+  if (tokens.length === 0 || tokens.length > MAX_SAME_NAME_COOKIES) return null;
+  const looked = await Promise.all(
+    tokens.map(async (token) => ({ token, found: inScope(await lookup(deps, token, undefined), PLATFORM) })),
+  );
+  const live = looked.filter((entry): entry is { found: Found; token: string } => entry.found !== null);
+  const first = live[0];
+  if (!first || new Set(live.map((entry) => entry.found.user.id)).size > 1) return null;
+  const { user, imageId, session } = first.found;
+  return { user, imageId, session, token: first.token, via: 'cookie' };
+}
+
 function accept(
   found: Found,
   token: string,

@@ -1,10 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeItems } from '../../shared/route-items.ts';
 import { type RouteId, routeList, routes } from '../../shared/routes.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import {
+  type ClientMetadataServer,
+  metadataEnv,
+  startClientMetadataServer,
+} from '../support/client-metadata-server.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import { mcpAccessToken, mcpPost, toolCall } from '../support/mcp.ts';
+import {
+  authorizePath,
+  bridgeRequestOf,
+  hiddenField,
+  ownPage,
+  pkce,
+  postForm,
+  signInThroughBridge,
+} from '../support/oauth-authorize.ts';
 import { connect, refreshRequest } from '../support/oauth-token.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
@@ -19,14 +33,19 @@ import { familiesOf, PartitionRecorder, routeOf, type TouchedPartition } from '.
  */
 const GIF_1x1 = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 const recorder = new PartitionRecorder();
-/** Per route: what it touched, and whether it answered 2xx at least once (an exercised route). */
+/**
+ * Per route: what it touched, and whether it succeeded at least once (an exercised route): a 2xx,
+ * or the 3xx of a route whose success is a redirect (the OAuth sign-in verify and consent answer 303).
+ */
 const seen = new Map<RouteId, { touched: TouchedPartition[]; answered: boolean }>();
 let real: TestApp;
+let metadata: ClientMetadataServer;
 let app: TestApp;
 let queue: Promise<unknown> = Promise.resolve();
 
 beforeAll(async () => {
-  real = await startTestApp({ env: { MAX_CODE_EMAILS_PER_HOUR: '1000' } });
+  metadata = await startClientMetadataServer();
+  real = await startTestApp({ env: { ...metadataEnv(metadata), MAX_CODE_EMAILS_PER_HOUR: '1000' } });
   recorder.watch(real.deps);
   // The same app whose requests run one after the other, each one's commands given to its route.
   app = {
@@ -39,8 +58,9 @@ beforeAll(async () => {
         if (!route) throw new Error(`no route serves ${method} ${path}`);
         const entry = seen.get(route) ?? { touched: [], answered: false };
         entry.touched.push(...recorder.take());
-        // GET and DELETE /mcp/{applicationId} answer only 405 (Streamable HTTP, no stream).
-        entry.answered ||= response.status < 300 || (response.status === 405 && onlyRefuses(route));
+        // GET and DELETE /mcp/{applicationId} answer only 405 (Streamable HTTP, no stream); the OAuth
+        // pages answer 302/303 on success.
+        entry.answered ||= response.status < 400 || (response.status === 405 && onlyRefuses(route));
         seen.set(route, entry);
         return response;
       });
@@ -49,7 +69,10 @@ beforeAll(async () => {
     },
   };
 });
-afterAll(() => real.close());
+afterAll(async () => {
+  await real.close();
+  await metadata.close();
+});
 
 describe('the item families each route declares (shared/route-items.ts)', () => {
   it('cover every partition the sign-in, session and management paths touch', async () => {
@@ -67,6 +90,30 @@ describe('the item families each route declares (shared/route-items.ts)', () => 
     const auth = bearer(token);
     const { applicationId, organizationId, publicKey, secretKey } = owned;
     await app.request('GET', `/.well-known/oauth-protected-resource/mcp/${applicationId}`);
+
+    // OAuth authorization: a browser without a session through the sign-in bridge, then the owner's consent.
+    const authorize = authorizePath({
+      client_id: metadata.serveClient('/agent.json'),
+      redirect_uri: 'https://agent.example.com/callback',
+      response_type: 'code',
+      code_challenge: pkce().challenge,
+      resource: `${TEST_ISSUER}/mcp/${applicationId}`,
+    });
+    const requestId = bridgeRequestOf(await app.request('GET', authorize, { ip: freshIp() }));
+    await app.request('GET', `/oauth/login?request=${requestId}`, { ip: freshIp() });
+    await signInThroughBridge(app, requestId, newEmail());
+    const ownerCookie = `${real.deps.config.SERVICE_NAME}.session_token=${token}`;
+    const consent = await app.request('GET', authorize, { headers: { cookie: ownerCookie }, ip: freshIp() });
+    await postForm(
+      app,
+      '/oauth/consent',
+      {
+        request: hiddenField(consent.text, 'request'),
+        csrf: hiddenField(consent.text, 'csrf'),
+        decision: 'approve',
+      },
+      ownPage({ cookie: ownerCookie }),
+    );
 
     // Sessions.
     await app.request('GET', '/auth/session', { headers: auth });
@@ -280,7 +327,7 @@ describe('the item families each route declares (shared/route-items.ts)', () => 
     expect(undeclaredPartitions()).toEqual([]);
   });
 
-  it('reaches every route of the table with a 2xx answer (405 for routes that declare only that)', () => {
+  it('reaches every route of the table with a successful answer (405 for routes that declare only that)', () => {
     const exercised = new Set([...seen].filter(([, entry]) => entry.answered).map(([route]) => route));
     const missed = routeList.filter((route) => !exercised.has(route.id)).map((route) => route.id);
     expect(missed).toEqual([]);

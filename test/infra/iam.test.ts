@@ -157,11 +157,14 @@ describe('IAM: each function may do exactly what its route declares', () => {
       roleStatements(template, roleId).some((s) => s.actions.some((a) => a.startsWith('secretsmanager:'))),
     );
     const codeRoutes = routeList.filter((route) => route.access.codeKey);
-    // The token endpoint derives a refresh token's successor as an HMAC under the same key.
+    // The token endpoint derives a refresh token's successor as an HMAC under the same key; the OAuth
+    // sign-in bridge starts and verifies codes as the API does.
     expect(codeRoutes.map((route) => route.id).sort()).toEqual([
       'codeApprove',
       'codeStart',
       'codeVerify',
+      'oauthSignInStart',
+      'oauthSignInVerify',
       'oauthToken',
     ]);
     expect(readers.sort()).toEqual([...new Set(codeRoutes.map((route) => roleIdOf(route.id)))].sort());

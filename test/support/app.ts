@@ -39,6 +39,11 @@ export interface TestAppOptions {
    */
   overrides?: DepsOverrides | ((defaults: Deps) => DepsOverrides);
   clock?: Clock;
+  /**
+   * The port to listen on (default: any free one). A browser test that needs the service's own
+   * origin to be its ISSUER picks the port first and sets `ISSUER` to `http://127.0.0.1:<port>`.
+   */
+  port?: number;
 }
 
 /**
@@ -72,7 +77,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const overrides =
     typeof options.overrides === 'function' ? options.overrides(defaults) : (options.overrides ?? {});
   const deps: Deps = { ...defaults, ...overrides };
-  const server = await startServer({ port: 0, deps });
+  const server = await startServer({ port: options.port ?? 0, deps });
   return {
     url: server.url,
     deps,

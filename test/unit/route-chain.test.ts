@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { loadConfig } from '../../shared/config.ts';
 import { createDeps } from '../../shared/deps.ts';
-import { fail } from '../../shared/errors.ts';
+import { fail, retryLater } from '../../shared/errors.ts';
 import { http, type RouteHandler } from '../../shared/http/handler.ts';
 import type { HttpEvent } from '../../shared/http/types.ts';
 import { createLogger } from '../../shared/log.ts';
@@ -162,6 +162,35 @@ describe('error styles', () => {
     );
     const answer = await call(unauthenticated, event({}));
     expect(answer).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+  });
+
+  it('html: an error page with its status and Retry-After, every value escaped, never framed', async () => {
+    // Prepare
+    const page = http(
+      {
+        ...base,
+        errorStyle: 'html',
+        auth: 'none',
+        contract: { responses: { 200: z.object({}) }, errors: ['rateLimited'] },
+      } as const satisfies RouteSpec,
+      async () => {
+        throw retryLater('rateLimited', () => '<script>alert(1)</script>', 30);
+      },
+    );
+
+    // Act
+    const result = await page(event({}), context);
+
+    // Assess
+    const html = Buffer.from(result.body ?? '', 'base64').toString('utf8');
+    expect(result.statusCode).toBe(429);
+    expect(result.isBase64Encoded).toBe(true);
+    expect(result.headers?.['content-type']).toBe('text/html; charset=utf-8');
+    expect(result.headers?.['retry-after']).toBe('30');
+    expect(result.headers?.['x-frame-options']).toBe('DENY');
+    expect(String(result.headers?.['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).not.toContain('<script>');
   });
 
   it('oauth: an RFC 6749 error object, not cached', async () => {

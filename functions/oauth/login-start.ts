@@ -1,0 +1,17 @@
+import { http } from '../../shared/http/handler.ts';
+import { htmlBody, pageHeaders } from '../../shared/http/html.ts';
+import { codePage, signInPolicy } from '../../shared/oauth/pages/sign-in.ts';
+import { startBridgeSignIn } from '../../shared/oauth/sign-in-bridge.ts';
+import { routes } from '../../shared/routes.ts';
+
+export const handler = http(routes.oauthSignInStart, async ({ deps, body, client }) => {
+  const { brand, clientTarget } = await startBridgeSignIn(deps, {
+    requestId: body.request,
+    email: body.email,
+    client,
+  });
+  return {
+    raw: htmlBody(codePage(brand, { requestId: body.request, email: body.email })),
+    headers: pageHeaders(signInPolicy(brand, clientTarget)),
+  };
+});

@@ -1,0 +1,25 @@
+/**
+ * `npm run docs:screenshots`: writes docs/images/oauth-sign-in.png and docs/images/oauth-consent.png
+ * by driving the OAuth sign-in bridge and consent page in headless Chromium. The flow is the browser
+ * test's (test/browser/oauth-pages.test.ts), run through vitest for its local DynamoDB and SES
+ * emulator, with `DOORCODE_SCREENSHOTS` telling it where to save the two pages.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const images = join(root, 'docs', 'images');
+const run = spawnSync('npx', ['vitest', 'run', 'test/browser/oauth-pages.test.ts'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, DOORCODE_SCREENSHOTS: images },
+});
+if (run.status !== 0) process.exit(run.status ?? 1);
+for (const name of ['oauth-sign-in.png', 'oauth-consent.png']) {
+  if (!existsSync(join(images, name))) {
+    console.error(`${name} was not written`);
+    process.exit(1);
+  }
+}
+console.log(`wrote ${images}/oauth-sign-in.png and oauth-consent.png`);

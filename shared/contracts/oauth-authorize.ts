@@ -1,0 +1,35 @@
+/** The requests of the OAuth authorization routes (SPEC §4.2, issue 10); their answers are HTML or redirects. */
+import * as z from 'zod/mini';
+import { CodeBody, Email } from '../sign-in/schemas.ts';
+
+const text = z.optional(z.string());
+
+/**
+ * SPEC §4.2's parameters, each optional here: the route decides (in its order, DESIGN §2) which
+ * missing one is a 400 and which goes back to the client. Unknown parameters are ignored (RFC 6749 §3.1).
+ */
+export const AuthorizeQuery = z.object({
+  client_id: text,
+  redirect_uri: text,
+  response_type: text,
+  code_challenge: text,
+  code_challenge_method: text,
+  resource: text,
+  scope: text,
+  state: text,
+});
+
+/** The pending authorization request the sign-in bridge works for (its id from the authorize redirect). */
+const RequestId = z.string().check(z.minLength(1), z.maxLength(64));
+
+export const SignInBridgeQuery = z.object({ request: RequestId });
+
+export const SignInBridgeStartForm = z.object({ request: RequestId, email: Email });
+
+export const SignInBridgeVerifyForm = z.extend(CodeBody, { request: RequestId });
+
+export const ConsentForm = z.object({
+  request: RequestId,
+  csrf: z.string().check(z.maxLength(128)),
+  decision: z.enum(['approve', 'deny']),
+});

@@ -1,0 +1,193 @@
+/**
+ * `GET /oauth/authorize` (SPEC §4.2, DESIGN §2): the checks in the order that decides where an error
+ * may go. Until the client and its redirect URI are known good, an error is a 400 JSON answer, never
+ * a redirect (an unchecked redirect URI would make the server an open redirector); after that every
+ * error goes back to the client's redirect URI with `iss` (RFC 9207) and `state`. A browser without
+ * a platform session is sent to the sign-in bridge; one with a session gets the consent page.
+ * docs/oauth.md, "Authorization request", states the rules.
+ */
+import { sha256Hex } from '../crypto/hash.ts';
+import type { Deps } from '../deps.ts';
+import { fail } from '../errors.ts';
+import { newId } from '../random.ts';
+import type { ResolvedSession } from '../sessions/resolve.ts';
+import { putAuthorizationRequest } from '../store/oauth-requests.ts';
+import { getApplication } from '../tenancy/applications.ts';
+import { applicationOfResource } from '../tenancy/configuration.ts';
+import { ownMcpResource } from '../tenancy/service-resources.ts';
+import { loadClientMetadata } from './client-metadata.ts';
+import {
+  AUTHORIZATION_REQUEST_TTL_SECONDS,
+  type AuthorizationRequest,
+  grantedScopes,
+  type Scope,
+} from './model.ts';
+import { formTargetOf, matchesRedirectUri, redirectWith } from './redirect-uri.ts';
+import { roleOnApplication } from './role.ts';
+
+/** The parameters of SPEC §4.2 as the chain parsed them (each a single string, or absent). */
+export interface AuthorizeQuery {
+  client_id?: string | undefined;
+  redirect_uri?: string | undefined;
+  response_type?: string | undefined;
+  code_challenge?: string | undefined;
+  code_challenge_method?: string | undefined;
+  resource?: string | undefined;
+  scope?: string | undefined;
+  state?: string | undefined;
+}
+
+/** What the consent page shows and posts back. */
+export interface ConsentView {
+  requestId: string;
+  /** The synchronizer token of the consent form; only its hash is stored. */
+  csrfToken: string;
+  clientName: string;
+  clientId: string;
+  redirectHost: string;
+  applicationName: string;
+  logoUrl: string | null;
+  scopes: Scope[];
+  /** The CSP `form-action` source the consent's 303 needs. */
+  formTarget: string;
+}
+
+export type AuthorizeOutcome =
+  | { kind: 'redirect'; location: string }
+  | { kind: 'sign-in'; location: string }
+  | { kind: 'consent'; view: ConsentView };
+
+/** RFC 7636 §4.2: BASE64URL(SHA256(verifier)) is 43 characters of the base64url alphabet. */
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+const issuerBase = (deps: Deps) => deps.config.ISSUER.replace(/\/+$/, '');
+
+/** RFC 6749 §3.1: a parameter sent more than once is an invalid request. */
+function refuseRepeated(rawQuery: string): void {
+  const seen = new Set<string>();
+  for (const [name] of new URLSearchParams(rawQuery)) {
+    if (seen.has(name)) throw fail('oauthInvalidRequest', `The parameter ${name} is repeated`);
+    seen.add(name);
+  }
+}
+
+export async function authorize(
+  deps: Deps,
+  input: { rawQuery: string; query: AuthorizeQuery; session: ResolvedSession | null },
+): Promise<AuthorizeOutcome> {
+  const { query, session } = input;
+  refuseRepeated(input.rawQuery);
+  if (!query.client_id) throw fail('invalidClient', 'client_id is required');
+  const client = await loadClientMetadata(deps, query.client_id);
+  if (!query.redirect_uri) throw fail('oauthInvalidRequest', 'redirect_uri is required');
+  if (!matchesRedirectUri(client.redirectUris, query.redirect_uri)) {
+    throw fail('oauthInvalidRequest', "redirect_uri is not one of the client's redirect URIs");
+  }
+  const redirectUri = query.redirect_uri;
+  // From here on the redirect URI is the client's own: errors go back to it (SPEC §4.2, 3).
+  const refuse = (error: string, description: string): AuthorizeOutcome => ({
+    kind: 'redirect',
+    location: redirectWith(redirectUri, {
+      error,
+      error_description: description,
+      iss: deps.config.ISSUER,
+      state: query.state,
+    }),
+  });
+  if (query.response_type !== 'code') {
+    return refuse('unsupported_response_type', 'response_type must be code');
+  }
+  if (!query.code_challenge || !S256_CHALLENGE.test(query.code_challenge)) {
+    return refuse('invalid_request', 'code_challenge is required: 43 base64url characters (PKCE S256)');
+  }
+  // SPEC §4.2: the method may be left out, and then means S256, the only one (plain is refused).
+  if (query.code_challenge_method !== undefined && query.code_challenge_method !== 'S256') {
+    return refuse('invalid_request', 'code_challenge_method must be S256');
+  }
+  const target = await resourceTarget(deps, query.resource, session !== null);
+  if (!target) return refuse('invalid_target', 'resource is not a resource registered by an application');
+
+  const base = {
+    clientId: client.clientId,
+    clientName: client.clientName,
+    redirectUri,
+    codeChallenge: query.code_challenge,
+    resource: target.resource,
+    applicationId: target.applicationId,
+    ...(query.scope === undefined ? {} : { scope: query.scope }),
+    ...(query.state === undefined ? {} : { state: query.state }),
+    query: input.rawQuery,
+  };
+  const requestId = newId(deps.random, 'oar');
+  const expiresAt = Math.floor(deps.clock.now() / 1000) + AUTHORIZATION_REQUEST_TTL_SECONDS;
+  if (!session) {
+    await store(deps, { ...base, requestId, expiresAt });
+    return {
+      kind: 'sign-in',
+      location: `${issuerBase(deps)}/oauth/login?request=${encodeURIComponent(requestId)}`,
+    };
+  }
+
+  const held = await roleOnApplication(deps, session.user.id, target.applicationId);
+  if (!held) return refuse('invalid_target', 'resource is not a resource registered by an application');
+  const scopes = grantedScopes(query.scope, held.role);
+  if (scopes.length === 0) {
+    return refuse(
+      'access_denied',
+      'The user holds no role that grants a requested scope on this application',
+    );
+  }
+  const csrfToken = Buffer.from(deps.random.bytes(32)).toString('base64url');
+  await store(deps, {
+    ...base,
+    requestId,
+    expiresAt,
+    sessionId: session.session.id,
+    csrfTokenHash: sha256Hex(csrfToken),
+  });
+  return {
+    kind: 'consent',
+    view: {
+      requestId,
+      csrfToken,
+      clientName: client.clientName,
+      clientId: client.clientId,
+      redirectHost: new URL(redirectUri).host,
+      applicationName: held.application.name,
+      logoUrl: held.application.logoUrl,
+      scopes,
+      formTarget: formTargetOf(redirectUri),
+    },
+  };
+}
+
+async function store(deps: Deps, request: AuthorizationRequest): Promise<void> {
+  const { outcome } = await putAuthorizationRequest(deps.db, request);
+  if (outcome !== 'created') throw new Error('An authorization request id collided with a stored one');
+}
+
+/**
+ * The application that registered `resource` (RFC 8707), or null: the application's own MCP
+ * endpoint `<ISSUER>/mcp/<id>` counts for every existing application (on the issuer's own scheme,
+ * which is http only locally); any other resource must be an absolute https URI without fragment
+ * that an application's `oauth.resources` names. With a session the role read that follows loads
+ * the application anyway, so its existence is checked there.
+ */
+async function resourceTarget(
+  deps: Deps,
+  resource: string | undefined,
+  roleReadFollows: boolean,
+): Promise<{ resource: string; applicationId: string } | null> {
+  if (!resource || resource.includes('#')) return null;
+  const ownPrefix = `${issuerBase(deps)}/mcp/`;
+  if (resource.startsWith(ownPrefix)) {
+    const id = resource.slice(ownPrefix.length);
+    if (id === '' || id.includes('/') || ownMcpResource(deps.config.ISSUER, id) !== resource) return null;
+    if (!roleReadFollows && !(await getApplication(deps, id))) return null;
+    return { resource, applicationId: id };
+  }
+  const url = URL.parse(resource);
+  if (url?.protocol !== 'https:' || !/^https:\/\//i.test(resource)) return null;
+  const applicationId = await applicationOfResource(deps, resource);
+  return applicationId ? { resource, applicationId } : null;
+}

@@ -1,0 +1,48 @@
+/**
+ * Redirect URI matching (OAuth 2.1 §2.3.1 and §8.4.2, RFC 9700 §4.1): the requested URI must equal
+ * one the client's metadata document lists, character for character, with one exception: a
+ * loopback redirect URI (`http://127.0.0.1`, `http://[::1]`, `http://localhost`) matches on any
+ * port (RFC 8252 §7.3: a native app gets its port from the OS when it listens), its scheme, host,
+ * path and query otherwise equal. No normalisation: a URI that differs in case, a trailing slash, a
+ * query or userinfo is another URI.
+ */
+
+/** `http://<loopback host>[:port]<rest>`, read on the raw string: the host must end at `:`, `/`, `?` or the end. */
+const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::(\d{1,5}))?([/?].*)?$/;
+
+/** The loopback URI without its port, or null when `uri` is not a loopback redirect URI. */
+function withoutPort(uri: string): string | null {
+  const match = LOOPBACK.exec(uri);
+  if (!match || !URL.canParse(uri)) return null;
+  const port = match[2];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return null;
+  return `http://${match[1]}${match[3] ?? ''}`;
+}
+
+/** Whether `requested` is one of the `registered` redirect URIs under the rule above. */
+export function matchesRedirectUri(registered: readonly string[], requested: string): boolean {
+  if (registered.includes(requested)) return true;
+  const loopback = withoutPort(requested);
+  return loopback !== null && registered.some((uri) => withoutPort(uri) === loopback);
+}
+
+/**
+ * `redirectUri` with the authorization response's parameters added to its query (RFC 6749 §4.1.2:
+ * the URI's own query is kept). Values are form-encoded.
+ */
+export function redirectWith(redirectUri: string, parameters: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [name, value] of Object.entries(parameters)) {
+    if (value !== undefined) url.searchParams.append(name, value);
+  }
+  return url.href;
+}
+
+/**
+ * The CSP source that lets the consent form's 303 reach `redirectUri` (Chromium applies
+ * `form-action` to a redirect's target): its origin, or its scheme for a private-use URI scheme.
+ */
+export function formTargetOf(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.origin !== 'null' ? url.origin : url.protocol;
+}

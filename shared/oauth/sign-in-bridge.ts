@@ -1,0 +1,124 @@
+/**
+ * The sign-in bridge (issue 10): between `GET /oauth/authorize` and the consent page, a browser
+ * without a platform session signs in by emailed code on the service's own pages. It calls the same
+ * domain functions as `POST /auth/code/start` and `/auth/code/verify` on the platform (no key), with
+ * the client's IP, so the same limits hold (SPEC §8: per IP, per address, 5 attempts) and the first
+ * code creates the platform account (SPEC §1.1). docs/oauth.md, "Sign-in bridge".
+ */
+import type { Deps } from '../deps.ts';
+import { AppError, fail } from '../errors.ts';
+import { mayChangeStateByCookie, sessionCookie } from '../sessions/cookies.ts';
+import { startSignIn } from '../sign-in/start.ts';
+import { verifySignIn } from '../sign-in/verify.ts';
+import { PLATFORM } from '../store/keys.ts';
+import { readAuthorizationRequest } from '../store/oauth-requests.ts';
+import { getApplication } from '../tenancy/applications.ts';
+import type { AuthorizationRequest } from './model.ts';
+import type { Brand } from './pages/brand.ts';
+import { formTargetOf } from './redirect-uri.ts';
+
+/** Where the browser is and who it is: the sign-in limits count by IP; the forms must be the service's own. */
+export interface BridgeClient {
+  ip: string;
+  userAgent: string;
+  origin: string | undefined;
+  fetchSite: string | undefined;
+}
+
+const unknownRequest = () =>
+  fail('invalidRequest', 'This sign-in request is unknown or has expired (it lasts 10 minutes)');
+
+async function pending(deps: Deps, requestId: string): Promise<AuthorizationRequest> {
+  const request = await readAuthorizationRequest(deps.db, requestId, Math.floor(deps.clock.now() / 1000));
+  if (!request) throw unknownRequest();
+  return request;
+}
+
+async function brandOf(deps: Deps, request: AuthorizationRequest): Promise<Brand> {
+  const application = await getApplication(deps, request.applicationId);
+  if (!application) throw unknownRequest();
+  return { applicationName: application.name, logoUrl: application.logoUrl };
+}
+
+/**
+ * A sign-in form may only be posted by the service's own page (login CSRF: another site could sign
+ * the browser in to the attacker's account): the same rule as a cookie that changes state (DESIGN §5).
+ */
+function ownPageOnly(deps: Deps, client: BridgeClient): void {
+  if (!mayChangeStateByCookie(deps.config, client)) {
+    throw fail('forbidden', "The sign-in form must be sent from this service's own page");
+  }
+}
+
+/** `GET /oauth/login`: the pending request and the application to show. Two GetItem. */
+export async function bridgePage(deps: Deps, requestId: string): Promise<Brand> {
+  return brandOf(deps, await pending(deps, requestId));
+}
+
+/** The code form's page: the application, and the CSP source of the client's redirect URI. */
+export interface CodeFormView {
+  brand: Brand;
+  clientTarget: string;
+}
+
+/** `POST /oauth/login`: sends the code exactly as `POST /auth/code/start` on the platform does. */
+export async function startBridgeSignIn(
+  deps: Deps,
+  input: { requestId: string; email: string; client: BridgeClient },
+): Promise<CodeFormView> {
+  ownPageOnly(deps, input.client);
+  const request = await pending(deps, input.requestId);
+  const brand = await brandOf(deps, request);
+  await startSignIn(deps, {
+    scope: PLATFORM,
+    applicationId: null,
+    email: input.email,
+    sourceIp: input.client.ip,
+    userAgent: input.client.userAgent,
+  });
+  return { brand, clientTarget: formTargetOf(request.redirectUri) };
+}
+
+export type BridgeVerifyOutcome =
+  | { outcome: 'signed-in'; cookie: string; returnTo: string }
+  | ({ outcome: 'wrong-code'; attemptsLeft: number | undefined } & CodeFormView);
+
+/**
+ * `POST /oauth/login/verify`: checks the code exactly as `POST /auth/code/verify` does; on success
+ * the browser goes back to the original authorization request, now with a session. A wrong code
+ * with attempts left is the form again; every other refusal (expired, fifth attempt, rate limited)
+ * is the error itself, which the route answers as an HTML page with its status.
+ */
+export async function verifyBridgeSignIn(
+  deps: Deps,
+  input: { requestId: string; email: string; code: string; client: BridgeClient; remainingMs: () => number },
+): Promise<BridgeVerifyOutcome> {
+  ownPageOnly(deps, input.client);
+  const request = await pending(deps, input.requestId);
+  try {
+    const result = await verifySignIn(deps, {
+      scope: PLATFORM,
+      email: input.email,
+      code: input.code,
+      sourceIp: input.client.ip,
+      userAgent: input.client.userAgent,
+      remainingMs: input.remainingMs,
+    });
+    const issuer = deps.config.ISSUER.replace(/\/+$/, '');
+    return {
+      outcome: 'signed-in',
+      // The platform session cookie (SPEC §5.2): the form came from the service's own origin.
+      cookie: sessionCookie(deps.config, PLATFORM, result.token),
+      returnTo: `${issuer}/oauth/authorize?${request.query}`,
+    };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.kind !== 'wrongCode') throw error;
+    const attemptsLeft = error.details?.attemptsLeft;
+    return {
+      outcome: 'wrong-code',
+      brand: await brandOf(deps, request),
+      clientTarget: formTargetOf(request.redirectUri),
+      attemptsLeft: typeof attemptsLeft === 'number' ? attemptsLeft : undefined,
+    };
+  }
+}

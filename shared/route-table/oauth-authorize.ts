@@ -1,0 +1,93 @@
+/**
+ * OAuth authorization (SPEC §4.2, issue 10): the authorization endpoint, the sign-in bridge and the
+ * consent POST. Browser navigations: the pages answer HTML (`{ raw: 'text/html' }`), refusals of the
+ * bridge and consent are HTML error pages (`errorStyle: 'html'`), the authorize endpoint's 400s are
+ * RFC 6749 JSON (DESIGN §2). Spread into the one table (shared/routes.ts).
+ */
+import { NoBody } from '../contracts/common.ts';
+import {
+  AuthorizeQuery,
+  ConsentForm,
+  SignInBridgeQuery,
+  SignInBridgeStartForm,
+  SignInBridgeVerifyForm,
+} from '../contracts/oauth-authorize.ts';
+import { bodyErrors, type RouteSpec } from '../route-spec.ts';
+
+const html = { raw: 'text/html' } as const;
+
+export const oauthAuthorizeRoutes = {
+  oauthAuthorize: {
+    method: 'GET',
+    path: '/oauth/authorize',
+    entry: 'functions/oauth/authorize.ts',
+    errorStyle: 'oauth',
+    auth: 'platform-cookie',
+    access: { table: 'readwrite', publicKeys: true },
+    contract: {
+      query: AuthorizeQuery,
+      responses: { 200: html, 302: NoBody },
+      errors: ['invalidRequest', 'oauthInvalidRequest', 'invalidClient'],
+    },
+  },
+  oauthSignInPage: {
+    method: 'GET',
+    path: '/oauth/login',
+    entry: 'functions/oauth/login-page.ts',
+    errorStyle: 'html',
+    auth: 'none',
+    access: { table: 'read' },
+    contract: { query: SignInBridgeQuery, responses: { 200: html }, errors: ['invalidRequest'] },
+  },
+  oauthSignInStart: {
+    method: 'POST',
+    path: '/oauth/login',
+    entry: 'functions/oauth/login-start.ts',
+    errorStyle: 'html',
+    auth: 'none',
+    access: { table: 'readwrite', mail: true, codeKey: true },
+    // Every post sends an email, as `POST /auth/code/start` does: the same throttle.
+    throttle: { rate: 10, burst: 20 },
+    contract: {
+      body: { form: SignInBridgeStartForm },
+      responses: { 200: html },
+      errors: [...bodyErrors, 'forbidden', 'rateLimited', 'mailUnavailable'],
+    },
+  },
+  oauthSignInVerify: {
+    method: 'POST',
+    path: '/oauth/login/verify',
+    entry: 'functions/oauth/login-verify.ts',
+    errorStyle: 'html',
+    auth: 'none',
+    access: { table: 'readwrite', sign: true, codeKey: true },
+    throttle: { rate: 25, burst: 50 },
+    contract: {
+      body: { form: SignInBridgeVerifyForm },
+      responses: { 303: NoBody, 400: html },
+      errors: [
+        ...bodyErrors,
+        'forbidden',
+        'codeExpired',
+        'accountDisabled',
+        'accountChanged',
+        'rateLimited',
+        'tooManyAttempts',
+        'outOfTime',
+      ],
+    },
+  },
+  oauthConsent: {
+    method: 'POST',
+    path: '/oauth/consent',
+    entry: 'functions/oauth/consent.ts',
+    errorStyle: 'html',
+    auth: 'platform-cookie',
+    access: { table: 'readwrite', publicKeys: true },
+    contract: {
+      body: { form: ConsentForm },
+      responses: { 303: NoBody },
+      errors: [...bodyErrors, 'forbidden'],
+    },
+  },
+} as const satisfies Record<string, RouteSpec>;

@@ -1,0 +1,161 @@
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../shared/local/ports.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { launchBrowser, type PageServer, servePage, type TestBrowser } from '../support/browser.ts';
+import {
+  type ClientMetadataServer,
+  metadataEnv,
+  startClientMetadataServer,
+} from '../support/client-metadata-server.ts';
+import { latestCode } from '../support/inbox.ts';
+import { authorizePath, pkce } from '../support/oauth-authorize.ts';
+import { newEmail } from '../support/sign-in.ts';
+import { createOwnedApplication } from '../support/tenancy.ts';
+
+/**
+ * The OAuth sign-in bridge and consent page in headless Chromium (issue 10): real forms, real
+ * redirects, the browser's own cookie jar. The service listens on 127.0.0.1 with that origin as its
+ * ISSUER (its pages post to their own origin); the client is the HTTPS metadata fixture plus a
+ * loopback HTTP server as its redirect URI. `npm run docs:screenshots` runs this file with
+ * `DOORCODE_SCREENSHOTS` set to write docs/images/oauth-sign-in.png and oauth-consent.png.
+ */
+const SCREENSHOTS = process.env.DOORCODE_SCREENSHOTS;
+
+let metadata: ClientMetadataServer;
+let app: TestApp;
+let browser: TestBrowser;
+let callback: { origin: string; server: Server };
+let framing: PageServer;
+let authorizeUrl: string;
+let ownerEmail: string;
+
+/** The client's redirect URI: a loopback page that shows the query it got. */
+async function startCallbackServer() {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(`callback ${req.url}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+beforeAll(async () => {
+  metadata = await startClientMetadataServer();
+  const port = await freePort();
+  app = await startTestApp({ port, env: { ...metadataEnv(metadata), ISSUER: `http://127.0.0.1:${port}` } });
+  callback = await startCallbackServer();
+  const owned = await createOwnedApplication(app, 'Acme Notes');
+  ownerEmail = owned.owner.email;
+  const clientId = metadata.serveClient('/agent.json', { client_name: 'Acme Agent' });
+  authorizeUrl = `${app.url}${authorizePath({
+    client_id: clientId,
+    redirect_uri: `${callback.origin}/callback`,
+    response_type: 'code',
+    code_challenge: pkce().challenge,
+    code_challenge_method: 'S256',
+    resource: `${app.url}/mcp/${owned.applicationId}`,
+    state: 'browser-state',
+  })}`;
+  // Another loopback origin that frames the sign-in page and the authorization URL (the consent
+  // page once the browser has a session: SameSite=Lax cookies travel to a same-site frame).
+  const toSignIn = await app.request('GET', authorizeUrl.slice(app.url.length));
+  const signInUrl = String(toSignIn.headers.location);
+  framing = await servePage(
+    `<!doctype html><html><body><iframe src="${signInUrl}"></iframe><iframe src="${authorizeUrl}"></iframe></body></html>`,
+  );
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await framing?.close();
+  await new Promise<void>((resolve) => callback?.server.close(() => resolve()));
+  await app?.close();
+  await metadata?.close();
+});
+
+async function screenshot(page: Page, name: string) {
+  if (!SCREENSHOTS) return;
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, name), fullPage: true });
+}
+
+describe('the OAuth pages in Chromium', () => {
+  it('signs in by the emailed code, approves, and lands on the redirect URI with code, state and iss', async () => {
+    const page = await browser.newPage();
+    await page.setViewportSize({ width: 640, height: 720 });
+
+    // The authorize URL without a session lands on the sign-in bridge.
+    await page.goto(authorizeUrl);
+    expect(page.url()).toContain('/oauth/login?request=');
+    await expect(page.textContent('body')).resolves.toContain('Acme Notes');
+    await screenshot(page, 'oauth-sign-in.png');
+
+    // Email, then the emailed code (the owner's account: a member with a role on the application).
+    await page.fill('#email', ownerEmail);
+    await Promise.all([page.waitForURL(/\/oauth\/login$/), page.click('button[type=submit]')]);
+    await page.fill('#code', await latestCode(ownerEmail));
+    await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
+
+    // The consent page names the client, the application and the scopes.
+    const consent = (await page.textContent('body')) ?? '';
+    expect(consent).toContain('Acme Agent');
+    expect(consent).toContain('Acme Notes');
+    expect(consent).toContain('auth:write');
+    await screenshot(page, 'oauth-consent.png');
+
+    // Approve: the 303 goes on to the client's redirect URI.
+    await Promise.all([page.waitForURL(`${callback.origin}/**`), page.click('button[value=approve]')]);
+    const landed = new URL(page.url());
+    expect(landed.pathname).toBe('/callback');
+    expect(landed.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(landed.searchParams.get('state')).toBe('browser-state');
+    expect(landed.searchParams.get('iss')).toBe(app.deps.config.ISSUER);
+    await page.close();
+  }, 60_000);
+
+  it('sends a user with no role on the application from the code form straight to the redirect URI with access_denied', async () => {
+    // Prepare: a fresh browser state and an address with no membership of the application's organization.
+    await browser.context.clearCookies();
+    const page = await browser.newPage();
+    const email = newEmail();
+    await page.goto(authorizeUrl);
+    await page.fill('#email', email);
+    await Promise.all([page.waitForURL(/\/oauth\/login$/), page.click('button[type=submit]')]);
+    await page.fill('#code', await latestCode(email));
+
+    // Act: the verify's 303 to /oauth/authorize redirects on to the client (the code form's
+    // form-action must allow it: Chromium checks every redirect of a submission).
+    await Promise.all([page.waitForURL(`${callback.origin}/**`), page.click('button[type=submit]')]);
+
+    // Assess
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get('error')).toBe('access_denied');
+    expect(landed.searchParams.get('state')).toBe('browser-state');
+    expect(landed.searchParams.get('iss')).toBe(app.deps.config.ISSUER);
+    await page.close();
+  }, 60_000);
+
+  it('refuses to render the sign-in and consent pages inside a frame of another origin', async () => {
+    const page = await browser.newPage();
+
+    await page.goto(framing.origin);
+    await page.waitForLoadState('load');
+
+    const frames = page.frames().filter((frame) => frame !== page.mainFrame());
+    expect(frames).toHaveLength(2);
+    for (const frame of frames) {
+      // A frame the browser blocked shows its own error page: nothing of ours.
+      const text = await frame.textContent('body').catch(() => '');
+      expect(text).not.toContain('Send me a code');
+      expect(text).not.toContain('Approve');
+      expect(text).not.toContain('Acme');
+      expect(text).not.toContain('Sign in');
+    }
+    await page.close();
+  }, 60_000);
+});

@@ -1,0 +1,564 @@
+import { createHash } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/store/keys.ts';
+import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import {
+  type ClientMetadataServer,
+  metadataEnv,
+  startClientMetadataServer,
+} from '../support/client-metadata-server.ts';
+import { freshIp, type TestResponse } from '../support/http-client.ts';
+import { latestCode } from '../support/inbox.ts';
+import {
+  authorizePath,
+  bridgeRequestOf,
+  cookieFrom,
+  hiddenField,
+  ownPage,
+  pkce,
+  postForm,
+  signInThroughBridge,
+} from '../support/oauth-authorize.ts';
+import { newEmail, wrongCode } from '../support/sign-in.ts';
+import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
+
+let metadata: ClientMetadataServer;
+let app: TestApp;
+let clientId: string;
+let applicationId: string;
+let resource: string;
+let ownerCookie: string;
+let owned: Awaited<ReturnType<typeof createOwnedApplication>>;
+const { challenge } = pkce();
+const REDIRECT = 'https://agent.example.com/callback';
+const ISSUER_ORIGIN = new URL(TEST_ISSUER).origin;
+
+beforeAll(async () => {
+  metadata = await startClientMetadataServer();
+  app = await startTestApp({ env: metadataEnv(metadata) });
+  clientId = metadata.serveClient('/agent.json');
+  owned = await createOwnedApplication(app);
+  applicationId = owned.applicationId;
+  resource = `${TEST_ISSUER}/mcp/${applicationId}`;
+  ownerCookie = `${app.deps.config.SERVICE_NAME}.session_token=${owned.owner.token}`;
+});
+afterAll(async () => {
+  await app.close();
+  await metadata.close();
+});
+
+/** A valid request's parameters with `changes` (undefined removes one). */
+const params = (changes: Record<string, string | undefined> = {}) => ({
+  client_id: clientId,
+  redirect_uri: REDIRECT,
+  response_type: 'code',
+  code_challenge: challenge,
+  code_challenge_method: 'S256',
+  resource,
+  state: 'st-123',
+  ...changes,
+});
+
+const authorizeAs = (cookie: string | undefined, changes: Record<string, string | undefined> = {}) =>
+  app.request('GET', authorizePath(params(changes)), { headers: cookie ? { cookie } : {}, ip: freshIp() });
+
+function expectJsonError(response: TestResponse, error: string) {
+  expect(response.status).toBe(400);
+  expect(response.body.error).toBe(error);
+  expect(response.headers.location).toBeUndefined();
+  expect(response.headers['cache-control']).toBe('no-store');
+}
+
+/** The parameters of the redirect back to the client. */
+function redirectedTo(response: TestResponse, status = 302) {
+  expect(response.status).toBe(status);
+  const location = new URL(String(response.headers.location));
+  expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+  return location.searchParams;
+}
+
+/** The consent page's form fields for a signed-in browser. */
+async function consentForm(cookie: string, changes: Record<string, string | undefined> = {}) {
+  const page = await authorizeAs(cookie, changes);
+  expect(page.status).toBe(200);
+  return { request: hiddenField(page.text, 'request'), csrf: hiddenField(page.text, 'csrf') };
+}
+
+describe('GET /oauth/authorize: errors before the client is known are 400 JSON', () => {
+  it.each([
+    ['missing', undefined],
+    ['not https', 'http://localhost/agent.json'],
+    ['without a document', 'https://localhost:1/agent.json'],
+  ])('answers invalid_client for a client_id %s', async (_case, value) => {
+    expectJsonError(await authorizeAs(undefined, { client_id: value }), 'invalid_client');
+  });
+
+  it('answers invalid_request for a missing redirect_uri', async () => {
+    expectJsonError(await authorizeAs(undefined, { redirect_uri: undefined }), 'invalid_request');
+  });
+
+  it('answers invalid_request for a repeated parameter', async () => {
+    const path = `${authorizePath(params())}&state=again`;
+    expectJsonError(await app.request('GET', path, { ip: freshIp() }), 'invalid_request');
+  });
+
+  it.each([
+    ['a trailing slash', `${REDIRECT}/`],
+    ['another case', 'https://agent.example.com/Callback'],
+    ['an extra query', `${REDIRECT}?x=1`],
+    ['userinfo', 'https://agent.example.com@evil.example/callback'],
+    ['another host', 'https://evil.example/callback'],
+    ['http instead of https', 'http://agent.example.com/callback'],
+    ['another loopback path', 'http://127.0.0.1:5000/other'],
+    ['a loopback URI with userinfo', 'http://127.0.0.1@evil.example/callback'],
+  ])('refuses a redirect_uri with %s, never redirecting', async (_case, redirectUri) => {
+    expectJsonError(await authorizeAs(undefined, { redirect_uri: redirectUri }), 'invalid_request');
+  });
+
+  it.each([
+    ['without a port', 'http://127.0.0.1/callback'],
+    ['on any port', 'http://127.0.0.1:49152/callback'],
+  ])('accepts the registered loopback redirect URI %s', async (_case, redirectUri) => {
+    const response = await authorizeAs(undefined, { redirect_uri: redirectUri });
+    expect(response.status).toBe(302);
+    expect(String(response.headers.location)).toMatch(/\/oauth\/login\?request=/);
+  });
+});
+
+describe('GET /oauth/authorize: later errors go back to the redirect URI with iss and state', () => {
+  it.each([
+    ['response_type=token', { response_type: 'token' }, 'unsupported_response_type'],
+    ['no code_challenge', { code_challenge: undefined }, 'invalid_request'],
+    ['a malformed code_challenge', { code_challenge: 'short' }, 'invalid_request'],
+    ['code_challenge_method=plain', { code_challenge_method: 'plain' }, 'invalid_request'],
+    ['no resource', { resource: undefined }, 'invalid_target'],
+    ['an http resource', { resource: 'http://api.example.com/mcp' }, 'invalid_target'],
+    ['a resource with a fragment', { resource: 'RESOURCE#frag' }, 'invalid_target'],
+    ['an unregistered resource', { resource: 'https://api.example.com/mcp' }, 'invalid_target'],
+    ['an unknown application', { resource: `${TEST_ISSUER}/mcp/app_unknown` }, 'invalid_target'],
+  ])('%s', async (_case, changes, error) => {
+    const fixed = Object.fromEntries(
+      Object.entries(changes).map(([name, value]) => [name, value?.replace('RESOURCE', resource)]),
+    );
+    const redirected = redirectedTo(await authorizeAs(undefined, fixed));
+    expect(redirected.get('error')).toBe(error);
+    expect(redirected.get('iss')).toBe(TEST_ISSUER);
+    expect(redirected.get('state')).toBe('st-123');
+  });
+
+  it('answers access_denied to a signed-in user with no role on the application', async () => {
+    // Prepare
+    const stranger = await authorizeAs(undefined);
+    const { cookie } = await signInThroughBridge(app, bridgeRequestOf(stranger), newEmail());
+
+    // Act
+    const response = await authorizeAs(cookie);
+
+    // Assess
+    const redirected = redirectedTo(response);
+    expect(redirected.get('error')).toBe('access_denied');
+    expect(redirected.get('iss')).toBe(TEST_ISSUER);
+  });
+});
+
+describe('GET /oauth/authorize: the sign-in bridge and the consent page', () => {
+  it('sends a browser without a platform session to the sign-in bridge', async () => {
+    const response = await authorizeAs(`${app.deps.config.SERVICE_NAME}.session_token=not-a-token`);
+
+    expect(response.status).toBe(302);
+    const location = new URL(String(response.headers.location));
+    expect(location.href.startsWith(`${TEST_ISSUER}/oauth/login?`)).toBe(true);
+    // At least 128 random bits after the prefix (22 base64url characters).
+    expect(bridgeRequestOf(response)).toMatch(/^oar_[A-Za-z0-9_-]{22,}$/);
+  });
+
+  it('shows the consent page to the owner, with strict page headers', async () => {
+    const response = await authorizeAs(ownerCookie);
+
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(csp).toContain("form-action 'self' https://agent.example.com");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.text).toContain('Test Agent');
+    expect(response.text).toContain(clientId);
+    expect(response.text).toContain('agent.example.com');
+    expect(response.text).toContain('auth:read');
+    expect(response.text).toContain('auth:write');
+    expect(response.text).not.toContain('<script');
+  });
+
+  it("shows the application's logo, allowed by its origin alone", async () => {
+    // Prepare
+    const logoOwned = await createOwnedApplication(app, 'Logo App');
+    await manage(
+      app,
+      'PATCH',
+      `/applications/${logoOwned.applicationId}`,
+      { token: logoOwned.owner.token },
+      {
+        logoUrl: 'https://cdn.example.com/logo.png',
+      },
+    );
+    const cookie = `${app.deps.config.SERVICE_NAME}.session_token=${logoOwned.owner.token}`;
+
+    // Act
+    const response = await authorizeAs(cookie, { resource: `${TEST_ISSUER}/mcp/${logoOwned.applicationId}` });
+
+    // Assess
+    expect(response.text).toContain('<img src="https://cdn.example.com/logo.png"');
+    expect(String(response.headers['content-security-policy'])).toContain('img-src https://cdn.example.com;');
+  });
+
+  it('escapes a hostile client name and application name', async () => {
+    // Prepare
+    const hostile = '<script>alert(1)</script>"\'&';
+    const hostileClient = metadata.serveClient('/hostile.json', { client_name: hostile });
+    const owned = await createOwnedApplication(app, '<img src=x onerror=alert(2)>');
+    const cookie = `${app.deps.config.SERVICE_NAME}.session_token=${owned.owner.token}`;
+
+    // Act
+    const response = await authorizeAs(cookie, {
+      client_id: hostileClient,
+      resource: `${TEST_ISSUER}/mcp/${owned.applicationId}`,
+    });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.text).not.toContain('<script>');
+    expect(response.text).not.toContain('<img src=x');
+    expect(response.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;');
+    expect(response.text).toContain('&lt;img src=x onerror=alert(2)&gt;');
+  });
+});
+
+describe('the sign-in bridge', () => {
+  it('answers an unknown request with an HTML error page', async () => {
+    const response = await app.request('GET', '/oauth/login?request=oar_unknown', { ip: freshIp() });
+
+    expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('shows the email form with the application name, signs in and returns to the request', async () => {
+    // Prepare
+    const authorizeQuery = authorizePath(params()).split('?')[1];
+    const requestId = bridgeRequestOf(await authorizeAs(undefined));
+    const email = newEmail();
+
+    // Act
+    const page = await app.request('GET', `/oauth/login?request=${requestId}`, { ip: freshIp() });
+    const { cookie, verified } = await signInThroughBridge(app, requestId, email);
+
+    // Assess
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Acme Notes');
+    expect(page.text).toContain('action="/oauth/login"');
+    expect(verified.headers.location).toBe(`${TEST_ISSUER}/oauth/authorize?${authorizeQuery}`);
+    const setCookie = String(verified.headers['set-cookie']);
+    expect(setCookie).toContain('HttpOnly; Secure; SameSite=Lax; Path=/');
+    // SPEC §1.1: the first code created the platform account, whose session the cookie holds.
+    const session = await app.request('GET', '/auth/session', { headers: { cookie }, ip: freshIp() });
+    expect(session.body.user.email).toBe(email);
+  });
+
+  it('shows the code form again with the attempts left after a wrong code', async () => {
+    // Prepare
+    const requestId = bridgeRequestOf(await authorizeAs(undefined));
+    const email = newEmail();
+    await postForm(app, '/oauth/login', { request: requestId, email });
+    const code = await latestCode(email);
+
+    // Act
+    const response = await postForm(app, '/oauth/login/verify', {
+      request: requestId,
+      email,
+      code: wrongCode(code),
+    });
+
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.text).toContain('4 attempts left');
+    expect(cookieFrom(response, `${app.deps.config.SERVICE_NAME}.session_token`)).toBeUndefined();
+  });
+
+  it('answers an expired code with a 410 page', async () => {
+    // Prepare
+    const requestId = bridgeRequestOf(await authorizeAs(undefined));
+    const email = newEmail();
+    await postForm(app, '/oauth/login', { request: requestId, email });
+    const code = await latestCode(email);
+    // The sign-in code expires with the request: both live 10 minutes; a fresh request for the verify.
+    app.clock.advance(601_000);
+    const fresh = bridgeRequestOf(await authorizeAs(undefined));
+
+    // Act
+    const response = await postForm(app, '/oauth/login/verify', { request: fresh, email, code });
+
+    // Assess
+    expect(response.status).toBe(410);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('answers an expired request with a 400 page', async () => {
+    const requestId = bridgeRequestOf(await authorizeAs(undefined));
+    app.clock.advance(601_000);
+
+    const response = await app.request('GET', `/oauth/login?request=${requestId}`, { ip: freshIp() });
+
+    expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('answers the fifth wrong code with a 429 page', async () => {
+    // Prepare
+    const requestId = bridgeRequestOf(await authorizeAs(undefined));
+    const email = newEmail();
+    await postForm(app, '/oauth/login', { request: requestId, email });
+    const code = wrongCode(await latestCode(email));
+    for (let attempt = 1; attempt < 5; attempt++) {
+      await postForm(app, '/oauth/login/verify', { request: requestId, email, code });
+    }
+
+    // Act
+    const fifth = await postForm(app, '/oauth/login/verify', { request: requestId, email, code });
+
+    // Assess
+    expect(fifth.status).toBe(429);
+    expect(fifth.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('refuses a sign-in form posted from another site', async () => {
+    const requestId = bridgeRequestOf(await authorizeAs(undefined));
+
+    const response = await postForm(
+      app,
+      '/oauth/login',
+      { request: requestId, email: newEmail() },
+      ownPage({ origin: 'https://evil.example' }),
+    );
+
+    expect(response.status).toBe(403);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it("counts the service's own origin as a platform origin for the session cookie", async () => {
+    // Prepare
+    const email = newEmail();
+    await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
+    const code = await latestCode(email);
+
+    // Act
+    const response = await app.request('POST', '/auth/code/verify', {
+      body: { email, code },
+      headers: { origin: ISSUER_ORIGIN },
+      ip: freshIp(),
+    });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(cookieFrom(response, `${app.deps.config.SERVICE_NAME}.session_token`)).toBeDefined();
+  });
+});
+
+describe('POST /oauth/consent', () => {
+  it('approves: 303 to the redirect URI with code, state and iss', async () => {
+    const form = await consentForm(ownerCookie);
+
+    const response = await postForm(
+      app,
+      '/oauth/consent',
+      { ...form, decision: 'approve' },
+      ownPage({ cookie: ownerCookie }),
+    );
+
+    const redirected = redirectedTo(response, 303);
+    expect(redirected.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(redirected.get('state')).toBe('st-123');
+    expect(redirected.get('iss')).toBe(TEST_ISSUER);
+  });
+
+  it("grants the scopes of the user's role at the time of the approval", async () => {
+    // Prepare: an admin sees both scopes, then is made a member before approving.
+    const admin = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'admin');
+    const cookie = `${app.deps.config.SERVICE_NAME}.session_token=${admin.token}`;
+    const form = await consentForm(cookie);
+    const path = `/organizations/${owned.organizationId}/members/${admin.userId}`;
+    expect((await manage(app, 'PATCH', path, { token: owned.owner.token }, { role: 'member' })).status).toBe(
+      200,
+    );
+
+    // Act
+    const response = await postForm(
+      app,
+      '/oauth/consent',
+      { ...form, decision: 'approve' },
+      ownPage({ cookie }),
+    );
+
+    // Assess
+    const code = redirectedTo(response, 303).get('code') ?? '';
+    const { Item } = await app.deps.db.client.send(
+      new GetCommand({
+        TableName: app.deps.db.table,
+        Key: keys.authorizationCode(createHash('sha256').update(code).digest('hex')),
+        ConsistentRead: true,
+      }),
+    );
+    expect(Item?.scopes).toEqual(['auth:read']);
+    expect(Item?.userId).toBe(admin.userId);
+    expect(Item?.resource).toBe(resource);
+  });
+
+  it('denies: 303 with access_denied, state and iss', async () => {
+    const form = await consentForm(ownerCookie);
+
+    const response = await postForm(
+      app,
+      '/oauth/consent',
+      { ...form, decision: 'deny' },
+      ownPage({ cookie: ownerCookie }),
+    );
+
+    const redirected = redirectedTo(response, 303);
+    expect(redirected.get('error')).toBe('access_denied');
+    expect(redirected.get('code')).toBeNull();
+    expect(redirected.get('state')).toBe('st-123');
+    expect(redirected.get('iss')).toBe(TEST_ISSUER);
+  });
+
+  it('accepts a POST without Origin whose Sec-Fetch-Site is same-origin', async () => {
+    const form = await consentForm(ownerCookie);
+    const headers = {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: ownerCookie,
+      'sec-fetch-site': 'same-origin',
+    };
+
+    const response = await postForm(app, '/oauth/consent', { ...form, decision: 'approve' }, headers);
+
+    expect(response.status).toBe(303);
+  });
+
+  it('accepts the opaque Origin a no-referrer page sends when Sec-Fetch-Site is same-origin', async () => {
+    const form = await consentForm(ownerCookie);
+
+    const response = await postForm(
+      app,
+      '/oauth/consent',
+      { ...form, decision: 'approve' },
+      ownPage({ cookie: ownerCookie, origin: 'null', 'sec-fetch-site': 'same-origin' }),
+    );
+
+    expect(response.status).toBe(303);
+  });
+
+  it('is single use: a second decision is refused with a page, never a redirect', async () => {
+    const form = await consentForm(ownerCookie);
+    await postForm(app, '/oauth/consent', { ...form, decision: 'approve' }, ownPage({ cookie: ownerCookie }));
+
+    const again = await postForm(
+      app,
+      '/oauth/consent',
+      { ...form, decision: 'approve' },
+      ownPage({ cookie: ownerCookie }),
+    );
+
+    expect(again.status).toBe(400);
+    expect(again.headers.location).toBeUndefined();
+    expect(again.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('refuses an expired request', async () => {
+    const form = await consentForm(ownerCookie);
+    app.clock.advance(601_000);
+
+    const response = await postForm(
+      app,
+      '/oauth/consent',
+      { ...form, decision: 'approve' },
+      ownPage({ cookie: ownerCookie }),
+    );
+
+    expect(response.status).toBe(400);
+    expect(response.headers.location).toBeUndefined();
+  });
+
+  describe('CSRF', () => {
+    it.each([
+      ['no cookie', () => ownPage()],
+      ['a foreign Origin', () => ownPage({ cookie: ownerCookie, origin: 'https://evil.example' })],
+      [
+        'a configured platform origin that is not the service',
+        () => ownPage({ cookie: ownerCookie, origin: 'https://app.doorcode.test' }),
+      ],
+      [
+        'no Origin and a cross-site fetch',
+        () => ({
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: ownerCookie,
+          'sec-fetch-site': 'cross-site',
+        }),
+      ],
+      [
+        'an opaque Origin and a cross-site fetch (a sandboxed frame)',
+        () => ownPage({ cookie: ownerCookie, origin: 'null', 'sec-fetch-site': 'cross-site' }),
+      ],
+    ])('refuses a decision with %s (403 page)', async (_case, headers) => {
+      const form = await consentForm(ownerCookie);
+
+      const response = await postForm(app, '/oauth/consent', { ...form, decision: 'approve' }, headers());
+
+      expect(response.status).toBe(403);
+      expect(response.headers.location).toBeUndefined();
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+    });
+
+    it("refuses another session's request", async () => {
+      // Prepare
+      const form = await consentForm(ownerCookie);
+      const other = await signInThroughBridge(app, bridgeRequestOf(await authorizeAs(undefined)), newEmail());
+
+      // Act
+      const response = await postForm(
+        app,
+        '/oauth/consent',
+        { ...form, decision: 'approve' },
+        ownPage({ cookie: other.cookie }),
+      );
+
+      // Assess
+      expect(response.status).toBe(403);
+      expect(response.headers.location).toBeUndefined();
+    });
+
+    it('refuses a wrong CSRF token, and the request stays usable', async () => {
+      const form = await consentForm(ownerCookie);
+
+      const forged = await postForm(
+        app,
+        '/oauth/consent',
+        { ...form, csrf: 'forged', decision: 'approve' },
+        ownPage({ cookie: ownerCookie }),
+      );
+      const genuine = await postForm(
+        app,
+        '/oauth/consent',
+        { ...form, decision: 'approve' },
+        ownPage({ cookie: ownerCookie }),
+      );
+
+      expect(forged.status).toBe(403);
+      expect(genuine.status).toBe(303);
+    });
+  });
+});

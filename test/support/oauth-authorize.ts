@@ -1,0 +1,72 @@
+/**
+ * Driving `GET /oauth/authorize`, the sign-in bridge and the consent POST over HTTP, as a browser
+ * would: forms posted from the service's own origin (ISSUER), the platform cookie carried by hand.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { TEST_ISSUER, type TestApp } from './app.ts';
+import { freshIp, type TestResponse } from './http-client.ts';
+import { latestCode } from './inbox.ts';
+
+/** A PKCE S256 pair (RFC 7636 §4.1, §4.2). */
+export function pkce() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** The path of an authorization request with `parameters` (undefined ones left out). */
+export function authorizePath(parameters: Record<string, string | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(parameters)) if (value !== undefined) query.append(name, value);
+  return `/oauth/authorize?${query}`;
+}
+
+/** Headers of a form posted by the service's own page. */
+export const ownPage = (extra: Record<string, string> = {}) => ({
+  origin: new URL(TEST_ISSUER).origin,
+  'content-type': 'application/x-www-form-urlencoded',
+  ...extra,
+});
+
+/** Posts `fields` as a form from the service's own page. */
+export function postForm(
+  app: TestApp,
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = ownPage(),
+  ip = freshIp(),
+): Promise<TestResponse> {
+  return app.request('POST', path, { raw: new URLSearchParams(fields).toString(), headers, ip });
+}
+
+/** The `name=value` of the cookie an answer sets under `name`. */
+export function cookieFrom(response: TestResponse, name: string): string | undefined {
+  const set = response.headers['set-cookie'];
+  const all = Array.isArray(set) ? set : set ? [set] : [];
+  return all.map((cookie) => cookie.split(';')[0] ?? '').find((pair) => pair.startsWith(`${name}=`));
+}
+
+/** The request id of a redirect to the sign-in bridge. */
+export const bridgeRequestOf = (response: TestResponse): string =>
+  new URL(String(response.headers.location)).searchParams.get('request') ?? '';
+
+/** The value of a hidden field of a page. */
+export function hiddenField(html: string, name: string): string {
+  const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
+  if (!match?.[1]) throw new Error(`no hidden field ${name} in the page`);
+  return match[1];
+}
+
+/**
+ * Through the bridge for the pending request `requestId`: the email form, the code, the verify.
+ * Returns the platform session cookie (`name=value`) and the verify answer.
+ */
+export async function signInThroughBridge(app: TestApp, requestId: string, email: string) {
+  const started = await postForm(app, '/oauth/login', { request: requestId, email });
+  if (started.status !== 200) throw new Error(`bridge start answered ${started.status}: ${started.text}`);
+  const code = await latestCode(email);
+  const verified = await postForm(app, '/oauth/login/verify', { request: requestId, email, code });
+  if (verified.status !== 303) throw new Error(`bridge verify answered ${verified.status}: ${verified.text}`);
+  const cookie = cookieFrom(verified, `${app.deps.config.SERVICE_NAME}.session_token`);
+  if (!cookie) throw new Error('bridge verify set no platform cookie');
+  return { cookie, verified };
+}
