@@ -451,6 +451,38 @@ export const callsBenchmark: Benchmark = {
         '/oauth/token',
         form({ grant_type: 'refresh_token', refresh_token: exchanged.body.refresh_token as string }),
       );
+      // The same for the external resource the configuration registered: each grant also reads
+      // that the application still holds it (one more GetItem).
+      const externalResource = 'https://api.bench.test/mcp';
+      const externalCode = await issueAuthorizationCode(counted, {
+        clientId: client.clientId,
+        clientName: 'Bench Agent',
+        redirectUri: client.redirectUri,
+        codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+        resource: externalResource,
+        applicationId: created.body.id as string,
+        userId: platform.body.user?.id as string,
+        scopes: ['auth:read', 'auth:write'],
+      });
+      const externalExchanged = await call(
+        'POST /oauth/token (authorization_code, external resource)',
+        'POST',
+        '/oauth/token',
+        form({
+          grant_type: 'authorization_code',
+          code: externalCode,
+          code_verifier: verifier,
+          client_id: client.clientId,
+          redirect_uri: client.redirectUri,
+          resource: externalResource,
+        }),
+      );
+      await call(
+        'POST /oauth/token (refresh_token, external resource)',
+        'POST',
+        '/oauth/token',
+        form({ grant_type: 'refresh_token', refresh_token: externalExchanged.body.refresh_token as string }),
+      );
       await call('GET /auth/list-connections', 'GET', '/auth/list-connections', { headers: owner });
       const grantId = JSON.parse(
         Buffer.from(String(exchanged.body.access_token).split('.')[1] ?? '', 'base64url').toString(),

@@ -56,6 +56,8 @@ const catalogue = {
    */
   oauthInvalidRequest: { status: 400, code: 'invalid_request' },
   invalidClient: { status: 400, code: 'invalid_client' },
+  /** RFC 6749 §5.2: the client tried to authenticate by an `Authorization` header; with `WWW-Authenticate`. */
+  invalidClientAuthentication: { status: 401, code: 'invalid_client' },
   invalidGrant: { status: 400, code: 'invalid_grant' },
   invalidTarget: { status: 400, code: 'invalid_target' },
   unsupportedGrantType: { status: 400, code: 'unsupported_grant_type' },

@@ -120,9 +120,10 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   mcp: ['user', 'application', 'applicationUsers', 'statistics', 'audit', 'impersonation'],
   mcpGet: [],
   mcpDelete: [],
-  // The code or refresh token by hash, the grant (in its user's partition), and the user's role on
-  // the application: the application and the owning organization's membership.
-  oauthToken: ['authorizationCode', 'refreshToken', 'user', 'application', 'organization'],
+  // The code or refresh token by hash, the grant (in its user's partition), the user's role on
+  // the application (the application and the owning organization's membership), and the holder of
+  // an external resource (it may have been released since the consent).
+  oauthToken: ['authorizationCode', 'refreshToken', 'user', 'application', 'organization', 'resource'],
   listConnections: [...bySession, ...byKey],
   revokeConnection: [...bySession, ...byKey],
 };

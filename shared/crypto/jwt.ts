@@ -15,6 +15,8 @@ export async function signJwt(signer: Signer, payload: JWTPayload, typ = 'JWT'):
 export interface VerifyOptions {
   issuer: string;
   audience?: string | string[];
+  /** The header's `typ` the token must carry (RFC 8725 §3.11: explicit typing), if given. */
+  typ?: string;
   clock: Clock;
 }
 
@@ -47,6 +49,7 @@ export async function verifyJwt(
       algorithms: ['RS256'],
       issuer: options.issuer,
       ...(options.audience === undefined ? {} : { audience: options.audience }),
+      ...(options.typ === undefined ? {} : { typ: options.typ }),
       currentDate: new Date(options.clock.now()),
       clockTolerance: 0,
     });

@@ -112,6 +112,11 @@ export interface GrantRecord {
   clientId: string;
   clientName: string;
   applicationId: string;
+  /**
+   * The organization that owned the application at the exchange, so the MCP endpoint reads the
+   * membership without reading the application first. Absent on grants made before it was written.
+   */
+  organizationId?: string;
   resource: string;
   scopes: Scope[];
   createdAt: number;

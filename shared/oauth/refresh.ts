@@ -17,7 +17,7 @@ import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { readGrant, readRefreshToken, rotateRefreshToken } from '../store/oauth.ts';
 import { endGrant } from './grants.ts';
 import { grantedScopes, REFRESH_REPLAY_GRACE_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from './model.ts';
-import { roleOnApplication } from './role.ts';
+import { holdsResource, roleOnApplication } from './role.ts';
 import { answer, required, type TokenAnswer } from './token-answer.ts';
 
 /** Names the HMAC's use, so a successor can never equal a sign-in code's hash. */
@@ -51,9 +51,11 @@ export async function refreshGrant(deps: Deps, form: TokenForm): Promise<TokenAn
   if (!grant || grant.revokedAt !== undefined) throw invalid();
 
   // SPEC §3.4: re-evaluated against the current role; a role or application gone ends the grant.
+  // So does an external resource the application released (another tenant may hold it now); its
+  // own MCP endpoint needs no read.
   const held = await roleOnApplication(deps, grant.userId, grant.applicationId);
   const scopes = held ? grantedScopes(grant.scopes.join(' '), held.role) : [];
-  if (scopes.length === 0) {
+  if (scopes.length === 0 || !(await holdsResource(deps, grant.applicationId, record.resource))) {
     await endGrant(deps, grant.userId, grant.grantId);
     throw invalid();
   }

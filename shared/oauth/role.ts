@@ -6,7 +6,9 @@
 import type { Deps } from '../deps.ts';
 import { readMember } from '../store/organizations.ts';
 import { type Application, getApplication } from '../tenancy/applications.ts';
+import { applicationOfResource } from '../tenancy/configuration.ts';
 import type { Role } from '../tenancy/permissions.ts';
+import { ownMcpResource } from '../tenancy/service-resources.ts';
 
 export interface ApplicationRole {
   application: Application;
@@ -24,4 +26,14 @@ export async function roleOnApplication(
   if (!application) return null;
   const member = await readMember(deps.db, application.organizationId, userId);
   return { application, role: member?.role as Role | undefined };
+}
+
+/**
+ * Whether `applicationId` still holds the OAuth resource `resource` (RFC 8707): its own MCP endpoint
+ * always (no read); an external resource only while its configuration registers it (one read), so
+ * a resource released and claimed by another tenant mints no more tokens for the first.
+ */
+export async function holdsResource(deps: Deps, applicationId: string, resource: string): Promise<boolean> {
+  if (resource === ownMcpResource(deps.config.ISSUER, applicationId)) return true;
+  return (await applicationOfResource(deps, resource)) === applicationId;
 }

@@ -2,7 +2,7 @@
 import type { TokenForm } from '../contracts/oauth-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import { issueAccessToken } from './access-token.ts';
+import { type IssuedAccessToken, issueAccessToken } from './access-token.ts';
 import type { Scope } from './model.ts';
 
 /** RFC 6749 §5.1: the answer of both grants. */
@@ -22,13 +22,8 @@ export function required<K extends keyof TokenForm>(form: TokenForm, names: read
   return form as Record<K, string>;
 }
 
-/** The access token (the request's one Signer call) and the answer carrying it and the refresh token. */
-export async function answer(
-  deps: Deps,
-  grant: { userId: string; resource: string; scopes: readonly Scope[]; clientId: string; grantId: string },
-  refreshToken: string,
-): Promise<TokenAnswer> {
-  const issued = await issueAccessToken(deps, grant);
+/** The answer carrying an access token already signed and the refresh token. */
+export function answerOf(issued: IssuedAccessToken, refreshToken: string): TokenAnswer {
   return {
     access_token: issued.accessToken,
     token_type: 'Bearer',
@@ -36,4 +31,13 @@ export async function answer(
     refresh_token: refreshToken,
     scope: issued.claims.scope,
   };
+}
+
+/** The access token (the request's one Signer call) and the answer carrying it and the refresh token. */
+export async function answer(
+  deps: Deps,
+  grant: { userId: string; resource: string; scopes: readonly Scope[]; clientId: string; grantId: string },
+  refreshToken: string,
+): Promise<TokenAnswer> {
+  return answerOf(await issueAccessToken(deps, grant), refreshToken);
 }

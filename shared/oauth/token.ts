@@ -6,26 +6,35 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { TokenForm } from '../contracts/oauth-token.ts';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../errors.ts';
+import { AppError, fail } from '../errors.ts';
 import { newWriteId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
-import { readAuthorizationCode, spendCode } from '../store/oauth.ts';
+import { burnCode, readAuthorizationCode, spendCode } from '../store/oauth.ts';
+import { issueAccessToken } from './access-token.ts';
 import { endGrant } from './grants.ts';
-import { REFRESH_TOKEN_TTL_SECONDS, type RefreshTokenRecord } from './model.ts';
+import { grantedScopes, REFRESH_TOKEN_TTL_SECONDS, type RefreshTokenRecord } from './model.ts';
 import { refreshGrant } from './refresh.ts';
-import { answer, required, type TokenAnswer } from './token-answer.ts';
+import { holdsResource, roleOnApplication } from './role.ts';
+import { answerOf, required, type TokenAnswer } from './token-answer.ts';
 
 /**
  * Public clients only (SPEC §4.2, `token_endpoint_auth_methods_supported: ["none"]`): a client that
- * tries to authenticate (a secret, or an `Authorization` header) uses a method we do not support,
- * which RFC 6749 §5.2 names `invalid_client`. Answered 400 like every other OAuth error here.
+ * tries to authenticate uses a method we do not support, which RFC 6749 §5.2 names `invalid_client`.
+ * By an `Authorization` header: 401 with a `WWW-Authenticate` challenge of the scheme it used
+ * (§5.2 requires it then); by a `client_secret` in the body: 400 like every other OAuth error here.
  */
 export async function exchangeToken(
   deps: Deps,
   form: TokenForm,
   authorization: string | undefined,
 ): Promise<TokenAnswer> {
-  if (authorization !== undefined || form.client_secret !== undefined)
+  if (authorization !== undefined)
+    throw new AppError(
+      'invalidClientAuthentication',
+      'Client authentication is not supported: this server has public clients only',
+      { headers: { 'www-authenticate': `${schemeOf(authorization)} realm="${deps.config.ISSUER}"` } },
+    );
+  if (form.client_secret !== undefined)
     throw fail(
       'invalidClient',
       'Client authentication is not supported: this server has public clients only',
@@ -41,6 +50,13 @@ export async function exchangeToken(
       throw fail('unsupportedGrantType', 'Only authorization_code and refresh_token are supported');
   }
 }
+
+// RFC 9110 §11.1: an auth-scheme is a token; anything else is answered as Basic (RFC 6749 §2.3.1).
+const SCHEME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const schemeOf = (authorization: string): string => {
+  const [scheme = ''] = authorization.trim().split(/\s+/, 1);
+  return SCHEME.test(scheme) ? scheme : 'Basic';
+};
 
 // RFC 7636 §4.1: 43 to 128 characters of the unreserved set.
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -80,6 +96,16 @@ async function exchangeCode(deps: Deps, form: TokenForm): Promise<TokenAnswer> {
   if (form.resource !== undefined && form.resource !== code.resource)
     throw fail('invalidTarget', 'The resource is not the one the code was authorized for');
 
+  // SPEC §3.4: the role is read again, as every refresh does: a user removed or demoted since the
+  // consent holds what the role allows now. The resource must still be the application's (an
+  // external one may have been released and claimed by another tenant). A refusal spends the code.
+  const held = await roleOnApplication(deps, code.userId, code.applicationId);
+  const scopes = held ? grantedScopes(code.scopes.join(' '), held.role) : [];
+  if (!held || scopes.length === 0 || !(await holdsResource(deps, code.applicationId, code.resource))) {
+    await burnCode(deps.db, codeHash, now);
+    throw fail('invalidGrant', 'The authorization code is no longer valid for this user or resource');
+  }
+
   // 256 random bits, shown once, stored as its SHA-256 (DESIGN §3).
   const refreshToken = Buffer.from(deps.random.bytes(32)).toString('base64url');
   const refresh: RefreshTokenRecord = {
@@ -91,6 +117,9 @@ async function exchangeCode(deps: Deps, form: TokenForm): Promise<TokenAnswer> {
     issuedAt: now,
     expiresAt: now + REFRESH_TOKEN_TTL_SECONDS,
   };
+  // Signed BEFORE the spend (every claim is known): a failed Sign leaves the code unspent and no
+  // grant behind, so the client may retry; a token signed for a spend that loses is discarded.
+  const issued = await issueAccessToken(deps, { ...refresh, scopes });
   const spent = await spendCode(deps.db, {
     codeHash,
     usedAt: now,
@@ -101,8 +130,9 @@ async function exchangeCode(deps: Deps, form: TokenForm): Promise<TokenAnswer> {
       clientId: code.clientId,
       clientName: code.clientName,
       applicationId: code.applicationId,
+      organizationId: held.application.organizationId,
       resource: code.resource,
-      scopes: code.scopes,
+      scopes,
       createdAt: now,
       lastUsedAt: now,
     },
@@ -113,5 +143,5 @@ async function exchangeCode(deps: Deps, form: TokenForm): Promise<TokenAnswer> {
     await endGrant(deps, code.userId, code.grantId);
     throw fail('invalidGrant', 'The authorization code is not valid');
   }
-  return answer(deps, { ...refresh, scopes: code.scopes }, refreshToken);
+  return answerOf(issued, refreshToken);
 }

@@ -29,6 +29,7 @@ export const oauthTokenRoutes = {
         ...bodyErrors,
         'oauthInvalidRequest',
         'invalidClient',
+        'invalidClientAuthentication',
         'invalidGrant',
         'invalidTarget',
         'invalidScope',

@@ -3,6 +3,9 @@ import { signJwt, verifyJwt } from '../crypto/jwt.ts';
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
 
+/** The header's `typ` of a session token (an OAuth access token's is `at+jwt`). */
+const SESSION_TOKEN_TYPE = 'JWT';
+
 /** SPEC §3.2: a session token is valid 7 days. */
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 
@@ -46,17 +49,21 @@ export async function issueSessionToken(
   const expiresAt = issuedAt + (input.lifetime ?? SESSION_TTL_SECONDS);
   const jti = newId(deps.random, 'jti');
   const token = await countingSignErrors(deps, () =>
-    signJwt(deps.signer, {
-      iss: deps.config.ISSUER,
-      sub: input.userId,
-      email: input.email,
-      sid: input.sessionId,
-      aud: input.scope,
-      jti,
-      iat: issuedAt,
-      exp: expiresAt,
-      ...(input.actorId ? { act: { sub: input.actorId } } : {}),
-    }),
+    signJwt(
+      deps.signer,
+      {
+        iss: deps.config.ISSUER,
+        sub: input.userId,
+        email: input.email,
+        sid: input.sessionId,
+        aud: input.scope,
+        jti,
+        iat: issuedAt,
+        exp: expiresAt,
+        ...(input.actorId ? { act: { sub: input.actorId } } : {}),
+      },
+      SESSION_TOKEN_TYPE,
+    ),
   );
   return { token, jti, issuedAt, expiresAt };
 }
@@ -73,10 +80,14 @@ export async function countingSignErrors<T>(deps: Deps, sign: () => Promise<T>):
 
 const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
-/** Verifies signature, issuer and expiry locally; null for anything that is not our session token. */
+/**
+ * Verifies signature, issuer, expiry and the header's `typ` (`JWT`) locally; null for anything that
+ * is not our session token: an OAuth access token (`at+jwt`, same key) never passes for one.
+ */
 export async function verifySessionToken(deps: Deps, token: string): Promise<SessionClaims | null> {
   const payload: JWTPayload | null = await verifyJwt(deps.signer, token, {
     issuer: deps.config.ISSUER,
+    typ: SESSION_TOKEN_TYPE,
     clock: deps.clock,
   });
   if (!payload) return null;

@@ -92,6 +92,29 @@ export async function spendCode(
 }
 
 /**
+ * Spends a code WITHOUT a grant (the exchange is refused: the application, the user's role or the
+ * resource is gone), so it can never be exchanged later: one conditional UpdateItem. `spent`: it
+ * was spent before; nothing to do either way.
+ */
+export async function burnCode(db: Db, codeHash: string, usedAt: number): Promise<'burnt' | 'spent'> {
+  try {
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: keys.authorizationCode(codeHash),
+        UpdateExpression: 'SET usedAt = :usedAt',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt)',
+        ExpressionAttributeValues: { ':usedAt': usedAt },
+      }),
+    );
+    return 'burnt';
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return 'spent';
+  }
+}
+
+/**
  * Rotates a refresh token (DESIGN §5) in ONE transaction: the old token is marked rotated (kept at
  * its first rotation time) only while it is unrotated or was rotated after `graceStart`; its
  * successor is written field by field with `if_not_exists`, so a replay in the grace window or a

@@ -4,8 +4,8 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { connect, newCode, refreshRequest, tokenRequest } from '../support/oauth-token.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
-// Issue 10: the token endpoint makes at most one KMS Sign (the access token); the connection routes
-// none. A TransactWriteItems counts as one call. A platform session costs the chain one BatchGetItem.
+// Issue 10: the token endpoint makes at most one KMS Sign (the access token, signed before the code is
+// spent); the connection routes none. A TransactWriteItems counts as one call. A platform session costs the chain one BatchGetItem.
 const counter = new CallCounter();
 let app: TestApp;
 let owned: Awaited<ReturnType<typeof createOwnedApplication>>;
@@ -30,10 +30,46 @@ async function callsOf(run: () => Promise<{ status: number; text: string }>, sta
 }
 
 describe('AWS calls per token request', () => {
-  it('authorization_code: the code (1 GetItem), one transaction spending it with the grant and refresh token, 1 Sign', async () => {
+  it('authorization_code: the code, the application and the membership (3 GetItem), one transaction spending it with the grant and refresh token, 1 Sign', async () => {
     const issued = await newCode(app, input());
     expect(await callsOf(() => tokenRequest(app, issued.fields))).toEqual({
-      commands: ['GetItemCommand', 'TransactWriteItemsCommand'],
+      commands: ['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand'],
+      kmsSign: 1,
+    });
+  });
+
+  it('authorization_code and refresh_token for an external resource: one more GetItem each (its holder)', async () => {
+    const resource = `https://api-${process.pid}-budget.external.example.com/`;
+    const configured = await manage(
+      app,
+      'PUT',
+      `/applications/${owned.applicationId}/configuration`,
+      { token: owned.owner.token },
+      { authentication: { syntheticEmailDomain: null }, oauth: { resources: [resource] }, origin: null },
+    );
+    expect(configured.status, configured.text).toBe(200);
+    const issued = await newCode(app, { ...input(), resource });
+    const exchanged = await callsOf(() => tokenRequest(app, issued.fields));
+    expect(exchanged).toEqual({
+      commands: [
+        'GetItemCommand',
+        'GetItemCommand',
+        'GetItemCommand',
+        'GetItemCommand',
+        'TransactWriteItemsCommand',
+      ],
+      kmsSign: 1,
+    });
+    const { tokens } = await connect(app, { ...input(), resource });
+    expect(await callsOf(() => refreshRequest(app, tokens.refresh_token))).toEqual({
+      commands: [
+        'GetItemCommand',
+        'GetItemCommand',
+        'GetItemCommand',
+        'GetItemCommand',
+        'GetItemCommand',
+        'TransactWriteItemsCommand',
+      ],
       kmsSign: 1,
     });
   });

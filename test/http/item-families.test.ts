@@ -277,6 +277,19 @@ describe('the item families each route declares (shared/route-items.ts)', () => 
       Buffer.from(oauth.tokens.access_token.split('.')[1] ?? '', 'base64url').toString(),
     ).gid;
     await manage(app, 'POST', '/auth/revoke-connection', { token }, { id: grantId });
+    // An external resource: the exchange and the refresh read its holder.
+    const resource = `https://api-${process.pid}-families.example.com/`;
+    await manage(
+      app,
+      'PATCH',
+      `/applications/${applicationId}/configuration`,
+      { token },
+      {
+        oauth: { resources: [resource] },
+      },
+    );
+    const external = await connect(app, { userId: owned.owner.userId, applicationId, resource });
+    await refreshRequest(app, external.tokens.refresh_token);
 
     // Configuration replaced as read, a key revoked, then the application and organization deleted.
     const configuration = await manage(app, 'GET', `/applications/${applicationId}/configuration`, { token });

@@ -1,5 +1,8 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../shared/crypto/hash.ts';
+import type { Signer } from '../../shared/crypto/signer.ts';
+import { readAuthorizationCode, readGrant } from '../../shared/store/oauth.ts';
 import { ownMcpResource } from '../../shared/tenancy/service-resources.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import {
@@ -68,6 +71,9 @@ describe('POST /oauth/token: authorization_code', () => {
       jti: expect.any(String),
     });
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(3600);
+    // The grant names the organization, so the MCP endpoint reads the membership straight away.
+    const grant = await readGrant(app.deps.db, owned.owner.userId, payload.gid as string);
+    expect(grant?.organizationId).toBe(owned.organizationId);
   });
 
   it('accepts the exchange without `resource` (it is optional when resent)', async () => {
@@ -151,10 +157,24 @@ describe('POST /oauth/token: authorization_code', () => {
     expect(oauthErrorOf(await tokenRequest(app, { ...issued.fields, client_secret: 's3cret' }))).toEqual(
       refused(400, 'invalid_client'),
     );
+  });
+
+  it('answers client authentication by an Authorization header 401 invalid_client with a challenge of its scheme', async () => {
+    // Prepare
+    const issued = await newCode(app, owner());
     const basic = { authorization: `Basic ${Buffer.from('client:secret').toString('base64')}` };
-    expect(oauthErrorOf(await tokenRequest(app, issued.fields, basic))).toEqual(
-      refused(400, 'invalid_client'),
-    );
+
+    // Act
+    const response = await tokenRequest(app, issued.fields, basic);
+    const other = await tokenRequest(app, issued.fields, { authorization: 'Bearer abc' });
+
+    // Assess (RFC 6749 §5.2)
+    expect(oauthErrorOf(response)).toEqual(refused(401, 'invalid_client'));
+    expect(response.headers['www-authenticate']).toBe(`Basic realm="${app.deps.config.ISSUER}"`);
+    expect(oauthErrorOf(other)).toEqual(refused(401, 'invalid_client'));
+    expect(other.headers['www-authenticate']).toBe(`Bearer realm="${app.deps.config.ISSUER}"`);
+    // Refusals never spend the code.
+    expect((await tokenRequest(app, issued.fields)).status).toBe(200);
   });
 
   it('takes a form body only', async () => {
@@ -169,6 +189,139 @@ async function grantIdOf(accessToken: string): Promise<string> {
   const [, payload] = accessToken.split('.');
   return JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')).gid as string;
 }
+
+/** Whether the code was spent (its `usedAt` set), read from the table. */
+async function isSpent(code: string): Promise<boolean> {
+  return (await readAuthorizationCode(app.deps.db, sha256Hex(code)))?.usedAt !== undefined;
+}
+
+describe('POST /oauth/token: the exchange reads the role and the resource again', () => {
+  it('refuses, and spends, a code whose user was removed from the organization after consent', async () => {
+    // Prepare
+    const admin = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'admin');
+    const issued = await newCode(app, { userId: admin.userId, applicationId: owned.applicationId });
+    const removed = await manage(
+      app,
+      'DELETE',
+      `/organizations/${owned.organizationId}/members/${admin.userId}`,
+      {
+        token: owned.owner.token,
+      },
+    );
+    expect(removed.status).toBe(204);
+
+    // Act
+    const response = await tokenRequest(app, issued.fields);
+
+    // Assess
+    expect(oauthErrorOf(response)).toEqual(refused(400, 'invalid_grant'));
+    expect(await isSpent(issued.code)).toBe(true);
+    expect(await connectionIds(admin.token)).toEqual([]);
+  });
+
+  it('grants a demoted admin only what the role allows now', async () => {
+    // Prepare
+    const admin = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'admin');
+    const issued = await newCode(app, { userId: admin.userId, applicationId: owned.applicationId });
+    const memberPath = `/organizations/${owned.organizationId}/members/${admin.userId}`;
+    expect(
+      (await manage(app, 'PATCH', memberPath, { token: owned.owner.token }, { role: 'member' })).status,
+    ).toBe(200);
+
+    // Act
+    const response = await tokenRequest(app, issued.fields);
+
+    // Assess
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.scope).toBe('auth:read');
+    const listed = await manage(app, 'GET', '/auth/list-connections', { token: admin.token });
+    expect(listed.body.items.map((item: { scopes: string[] }) => item.scopes)).toEqual([['auth:read']]);
+  });
+
+  it('stops minting tokens for an external resource the application released and another tenant claimed', async () => {
+    // Prepare
+    const holder = await createOwnedApplication(app, 'Holder App');
+    const claimant = await createOwnedApplication(app, 'Claimant App');
+    const resource = `https://api-${process.pid}-${Date.now()}.victim.example.com/`;
+    const configure = (of: typeof holder, resources: string[]) =>
+      manage(
+        app,
+        'PUT',
+        `/applications/${of.applicationId}/configuration`,
+        { token: of.owner.token },
+        {
+          authentication: { syntheticEmailDomain: null },
+          oauth: { resources },
+          origin: null,
+        },
+      );
+    expect((await configure(holder, [resource])).status).toBe(200);
+    const input = { userId: holder.owner.userId, applicationId: holder.applicationId, resource };
+    const { tokens } = await connect(app, input);
+    expect(tokens.access_token).toBeTruthy();
+    const refreshed = await refreshRequest(app, tokens.refresh_token);
+    expect(refreshed.status, refreshed.text).toBe(200);
+    const pending = await newCode(app, input);
+
+    // Act
+    expect((await configure(holder, [])).status).toBe(200);
+    expect((await configure(claimant, [resource])).status).toBe(200);
+    const refresh = await refreshRequest(app, refreshed.body.refresh_token);
+    const exchange = await tokenRequest(app, pending.fields);
+
+    // Assess
+    expect(oauthErrorOf(refresh)).toEqual(refused(400, 'invalid_grant'));
+    expect(oauthErrorOf(exchange)).toEqual(refused(400, 'invalid_grant'));
+    expect(await isSpent(pending.code)).toBe(true);
+    expect(await connectionIds(holder.owner.token)).toEqual([]);
+  });
+});
+
+describe('POST /oauth/token: a failed access-token signature', () => {
+  let failing: TestApp;
+  let failAccessTokens = true;
+  /** The real signer, failing for access tokens (header `typ: at+jwt`) while `failAccessTokens`. */
+  const wrap = (real: Signer): Signer => ({
+    activeKey: () => real.activeKey(),
+    publicKeys: () => real.publicKeys(),
+    sign: (input, kid) => {
+      const [header] = Buffer.from(input).toString('ascii').split('.');
+      const typ = JSON.parse(Buffer.from(header ?? '', 'base64url').toString('utf8')).typ;
+      return failAccessTokens && typ === 'at+jwt'
+        ? Promise.reject(new Error('KMS Sign failed'))
+        : real.sign(input, kid);
+    },
+  });
+
+  beforeAll(async () => {
+    failing = await startTestApp({ overrides: (defaults) => ({ signer: wrap(defaults.signer) }) });
+  });
+  afterAll(() => failing.close());
+
+  it('leaves the code unspent and no connection behind; a retry succeeds', async () => {
+    // Prepare
+    const mine = await createOwnedApplication(failing);
+    const issued = await newCode(failing, { userId: mine.owner.userId, applicationId: mine.applicationId });
+
+    // Act
+    const failed = await tokenRequest(failing, issued.fields);
+
+    // Assess
+    expect(failed.status).toBe(500);
+    expect((await readAuthorizationCode(failing.deps.db, sha256Hex(issued.code)))?.usedAt).toBeUndefined();
+    const listed = await manage(failing, 'GET', '/auth/list-connections', { token: mine.owner.token });
+    expect(listed.body.items).toEqual([]);
+
+    // Act
+    failAccessTokens = false;
+    const retried = await tokenRequest(failing, issued.fields);
+
+    // Assess
+    expect(retried.status, retried.text).toBe(200);
+    const after = await manage(failing, 'GET', '/auth/list-connections', { token: mine.owner.token });
+    expect(after.body.items).toHaveLength(1);
+  });
+});
 
 describe('POST /oauth/token: refresh_token', () => {
   it('rotates: a new refresh token, the same scopes, the old token spent', async () => {

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signJwt } from '../../shared/crypto/jwt.ts';
 import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import type { TestResponse } from '../support/http-client.ts';
+import { connect } from '../support/oauth-token.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
-import { createTestApplication } from '../support/tenancy.ts';
+import { createOwnedApplication, createTestApplication } from '../support/tenancy.ts';
 
 let app: TestApp;
 let attacker: { privateKey: KeyObject; publicKey: KeyObject };
@@ -138,6 +139,26 @@ describe('GET /auth/session with forged or unusable Bearer tokens', () => {
     for (const aud of ['app_other', ['platform', 'app_other'], '']) {
       expectUnauthorized(await session(await signJwt(app.deps.signer, { ...claims, aud })));
     }
+  });
+
+  it("refuses the session's own claims signed as an OAuth access token (typ at+jwt), or untyped", async () => {
+    // Prepare
+    const { claims, header } = await freshSession();
+    expect((await session(await signJwt(app.deps.signer, claims, 'JWT'))).status).toBe(200);
+
+    // Act
+    const asAccessToken = await signJwt(app.deps.signer, claims, 'at+jwt');
+    const untyped = await serviceSigned({ alg: 'RS256', kid: header.kid }, claims);
+
+    // Assess
+    expectUnauthorized(await session(asAccessToken));
+    expectUnauthorized(await session(untyped));
+  });
+
+  it('refuses a real OAuth access token as a session token', async () => {
+    const owned = await createOwnedApplication(app);
+    const { tokens } = await connect(app, { userId: owned.owner.userId, applicationId: owned.applicationId });
+    expectUnauthorized(await session(tokens.access_token));
   });
 
   it('refuses the real token once seven days and a second have passed', async () => {

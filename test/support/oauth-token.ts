@@ -20,14 +20,15 @@ function pkce() {
 
 /**
  * An authorization code as consent issues it (the authorize route lands separately), for `userId`
- * on the application's own MCP endpoint, with its verifier and the request fields that match it.
+ * on the application's own MCP endpoint (or `resource`, one the application registered), with its
+ * verifier and the request fields that match it.
  */
 export async function newCode(
   app: TestApp,
-  input: { userId: string; applicationId: string; scopes?: Scope[]; clientId?: string },
+  input: { userId: string; applicationId: string; scopes?: Scope[]; clientId?: string; resource?: string },
 ) {
   const { verifier, challenge } = pkce();
-  const resource = ownMcpResource(app.deps.config.ISSUER, input.applicationId);
+  const resource = input.resource ?? ownMcpResource(app.deps.config.ISSUER, input.applicationId);
   const clientId = input.clientId ?? CLIENT.clientId;
   const code = await issueAuthorizationCode(app.deps, {
     clientId,
