@@ -4,7 +4,7 @@ import type { Scope } from '../../shared/oauth/model.ts';
 import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import { mcpAccessToken, mcpPost, toolCall } from '../support/mcp.ts';
 import { bearer, signIn } from '../support/sign-in.ts';
-import { addSignedInMember, createOwnedApplication } from '../support/tenancy.ts';
+import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
 const READ_TOOLS = [
   'auth_get_application',
@@ -248,6 +248,62 @@ describe('POST /mcp/{applicationId} refusals', () => {
     // The SDK's answer leaves through the chain: our request id and CORS headers.
     expect(platform.headers['x-request-id']).toBeTruthy();
     expect(platform.headers['access-control-allow-origin']).toBe(PLATFORM_ORIGIN);
+  });
+});
+
+describe('POST /mcp/{applicationId} after a membership change', () => {
+  it('401 invalid_token on the next call once the admin is removed from the organization', async () => {
+    // Prepare
+    const admin = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'admin');
+    const token = await accessToken(admin.userId, ['auth:read', 'auth:write']);
+    const before = await post(bearer(token));
+
+    // Act
+    const removed = await manage(
+      app,
+      'DELETE',
+      `/organizations/${owned.organizationId}/members/${admin.userId}`,
+      { token: owned.owner.token },
+    );
+    const after = await post(bearer(token));
+
+    // Assess
+    expect([before.status, removed.status]).toEqual([200, 204]);
+    expect(after.status).toBe(401);
+    expect(after.headers['www-authenticate']).toBe(
+      `Bearer error="invalid_token", error_description="The access token is not valid here", resource_metadata="${metadata()}"`,
+    );
+  });
+
+  it('403 insufficient_scope for the write tool and six tools listed once the admin is demoted to member', async () => {
+    // Prepare
+    const admin = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'admin');
+    const token = await accessToken(admin.userId, ['auth:read', 'auth:write']);
+    const listedBefore = await post(bearer(token), toolCall('', {}, 'tools/list'));
+
+    // Act
+    const demoted = await manage(
+      app,
+      'PATCH',
+      `/organizations/${owned.organizationId}/members/${admin.userId}`,
+      { token: owned.owner.token },
+      { role: 'member' },
+    );
+    const write = await post(
+      bearer(token),
+      toolCall('auth_revoke_user_sessions', { userId: endUser.body.user.id }),
+    );
+    const listedAfter = await post(bearer(token), toolCall('', {}, 'tools/list'));
+
+    // Assess
+    const names = (answer: typeof listedAfter) =>
+      (answer.body.result.tools as Array<{ name: string }>).map((tool) => tool.name).sort();
+    expect(names(listedBefore)).toEqual([...READ_TOOLS, 'auth_revoke_user_sessions'].sort());
+    expect(demoted.status).toBe(200);
+    expect(write.status).toBe(403);
+    expect(write.headers['www-authenticate']).toContain('error="insufficient_scope"');
+    expect(write.body.error.data.code).toBe('FORBIDDEN');
+    expect(names(listedAfter)).toEqual(READ_TOOLS);
   });
 });
 
