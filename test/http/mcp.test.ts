@@ -358,6 +358,35 @@ describe('POST /mcp/{applicationId}: a notification', () => {
   });
 });
 
+describe('POST /mcp/{applicationId}: streaming methods', () => {
+  it('answers subscriptions/listen at once with 404 and a JSON-RPC method-not-found error naming its id', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read']);
+    const listen = { ...toolCall('', {}, 'subscriptions/listen'), id: 42 };
+
+    // Act
+    const response = await post(bearer(token), listen);
+
+    // Assess
+    expect(response.status).toBe(404);
+    expect(response.headers['content-type']).toContain('application/json');
+    expect(response.body).toMatchObject({ jsonrpc: '2.0', id: 42, error: { code: -32601 } });
+  }, 5000);
+
+  it('does not advertise tools.listChanged, which a server without a stream cannot deliver', async () => {
+    // Prepare
+    const client = await connect(await accessToken(member.userId, ['auth:read']));
+
+    // Act
+    const capabilities = client.getServerCapabilities();
+    await client.close();
+
+    // Assess
+    expect(capabilities?.tools).toBeDefined();
+    expect(capabilities?.tools?.listChanged).not.toBe(true);
+  });
+});
+
 describe('GET and DELETE /mcp/{applicationId}', () => {
   it('answer 405 with Allow: POST (a stateless JSON server opens no stream)', async () => {
     // Act
