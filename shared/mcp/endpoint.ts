@@ -7,7 +7,7 @@
  * our request id, CORS and log line.
  */
 import type { Deps } from '../deps.ts';
-import type { RawBody } from '../http/respond.ts';
+import { jsonRpcIdOf, type RawBody } from '../http/respond.ts';
 import { insufficientScope } from './challenge.ts';
 import { checkOrigin } from './origin.ts';
 import { authenticate } from './principal.ts';
@@ -76,16 +76,10 @@ export async function answerMcp(
   }
 }
 
-/** The JSON-RPC id of a request, to answer it with; null for anything else (JSON-RPC 2.0 §5). */
-const requestIdOf = (message: unknown): string | number | null => {
-  const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-};
-
 /** 404 with a JSON-RPC "method not found" error: a method this endpoint does not serve. */
 function notServed(message: McpMessage, method: string): McpAnswer {
   const text = `Method not found: ${method} is not served (this endpoint answers in JSON and opens no stream)`;
-  const body = { jsonrpc: '2.0', id: requestIdOf(message), error: { code: METHOD_NOT_FOUND, message: text } };
+  const body = { jsonrpc: '2.0', id: jsonRpcIdOf(message), error: { code: METHOD_NOT_FOUND, message: text } };
   return {
     status: 404,
     raw: { base64: Buffer.from(JSON.stringify(body)).toString('base64'), contentType: 'application/json' },

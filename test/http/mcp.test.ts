@@ -307,6 +307,38 @@ describe('POST /mcp/{applicationId} after a membership change', () => {
   });
 });
 
+describe('POST /mcp/{applicationId}: the id of a refusal', () => {
+  it('401 and 403 echo the request id; a notification and an unparsed body keep id null', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read']);
+    const write = toolCall('auth_revoke_user_sessions', { userId: endUser.body.user.id });
+    const { id: _none, ...notification } = toolCall('auth_get_application');
+
+    // Act
+    const noToken = await post({}, { ...toolCall('auth_get_application'), id: 9 });
+    const stepUp = await app.request('POST', `/mcp/${owned.applicationId}`, {
+      headers: bearer(token, {
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'auth_revoke_user_sessions',
+      }),
+      body: { ...write, id: 'call-7' },
+    });
+    const unannounced = await app.request('POST', `/mcp/${owned.applicationId}`, { body: notification });
+    const notJson = await app.request('POST', `/mcp/${owned.applicationId}`, {
+      headers: { 'content-type': 'application/json' },
+      raw: '{"jsonrpc":"2.0","id":3,',
+    });
+
+    // Assess
+    expect([noToken.status, noToken.body.id]).toEqual([401, 9]);
+    expect([stepUp.status, stepUp.body.id]).toEqual([403, 'call-7']);
+    expect([unannounced.status, unannounced.body.id]).toEqual([401, null]);
+    expect([notJson.status, notJson.body.id]).toEqual([400, null]);
+  });
+});
+
 describe('POST /mcp/{applicationId}: the protocol revision', () => {
   it('refuses a 2025-era initialize, naming 2026-07-28, and never serves it', async () => {
     // Prepare
