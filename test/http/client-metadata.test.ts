@@ -84,7 +84,7 @@ describe('loadClientMetadata: the fetch', () => {
       client_name: 'Acme Agent',
       client_uri: 'https://acme.example.com',
       logo_uri: 'https://acme.example.com/logo.png',
-      redirect_uris: ['http://127.0.0.1/cb', 'cursor://anysphere.cursor-mcp/oauth/callback'],
+      redirect_uris: ['http://127.0.0.1/cb', 'com.acme.agent:/oauth/callback'],
     });
 
     // Act
@@ -96,7 +96,7 @@ describe('loadClientMetadata: the fetch', () => {
       clientName: 'Acme Agent',
       clientUri: 'https://acme.example.com',
       logoUri: 'https://acme.example.com/logo.png',
-      redirectUris: ['http://127.0.0.1/cb', 'cursor://anysphere.cursor-mcp/oauth/callback'],
+      redirectUris: ['http://127.0.0.1/cb', 'com.acme.agent:/oauth/callback'],
     });
   });
 
@@ -276,6 +276,37 @@ describe('loadClientMetadata: the document', () => {
       'redirect-uri-invalid',
     ],
     ['a redirect URI that is not a string', { redirect_uris: [42] }, 'redirect-uri-invalid'],
+    [
+      'an http redirect URI on a public host',
+      { redirect_uris: ['http://a.example.com/cb'] },
+      'redirect-uri-invalid',
+    ],
+    [
+      'an http redirect URI on a host named like loopback',
+      { redirect_uris: ['http://127.0.0.1.example.com/cb'] },
+      'redirect-uri-invalid',
+    ],
+    ['a javascript: redirect URI', { redirect_uris: ['javascript:alert(1)'] }, 'redirect-uri-invalid'],
+    ['a data: redirect URI', { redirect_uris: ['data:text/html,<p>x</p>'] }, 'redirect-uri-invalid'],
+    ['a file: redirect URI', { redirect_uris: ['file:///etc/passwd'] }, 'redirect-uri-invalid'],
+    ['a vbscript: redirect URI', { redirect_uris: ['vbscript:msgbox(1)'] }, 'redirect-uri-invalid'],
+    ['an about: redirect URI', { redirect_uris: ['about:blank'] }, 'redirect-uri-invalid'],
+    [
+      'a blob: redirect URI',
+      { redirect_uris: ['blob:https://a.example.com/0b7c1f2e-0000-4000-8000-000000000000'] },
+      'redirect-uri-invalid',
+    ],
+    ['a private-use scheme without a dot', { redirect_uris: ['myapp:/cb'] }, 'redirect-uri-invalid'],
+    [
+      'a dotless private-use scheme with a dotted host',
+      { redirect_uris: ['cursor://anysphere.cursor-mcp/oauth/callback'] },
+      'redirect-uri-invalid',
+    ],
+    [
+      'one bad redirect URI among good ones',
+      { redirect_uris: ['https://a.example.com/cb', 'javascript:alert(1)'] },
+      'redirect-uri-invalid',
+    ],
     ['client_secret_basic', { token_endpoint_auth_method: 'client_secret_basic' }, 'auth-method'],
     ['client_secret_post', { token_endpoint_auth_method: 'client_secret_post' }, 'auth-method'],
     ['private_key_jwt', { token_endpoint_auth_method: 'private_key_jwt' }, 'auth-method'],
@@ -289,6 +320,25 @@ describe('loadClientMetadata: the document', () => {
 
     // Assess
     expect(refused).toBe(reason);
+  });
+
+  it.each([
+    ['https', 'https://a.example.com/cb'],
+    ['http on 127.0.0.1', 'http://127.0.0.1:8765/cb'],
+    ['http on [::1]', 'http://[::1]:8765/cb'],
+    ['http on localhost', 'http://localhost/cb'],
+    ['a private-use scheme with a dot (RFC 8252 §7.1)', 'com.example.app:/cb'],
+  ])('accepts a redirect URI: %s', async (_case, redirectUri) => {
+    // Prepare
+    const clientId = metadata.serveClient(`/redirect-ok-${encodeURIComponent(_case)}.json`, {
+      redirect_uris: [redirectUri],
+    });
+
+    // Act
+    const client = await loadClientMetadata(app.deps, clientId);
+
+    // Assess
+    expect(client.redirectUris).toEqual([redirectUri]);
   });
 
   it('refuses a document that is not an object', async () => {
