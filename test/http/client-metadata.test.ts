@@ -433,26 +433,50 @@ describe('loadClientMetadata: special-use addresses', () => {
     expect(refused).toBe('unresolvable');
   });
 
-  it('resolves the host once and connects to the address it checked', async () => {
-    // Prepare: a later answer would point elsewhere (rebinding)
+  it('resolves the host once and connects only to the address it checked, never to a fresh lookup', async () => {
+    // Prepare: the checked answer is a loopback address the server does not listen on, while the
+    // system resolver would answer localhost with the server's own 127.0.0.1 (a rebinding the other way).
     const clientId = metadata.serveClient('/rebinding.json');
     const asked: string[] = [];
     const resolve = async (hostname: string) => {
       asked.push(hostname);
-      return asked.length === 1 ? ['127.0.0.1'] : ['10.0.0.1'];
+      return ['127.0.0.2'];
     };
 
     // Act
+    const refused = await refusal(clientId, { resolve });
+
+    // Assess
+    expect(refused).toBe('unreachable');
+    expect(asked).toEqual(['localhost']);
+    expect(metadata.hits('/rebinding.json')).toBe(0);
+  });
+
+  it('reaches a host the system resolver cannot resolve through the checked answer alone', async () => {
+    // Prepare
+    const path = '/unresolvable.json';
+    const clientId = `${metadata.unresolvableUrl}${path}`;
+    metadata.serve(path, {
+      body: { client_id: clientId, redirect_uris: ['https://agent.example.com/callback'] },
+    });
+    const resolve = async () => ['127.0.0.1'];
+
+    // Act: first with the system resolver (a failure is never cached), then with the option
+    const withoutResolver = await refusal(clientId);
     const client = await loadClientMetadata(app.deps, clientId, { resolve });
 
     // Assess
     expect(client.clientId).toBe(clientId);
-    expect(asked).toEqual(['localhost']);
-    expect(metadata.hits('/rebinding.json')).toBe(1);
+    expect(withoutResolver).toBe('unresolvable');
   });
+
   it('tries the checked addresses in turn: the host answers on its IPv4 address only', async () => {
-    // Prepare: the document host listens on 127.0.0.1, not on ::1
-    const clientId = metadata.serveClient('/both-families.json');
+    // Prepare: the document host listens on 127.0.0.1, not on ::1, under a name only the resolver knows
+    const path = '/both-families.json';
+    const clientId = `${metadata.unresolvableUrl}${path}`;
+    metadata.serve(path, {
+      body: { client_id: clientId, redirect_uris: ['https://agent.example.com/callback'] },
+    });
     const resolve = async () => ['::1', '127.0.0.1'];
 
     // Act
