@@ -24,7 +24,7 @@ interface ServedResponse {
  * A name the system resolver cannot resolve (RFC 6761: `.test` is never delegated) that the
  * certificate covers: a fetch of it reaches the server only through a `resolve` option's answer.
  */
-export const UNRESOLVABLE_HOST = 'metadata.doorcode.test';
+const UNRESOLVABLE_HOST = 'metadata.doorcode.test';
 
 export interface ClientMetadataServer {
   /** `https://localhost:<port>` */
