@@ -379,7 +379,8 @@ export const callsBenchmark: Benchmark = {
       await call('GET /applications/{id}/audit', 'GET', `${appPath}/audit`, { headers: owner });
 
       // The MCP endpoint: a grant and its access token as the token route leaves them (its issue
-      // sign is not counted here), then one call per tool, the write last but one.
+      // sign is not counted here), then one call per tool, the write last but one. Each costs the
+      // tool's own work plus a BatchGetItem (grant, application) and a GetItem (the owner's membership).
       const applicationId = created.body.id as string;
       const mcp = await mcpBearer(counted, platform.body.user?.id as string, applicationId);
       const mcpPath = `/mcp/${applicationId}`;

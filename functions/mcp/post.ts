@@ -2,6 +2,12 @@ import { http } from '../../shared/http/handler.ts';
 import { answerMcp } from '../../shared/mcp/endpoint.ts';
 import { mcpRoutes as routes } from '../../shared/route-table/mcp.ts';
 
-export const handler = http(routes.mcp, ({ deps, params, headers, body, client }) =>
-  answerMcp(deps, { applicationId: params.applicationId, headers, message: body, origin: client.origin }),
+export const handler = http(routes.mcp, ({ deps, params, headers, body, client, remainingMs }) =>
+  answerMcp(deps, {
+    applicationId: params.applicationId,
+    headers,
+    message: body,
+    origin: client.origin,
+    remainingMs,
+  }),
 );

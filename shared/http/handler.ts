@@ -147,6 +147,7 @@ export function http<R extends RouteSpec>(route: R, run: NoInfer<RouteHandler<R>
       request.response = errorSerializers[route.errorStyle](
         known ?? fail('internal', 'Internal error'),
         requestId,
+        request.event.body,
       );
       // Without dependencies (a bad configuration) there is no logger and no CORS config: the
       // error, which names the setting, still reaches the function's log.

@@ -96,8 +96,25 @@ const oauthErrorOf = (error: AppError): string =>
 /** JSON-RPC 2.0 §5.1: invalid request, or internal error. */
 const jsonRpcCodeOf = (error: AppError): number => (error.status >= 500 ? -32603 : -32600);
 
-/** Serializes a client-visible error in the route's error style (DESIGN §2). */
-export const errorSerializers: Record<ErrorStyle, (error: AppError, requestId: string) => HttpResult> = {
+/**
+ * The `id` of a JSON-RPC 2.0 request, to answer it with (JSON-RPC 2.0 §5); null for anything else:
+ * a notification, a body the chain did not parse (too large, not JSON), an id of another type.
+ */
+export function jsonRpcIdOf(body: unknown): string | number | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const { jsonrpc, method, id } = body as { jsonrpc?: unknown; method?: unknown; id?: unknown };
+  if (jsonrpc !== '2.0' || typeof method !== 'string') return null;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/**
+ * Serializes a client-visible error in the route's error style (DESIGN §2). `body`: the request's
+ * body as the chain left it (parsed JSON, or the raw text when it was refused before parsing).
+ */
+export const errorSerializers: Record<
+  ErrorStyle,
+  (error: AppError, requestId: string, body?: unknown) => HttpResult
+> = {
   app: (error, requestId) =>
     toResult({ status: error.status, body: errorBody(error), headers: error.headers }, requestId),
   oauth: (error, requestId) =>
@@ -118,13 +135,13 @@ export const errorSerializers: Record<ErrorStyle, (error: AppError, requestId: s
       },
       requestId,
     ),
-  mcp: (error, requestId) =>
+  mcp: (error, requestId, body) =>
     toResult(
       {
         status: error.status,
         body: {
           jsonrpc: '2.0',
-          id: null,
+          id: jsonRpcIdOf(body),
           error: { code: jsonRpcCodeOf(error), message: error.message, data: errorBody(error).error },
         },
         headers: error.headers,

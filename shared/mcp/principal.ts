@@ -1,14 +1,19 @@
 /**
  * Who calls an application's MCP endpoint: the user of a live grant, through a bearer access token
  * issued for this endpoint's resource (RFC 8707 audience). Verified locally against the published
- * keys (no KMS call), then ONE strongly consistent read of the grant, so a revoked connection's
- * tokens stop on their next call; then the application, which every tool works on.
+ * keys (no KMS call), then ONE strongly consistent BatchGetItem of the grant and the application,
+ * so a revoked connection's or a deleted application's tokens stop on their next call; then ONE
+ * strongly consistent GetItem of the user's membership of the application's organization, so a
+ * removal stops the tokens and a demotion narrows their scopes on the next call, not the next
+ * refresh (DESIGN §6: the role bounds the scopes).
  */
 import type { Deps } from '../deps.ts';
 import { verifyAccessToken } from '../oauth/access-token.ts';
-import { SCOPES, type Scope } from '../oauth/model.ts';
-import { readGrant } from '../store/oauth.ts';
-import { type Application, getApplication } from '../tenancy/applications.ts';
+import { SCOPES, type Scope, scopesOfRole } from '../oauth/model.ts';
+import { readGrantAndApplication } from '../store/oauth.ts';
+import { readMember } from '../store/organizations.ts';
+import { type Application, applicationFromItem } from '../tenancy/applications.ts';
+import type { Role } from '../tenancy/permissions.ts';
 import { ownMcpResource } from '../tenancy/service-resources.ts';
 import { resourceMetadataUrl, unauthorized } from './challenge.ts';
 
@@ -16,7 +21,10 @@ export interface McpPrincipal {
   readonly userId: string;
   readonly clientId: string;
   readonly grantId: string;
-  /** The token's scopes that its grant still holds (a refresh may have narrowed the grant since). */
+  /**
+   * The token's scopes that its grant still holds (a refresh may have narrowed the grant since)
+   * and the user's role allows now (a demotion narrows them at once).
+   */
   readonly scopes: readonly Scope[];
   readonly application: Application;
   /** The endpoint's protected resource metadata, named by every challenge. */
@@ -43,22 +51,31 @@ export async function authenticate(
   const resource = ownMcpResource(ISSUER, applicationId);
   const claims = token ? await verifyAccessToken(deps, token, resource) : null;
   if (!claims) throw unauthorized(metadata, true);
-  const grant = await readGrant(deps.db, claims.sub, claims.gid);
+  const read = await readGrantAndApplication(deps.db, {
+    userId: claims.sub,
+    grantId: claims.gid,
+    applicationId,
+  });
+  const grant = read.grant;
   const live =
     grant !== undefined &&
     grant.revokedAt === undefined &&
     grant.applicationId === applicationId &&
     grant.resource === resource &&
     grant.clientId === claims.client_id;
-  if (!live) throw unauthorized(metadata, true);
-  const application = await getApplication(deps, applicationId);
-  if (!application) throw unauthorized(metadata, true);
+  if (!live || !read.application) throw unauthorized(metadata, true);
+  const application = applicationFromItem(read.application);
+  const member = await readMember(deps.db, application.organizationId, claims.sub);
+  const allowed = scopesOfRole(member?.role as Role | undefined);
+  if (allowed.length === 0) throw unauthorized(metadata, true);
   const held = claims.scope.split(' ');
   return {
     userId: claims.sub,
     clientId: claims.client_id,
     grantId: claims.gid,
-    scopes: SCOPES.filter((scope) => held.includes(scope) && grant.scopes.includes(scope)),
+    scopes: SCOPES.filter(
+      (scope) => held.includes(scope) && grant.scopes.includes(scope) && allowed.includes(scope),
+    ),
     application,
     metadata,
   };

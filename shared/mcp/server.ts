@@ -29,6 +29,9 @@ function serverFor(deps: Deps, principal: McpPrincipal): McpServer {
     { name: deps.config.SERVICE_NAME, version: SERVER_VERSION },
     { supportedProtocolVersions: [MCP_PROTOCOL_VERSION] },
   );
+  // Each request has a server of its own and no stream: a change of the tool list (a demotion) is
+  // never announced, the next tools/list shows it. The SDK would advertise `listChanged: true`.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   for (const spec of TOOLS) {
     if (!principal.scopes.includes(spec.scope)) continue;
     const writes = spec.scope === 'auth:write';

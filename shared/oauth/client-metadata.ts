@@ -78,10 +78,28 @@ function refuseThrow(reason: ClientRefusal, message: string): never {
   throw fail('invalidClient', message, { reason });
 }
 
-const isAbsoluteUriWithoutFragment = (value: unknown): value is string => {
+/** RFC 8252 §7.3: plain http only to the loopback interface, where no one else can listen. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/** Schemes that run or hold content in the browser instead of reaching a client: never a redirect. */
+const NEVER_REDIRECT = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'about:', 'blob:']);
+
+/**
+ * A redirect URI the server may send a code to: absolute (RFC 3986 §4.3), without a fragment, and
+ * https; http on a loopback host (RFC 8252 §7.3); or a private-use scheme (RFC 8252 §7.1, e.g.
+ * `com.example.app:/cb`). RFC 8252 asks native apps for reverse-domain schemes (SHOULD), but real MCP
+ * clients use others (`cursor://anysphere.cursor-mcp/oauth/callback`), and a code sent to a scheme
+ * another app registered is useless to it without the PKCE verifier; so a dotless scheme is allowed.
+ * Refused: http to any other host (the code would travel in clear), and the script and content
+ * schemes, which run or hold content in the browser instead of reaching a client.
+ */
+const isAllowedRedirectUri = (value: unknown): value is string => {
   if (typeof value !== 'string' || value.includes('#')) return false;
-  // RFC 3986 §4.3: an absolute URI has a scheme; a private-use scheme (RFC 8252 §7.1) is one too.
-  return /^[a-z][a-z0-9+.-]*:/i.test(value) && URL.canParse(value);
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return false;
+  const url = URL.parse(value);
+  if (!url || NEVER_REDIRECT.has(url.protocol)) return false;
+  if (url.protocol === 'https:') return url.hostname !== '';
+  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname);
+  return true;
 };
 
 const optionalHttpsUrl = (value: unknown): string | undefined =>
@@ -100,8 +118,11 @@ function parseClientMetadata(document: unknown, clientId: string, url: URL): Cli
   if (!Array.isArray(redirectUris) || redirectUris.length === 0) {
     refuseThrow('redirect-uris-missing', 'the client metadata document must list redirect_uris');
   }
-  if (!redirectUris.every(isAbsoluteUriWithoutFragment)) {
-    refuseThrow('redirect-uri-invalid', 'every redirect_uri must be an absolute URI without a fragment');
+  if (!redirectUris.every(isAllowedRedirectUri)) {
+    refuseThrow(
+      'redirect-uri-invalid',
+      'every redirect_uri must be https, http on a loopback host, or a private-use scheme (not javascript:, data:, file:, vbscript:, about: or blob:), without a fragment',
+    );
   }
   // Public clients only (SPEC §4.2): a document that claims a secret is a confidential client.
   const method = fields.token_endpoint_auth_method;

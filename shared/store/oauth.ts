@@ -4,7 +4,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthorizationCodeRecord, GrantRecord, RefreshTokenRecord, Scope } from '../oauth/model.ts';
-import type { Item } from './batch.ts';
+import { type Item, readItems } from './batch.ts';
 import type { Db } from './db.ts';
 import { conditionFailureItem, isConditionFailure } from './errors.ts';
 import { type CreateOutcome, putNew, queryAll, readNow } from './items.ts';
@@ -23,6 +23,24 @@ export const putGrant = (db: Db, grant: GrantRecord): Promise<CreateOutcome> =>
 export async function readGrant(db: Db, userId: string, grantId: string): Promise<GrantRecord | undefined> {
   const item = await readNow(db, keys.grant(userId, grantId));
   return item ? (withoutKeys(item) as unknown as GrantRecord) : undefined;
+}
+
+/**
+ * What the MCP endpoint checks on every call, strongly consistent (a revoked grant, a deleted
+ * application hold on the very next call): the grant and the application in ONE BatchGetItem.
+ */
+export async function readGrantAndApplication(
+  db: Db,
+  caller: { userId: string; grantId: string; applicationId: string },
+): Promise<{ grant?: GrantRecord; application?: Item }> {
+  const found = await readItems(db, {
+    grant: keys.grant(caller.userId, caller.grantId),
+    application: keys.application(caller.applicationId),
+  });
+  return {
+    ...(found.grant ? { grant: withoutKeys(found.grant) as unknown as GrantRecord } : {}),
+    ...(found.application ? { application: found.application } : {}),
+  };
 }
 
 const withoutKeys = (item: Item): Record<string, unknown> => {

@@ -6,10 +6,11 @@ import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
 
 // Issue 10 item 7: a tool call makes at most 2 DynamoDB calls beyond the tool's own work, and no
-// KMS call: the token is verified against the public keys in memory; then ONE consistent GetItem of
-// the grant and ONE of the application (AUTH below). What follows is the management route's own work
+// KMS call: the token is verified against the public keys in memory; then ONE consistent
+// BatchGetItem of the grant and the application, and ONE consistent GetItem of the caller's
+// membership of the application's organization (AUTH below). What follows is the management route's own work
 // for the same read or write (test/http/call-budget-users.test.ts pins those after its KEY_CHAIN).
-const AUTH = ['GetItemCommand', 'GetItemCommand'];
+const AUTH = ['BatchGetItemCommand', 'GetItemCommand'];
 
 const counter = new CallCounter();
 let app: TestApp;
@@ -39,7 +40,7 @@ const endUser = async () =>
   (await signIn(app, newEmail(), { 'x-api-key': owned.publicKey })).body.user.id as string;
 
 describe('AWS calls per request (MCP endpoint)', () => {
-  it('tools/list and auth_get_application: the grant and the application, nothing else', async () => {
+  it('tools/list and auth_get_application: the grant, the application and the membership, nothing else', async () => {
     expect(await commandsOf(toolCall('', {}, 'tools/list'))).toEqual(AUTH);
     expect(await commandsOf(toolCall('auth_get_application'))).toEqual(AUTH);
   });

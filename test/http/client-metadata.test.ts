@@ -84,7 +84,7 @@ describe('loadClientMetadata: the fetch', () => {
       client_name: 'Acme Agent',
       client_uri: 'https://acme.example.com',
       logo_uri: 'https://acme.example.com/logo.png',
-      redirect_uris: ['http://127.0.0.1/cb', 'cursor://anysphere.cursor-mcp/oauth/callback'],
+      redirect_uris: ['http://127.0.0.1/cb', 'com.acme.agent:/oauth/callback'],
     });
 
     // Act
@@ -96,7 +96,7 @@ describe('loadClientMetadata: the fetch', () => {
       clientName: 'Acme Agent',
       clientUri: 'https://acme.example.com',
       logoUri: 'https://acme.example.com/logo.png',
-      redirectUris: ['http://127.0.0.1/cb', 'cursor://anysphere.cursor-mcp/oauth/callback'],
+      redirectUris: ['http://127.0.0.1/cb', 'com.acme.agent:/oauth/callback'],
     });
   });
 
@@ -276,6 +276,31 @@ describe('loadClientMetadata: the document', () => {
       'redirect-uri-invalid',
     ],
     ['a redirect URI that is not a string', { redirect_uris: [42] }, 'redirect-uri-invalid'],
+    [
+      'an http redirect URI on a public host',
+      { redirect_uris: ['http://a.example.com/cb'] },
+      'redirect-uri-invalid',
+    ],
+    [
+      'an http redirect URI on a host named like loopback',
+      { redirect_uris: ['http://127.0.0.1.example.com/cb'] },
+      'redirect-uri-invalid',
+    ],
+    ['a javascript: redirect URI', { redirect_uris: ['javascript:alert(1)'] }, 'redirect-uri-invalid'],
+    ['a data: redirect URI', { redirect_uris: ['data:text/html,<p>x</p>'] }, 'redirect-uri-invalid'],
+    ['a file: redirect URI', { redirect_uris: ['file:///etc/passwd'] }, 'redirect-uri-invalid'],
+    ['a vbscript: redirect URI', { redirect_uris: ['vbscript:msgbox(1)'] }, 'redirect-uri-invalid'],
+    ['an about: redirect URI', { redirect_uris: ['about:blank'] }, 'redirect-uri-invalid'],
+    [
+      'a blob: redirect URI',
+      { redirect_uris: ['blob:https://a.example.com/0b7c1f2e-0000-4000-8000-000000000000'] },
+      'redirect-uri-invalid',
+    ],
+    [
+      'one bad redirect URI among good ones',
+      { redirect_uris: ['https://a.example.com/cb', 'javascript:alert(1)'] },
+      'redirect-uri-invalid',
+    ],
     ['client_secret_basic', { token_endpoint_auth_method: 'client_secret_basic' }, 'auth-method'],
     ['client_secret_post', { token_endpoint_auth_method: 'client_secret_post' }, 'auth-method'],
     ['private_key_jwt', { token_endpoint_auth_method: 'private_key_jwt' }, 'auth-method'],
@@ -289,6 +314,27 @@ describe('loadClientMetadata: the document', () => {
 
     // Assess
     expect(refused).toBe(reason);
+  });
+
+  it.each([
+    ['https', 'https://a.example.com/cb'],
+    ['http on 127.0.0.1', 'http://127.0.0.1:8765/cb'],
+    ['http on [::1]', 'http://[::1]:8765/cb'],
+    ['http on localhost', 'http://localhost/cb'],
+    ['a private-use scheme with a dot (RFC 8252 §7.1)', 'com.example.app:/cb'],
+    // A real client's callback (Cursor): dotless, accepted since PKCE binds the code to the client.
+    ['a dotless private-use scheme', 'cursor://anysphere.cursor-mcp/oauth/callback'],
+  ])('accepts a redirect URI: %s', async (_case, redirectUri) => {
+    // Prepare
+    const clientId = metadata.serveClient(`/redirect-ok-${encodeURIComponent(_case)}.json`, {
+      redirect_uris: [redirectUri],
+    });
+
+    // Act
+    const client = await loadClientMetadata(app.deps, clientId);
+
+    // Assess
+    expect(client.redirectUris).toEqual([redirectUri]);
   });
 
   it('refuses a document that is not an object', async () => {
@@ -383,26 +429,50 @@ describe('loadClientMetadata: special-use addresses', () => {
     expect(refused).toBe('unresolvable');
   });
 
-  it('resolves the host once and connects to the address it checked', async () => {
-    // Prepare: a later answer would point elsewhere (rebinding)
+  it('resolves the host once and connects only to the address it checked, never to a fresh lookup', async () => {
+    // Prepare: the checked answer is a loopback address the server does not listen on, while the
+    // system resolver would answer localhost with the server's own 127.0.0.1 (a rebinding the other way).
     const clientId = metadata.serveClient('/rebinding.json');
     const asked: string[] = [];
     const resolve = async (hostname: string) => {
       asked.push(hostname);
-      return asked.length === 1 ? ['127.0.0.1'] : ['10.0.0.1'];
+      return ['127.0.0.2'];
     };
 
     // Act
+    const refused = await refusal(clientId, { resolve });
+
+    // Assess
+    expect(refused).toBe('unreachable');
+    expect(asked).toEqual(['localhost']);
+    expect(metadata.hits('/rebinding.json')).toBe(0);
+  });
+
+  it('reaches a host the system resolver cannot resolve through the checked answer alone', async () => {
+    // Prepare
+    const path = '/unresolvable.json';
+    const clientId = `${metadata.unresolvableUrl}${path}`;
+    metadata.serve(path, {
+      body: { client_id: clientId, redirect_uris: ['https://agent.example.com/callback'] },
+    });
+    const resolve = async () => ['127.0.0.1'];
+
+    // Act: first with the system resolver (a failure is never cached), then with the option
+    const withoutResolver = await refusal(clientId);
     const client = await loadClientMetadata(app.deps, clientId, { resolve });
 
     // Assess
     expect(client.clientId).toBe(clientId);
-    expect(asked).toEqual(['localhost']);
-    expect(metadata.hits('/rebinding.json')).toBe(1);
+    expect(withoutResolver).toBe('unresolvable');
   });
+
   it('tries the checked addresses in turn: the host answers on its IPv4 address only', async () => {
-    // Prepare: the document host listens on 127.0.0.1, not on ::1
-    const clientId = metadata.serveClient('/both-families.json');
+    // Prepare: the document host listens on 127.0.0.1, not on ::1, under a name only the resolver knows
+    const path = '/both-families.json';
+    const clientId = `${metadata.unresolvableUrl}${path}`;
+    metadata.serve(path, {
+      body: { client_id: clientId, redirect_uris: ['https://agent.example.com/callback'] },
+    });
     const resolve = async () => ['::1', '127.0.0.1'];
 
     // Act

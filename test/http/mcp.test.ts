@@ -4,7 +4,7 @@ import type { Scope } from '../../shared/oauth/model.ts';
 import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import { mcpAccessToken, mcpPost, toolCall } from '../support/mcp.ts';
 import { bearer, signIn } from '../support/sign-in.ts';
-import { addSignedInMember, createOwnedApplication } from '../support/tenancy.ts';
+import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
 const READ_TOOLS = [
   'auth_get_application',
@@ -251,6 +251,94 @@ describe('POST /mcp/{applicationId} refusals', () => {
   });
 });
 
+describe('POST /mcp/{applicationId} after a membership change', () => {
+  it('401 invalid_token on the next call once the admin is removed from the organization', async () => {
+    // Prepare
+    const admin = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'admin');
+    const token = await accessToken(admin.userId, ['auth:read', 'auth:write']);
+    const before = await post(bearer(token));
+
+    // Act
+    const removed = await manage(
+      app,
+      'DELETE',
+      `/organizations/${owned.organizationId}/members/${admin.userId}`,
+      { token: owned.owner.token },
+    );
+    const after = await post(bearer(token));
+
+    // Assess
+    expect([before.status, removed.status]).toEqual([200, 204]);
+    expect(after.status).toBe(401);
+    expect(after.headers['www-authenticate']).toBe(
+      `Bearer error="invalid_token", error_description="The access token is not valid here", resource_metadata="${metadata()}"`,
+    );
+  });
+
+  it('403 insufficient_scope for the write tool and six tools listed once the admin is demoted to member', async () => {
+    // Prepare
+    const admin = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'admin');
+    const token = await accessToken(admin.userId, ['auth:read', 'auth:write']);
+    const listedBefore = await post(bearer(token), toolCall('', {}, 'tools/list'));
+
+    // Act
+    const demoted = await manage(
+      app,
+      'PATCH',
+      `/organizations/${owned.organizationId}/members/${admin.userId}`,
+      { token: owned.owner.token },
+      { role: 'member' },
+    );
+    const write = await post(
+      bearer(token),
+      toolCall('auth_revoke_user_sessions', { userId: endUser.body.user.id }),
+    );
+    const listedAfter = await post(bearer(token), toolCall('', {}, 'tools/list'));
+
+    // Assess
+    const names = (answer: typeof listedAfter) =>
+      (answer.body.result.tools as Array<{ name: string }>).map((tool) => tool.name).sort();
+    expect(names(listedBefore)).toEqual([...READ_TOOLS, 'auth_revoke_user_sessions'].sort());
+    expect(demoted.status).toBe(200);
+    expect(write.status).toBe(403);
+    expect(write.headers['www-authenticate']).toContain('error="insufficient_scope"');
+    expect(write.body.error.data.code).toBe('FORBIDDEN');
+    expect(names(listedAfter)).toEqual(READ_TOOLS);
+  });
+});
+
+describe('POST /mcp/{applicationId}: the id of a refusal', () => {
+  it('401 and 403 echo the request id; a notification and an unparsed body keep id null', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read']);
+    const write = toolCall('auth_revoke_user_sessions', { userId: endUser.body.user.id });
+    const { id: _none, ...notification } = toolCall('auth_get_application');
+
+    // Act
+    const noToken = await post({}, { ...toolCall('auth_get_application'), id: 9 });
+    const stepUp = await app.request('POST', `/mcp/${owned.applicationId}`, {
+      headers: bearer(token, {
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'auth_revoke_user_sessions',
+      }),
+      body: { ...write, id: 'call-7' },
+    });
+    const unannounced = await app.request('POST', `/mcp/${owned.applicationId}`, { body: notification });
+    const notJson = await app.request('POST', `/mcp/${owned.applicationId}`, {
+      headers: { 'content-type': 'application/json' },
+      raw: '{"jsonrpc":"2.0","id":3,',
+    });
+
+    // Assess
+    expect([noToken.status, noToken.body.id]).toEqual([401, 9]);
+    expect([stepUp.status, stepUp.body.id]).toEqual([403, 'call-7']);
+    expect([unannounced.status, unannounced.body.id]).toEqual([401, null]);
+    expect([notJson.status, notJson.body.id]).toEqual([400, null]);
+  });
+});
+
 describe('POST /mcp/{applicationId}: the protocol revision', () => {
   it('refuses a 2025-era initialize, naming 2026-07-28, and never serves it', async () => {
     // Prepare
@@ -299,6 +387,35 @@ describe('POST /mcp/{applicationId}: a notification', () => {
     // Assess
     expect(response.status).toBe(202);
     expect(response.text).toBe('');
+  });
+});
+
+describe('POST /mcp/{applicationId}: streaming methods', () => {
+  it('answers subscriptions/listen at once with 404 and a JSON-RPC method-not-found error naming its id', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read']);
+    const listen = { ...toolCall('', {}, 'subscriptions/listen'), id: 42 };
+
+    // Act
+    const response = await post(bearer(token), listen);
+
+    // Assess
+    expect(response.status).toBe(404);
+    expect(response.headers['content-type']).toContain('application/json');
+    expect(response.body).toMatchObject({ jsonrpc: '2.0', id: 42, error: { code: -32601 } });
+  }, 5000);
+
+  it('does not advertise tools.listChanged, which a server without a stream cannot deliver', async () => {
+    // Prepare
+    const client = await connect(await accessToken(member.userId, ['auth:read']));
+
+    // Act
+    const capabilities = client.getServerCapabilities();
+    await client.close();
+
+    // Assess
+    expect(capabilities?.tools).toBeDefined();
+    expect(capabilities?.tools?.listChanged).not.toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * A client ID metadata document host for tests: a real HTTPS server on 127.0.0.1 whose certificate
- * (for `localhost` and 127.0.0.1) is signed by a test CA made here with `selfsigned`. A test app
+ * (for `localhost`, 127.0.0.1 and UNRESOLVABLE_HOST) is signed by a test CA made here with `selfsigned`. A test app
  * trusts that CA and allows loopback metadata hosts through `metadataEnv(server)`; each test
  * registers the paths it needs with the status, headers, body and delay it wants.
  */
@@ -20,9 +20,17 @@ interface ServedResponse {
   delayMs?: number;
 }
 
+/**
+ * A name the system resolver cannot resolve (RFC 6761: `.test` is never delegated) that the
+ * certificate covers: a fetch of it reaches the server only through a `resolve` option's answer.
+ */
+const UNRESOLVABLE_HOST = 'metadata.doorcode.test';
+
 export interface ClientMetadataServer {
   /** `https://localhost:<port>` */
   url: string;
+  /** `https://<UNRESOLVABLE_HOST>:<port>`: the same server, reachable only through a resolver option. */
+  unresolvableUrl: string;
   /** A PEM file holding the test CA's certificate. */
   caFile: string;
   /** Answer `path` with `response` from now on. */
@@ -65,6 +73,7 @@ async function testCertificates() {
         name: 'subjectAltName',
         altNames: [
           { type: 2, value: 'localhost' },
+          { type: 2, value: UNRESOLVABLE_HOST },
           { type: 7, ip: '127.0.0.1' },
         ],
       },
@@ -98,13 +107,16 @@ export async function startClientMetadataServer(): Promise<ClientMetadataServer>
     else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `https://localhost:${(server.address() as AddressInfo).port}`;
+  const { port } = server.address() as AddressInfo;
+  const url = `https://localhost:${port}`;
+  const unresolvableUrl = `https://${UNRESOLVABLE_HOST}:${port}`;
   const serve = (path: string, response: ServedResponse) => {
     responses.set(path, response);
     return `${url}${path}`;
   };
   return {
     url,
+    unresolvableUrl,
     caFile,
     serve,
     serveClient(path, fields = {}, headers = {}) {
