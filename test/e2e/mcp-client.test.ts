@@ -162,6 +162,23 @@ class TestOAuthProvider implements OAuthClientProvider {
   }
 }
 
+/** What the endpoint answered the client: each status with its `WWW-Authenticate` challenge. */
+interface Seen {
+  status: number;
+  challenge: string | null;
+}
+
+/** The transport's fetch, recording the endpoint's answers (the OAuth requests pass unrecorded). */
+const recording =
+  (seen: Seen[]) =>
+  async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const response = await fetch(url, init);
+    if (String(url) === endpoint.href) {
+      seen.push({ status: response.status, challenge: response.headers.get('www-authenticate') });
+    }
+    return response;
+  };
+
 const newClient = () =>
   new Client(
     { name: 'doorcode-e2e', version: '1.0.0' },
@@ -191,8 +208,16 @@ async function completeAuthorization(
  * hands over an authorization URL (`UnauthorizedError`), the user authorizes, `finishAuth`, and a
  * fresh transport with the same provider connects with the token.
  */
-async function connectWithOAuth(provider: TestOAuthProvider, email: string, browser: Browser) {
-  const first = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
+async function connectWithOAuth(
+  provider: TestOAuthProvider,
+  email: string,
+  browser: Browser,
+  seen: Seen[] = [],
+) {
+  const first = new StreamableHTTPClientTransport(endpoint, {
+    authProvider: provider,
+    fetch: recording(seen),
+  });
   const probe = newClient();
   const refused = await probe
     .connect(first)
@@ -204,7 +229,10 @@ async function connectWithOAuth(provider: TestOAuthProvider, email: string, brow
   expect(refused).toBeInstanceOf(UnauthorizedError);
   const answer = await completeAuthorization(provider, first, email, browser);
   await probe.close();
-  const transport = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
+  const transport = new StreamableHTTPClientTransport(endpoint, {
+    authProvider: provider,
+    fetch: recording(seen),
+  });
   const client = newClient();
   await client.connect(transport);
   return { client, transport, answer };
@@ -216,14 +244,20 @@ describe('the official MCP client, given only the endpoint URL', () => {
   it('a member discovers, authorizes through the bridge and consent, lists six tools and calls a read tool', async () => {
     // Prepare
     const provider = new TestOAuthProvider(clientId, redirectUri);
+    const seen: Seen[] = [];
 
     // Act
-    const { client, answer } = await connectWithOAuth(provider, member.email, newBrowser());
+    const { client, answer } = await connectWithOAuth(provider, member.email, newBrowser(), seen);
     const tools = await toolNames(client);
     const application = await client.callTool({ name: 'auth_get_application', arguments: {} });
     await client.close();
 
-    // Assess: the authorization went to this service, for this endpoint, with PKCE S256.
+    // Assess: the first call met the 401 naming the endpoint's resource metadata, and the
+    // authorization went to this service, for this endpoint, with PKCE S256.
+    expect(seen[0]).toEqual({
+      status: 401,
+      challenge: `Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp/${owned.applicationId}"`,
+    });
     const asked = provider.authorizationUrl as URL;
     expect(`${asked.origin}${asked.pathname}`).toBe(`${app.url}/oauth/authorize`);
     expect(asked.searchParams.get('client_id')).toBe(clientId);
@@ -241,17 +275,20 @@ describe('the official MCP client, given only the endpoint URL', () => {
     // Prepare: the owner's client asks only auth:read at first.
     const provider = new TestOAuthProvider(clientId, redirectUri, 'auth:read');
     const browser = newBrowser();
-    const { client, transport } = await connectWithOAuth(provider, owned.owner.email, browser);
+    const seen: Seen[] = [];
+    const { client, transport } = await connectWithOAuth(provider, owned.owner.email, browser, seen);
     const before = await toolNames(client);
     const firstUrl = provider.authorizationUrl as URL;
     const revoke = { name: 'auth_revoke_user_sessions', arguments: { userId: endUser.body.user.id } };
 
     // Act: the write tool answers 403 insufficient_scope; the SDK's step-up asks for a new
     // authorization (a URL handed to the provider, then UnauthorizedError); the user consents again.
+    const from = seen.length;
     const refused = await client.callTool(revoke).then(
       () => null,
       (error: unknown) => error,
     );
+    const stepUp = seen.slice(from);
     const stepUpUrl = provider.authorizationUrl as URL;
     await completeAuthorization(provider, transport, owned.owner.email, browser);
     const revoked = await client.callTool(revoke);
@@ -262,6 +299,11 @@ describe('the official MCP client, given only the endpoint URL', () => {
     expect(firstUrl.searchParams.get('scope')).toBe('auth:read');
     expect(before).toEqual(READ_TOOLS);
     expect(refused).toBeInstanceOf(UnauthorizedError);
+    expect(stepUp).toHaveLength(1);
+    expect(stepUp[0]?.status).toBe(403);
+    expect(stepUp[0]?.challenge).toMatch(
+      /^Bearer error="insufficient_scope", scope="auth:write", resource_metadata="/,
+    );
     expect(stepUpUrl).not.toBe(firstUrl);
     expect(stepUpUrl.searchParams.get('scope')?.split(' ').sort()).toEqual(['auth:read', 'auth:write']);
     expect(provider.tokens()?.scope?.split(' ').sort()).toEqual(['auth:read', 'auth:write']);
