@@ -24,6 +24,7 @@ import { createFixtureApplication } from '../shared/tenancy/applications.ts';
 import { ownMcpResource } from '../shared/tenancy/service-resources.ts';
 import { CallCounter } from './call-counter.ts';
 import { type RequestOptions, send } from './loopback-client.ts';
+import { metadataEnv, startClientMetadataServer } from './metadata-host.ts';
 import type { Benchmark } from './types.ts';
 
 /** The fields of an answer the bench reads back (the rest is only counted). */
@@ -95,7 +96,10 @@ export const callsBenchmark: Benchmark = {
     const table = `bench-${randomUUID()}`;
     await ensureTable(dynamo.endpoint, table);
     const origin = 'https://app.bench.test';
+    // The client ID metadata document of the OAuth rows, on an HTTPS host of loopback with a test CA.
+    const metadata = await startClientMetadataServer();
     const config = loadConfig({
+      ...metadataEnv(metadata),
       TABLE_NAME: table,
       ISSUER: 'https://auth.bench.test',
       MAIL_FROM: 'no-reply@bench.test',
@@ -414,25 +418,67 @@ export const callsBenchmark: Benchmark = {
       // OAuth (issue 10): a code as consent issues it, exchanged; its refresh token rotated; the
       // connection listed and revoked.
       const verifier = randomBytes(32).toString('base64url');
+      const redirectUri = 'http://127.0.0.1:9/cb';
       const client = {
-        clientId: 'https://client.bench.test/client.json',
-        redirectUri: 'http://127.0.0.1:9/cb',
+        clientId: metadata.serveClient('/client.json', { redirect_uris: [redirectUri] }),
+        redirectUri,
       };
       const resource = ownMcpResource(config.ISSUER, created.body.id as string);
-      const code = await issueAuthorizationCode(counted, {
-        clientId: client.clientId,
-        clientName: 'Bench Agent',
-        redirectUri: client.redirectUri,
-        codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
-        resource,
-        applicationId: created.body.id as string,
-        userId: platform.body.user?.id as string,
-        scopes: ['auth:read', 'auth:write'],
-      });
-      const form = (fields: Record<string, string>) => ({
+      const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
         raw: new URLSearchParams(fields).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
       });
+      // The browser's side: authorize without a session (to the sign-in bridge), the bridge's pages,
+      // authorize again with the cookie (the consent page), and the approval (the client's metadata
+      // document is fetched once, then cached).
+      const authorize = `/oauth/authorize?${new URLSearchParams({
+        client_id: client.clientId,
+        redirect_uri: client.redirectUri,
+        response_type: 'code',
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+        resource,
+        state: 'bench',
+      })}`;
+      const ownPage = { origin: new URL(config.ISSUER).origin, 'sec-fetch-site': 'same-origin' };
+      const hidden = (html: string, name: string) =>
+        new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+      const bridge = await call('GET /oauth/authorize (no session)', 'GET', authorize);
+      const requestId =
+        new URL(String(bridge.headers.location), config.ISSUER).searchParams.get('request') ?? '';
+      await call('GET /oauth/login', 'GET', `/oauth/login?request=${requestId}`);
+      const bridgeEmail = 'p@bench.test';
+      await call(
+        'POST /oauth/login',
+        'POST',
+        '/oauth/login',
+        form({ request: requestId, email: bridgeEmail }, ownPage),
+      );
+      const signedIn = await call(
+        'POST /oauth/login/verify',
+        'POST',
+        '/oauth/login/verify',
+        form({ request: requestId, email: bridgeEmail, code: await codeOf(bridgeEmail) }, ownPage),
+      );
+      const bridgeCookie = [signedIn.headers['set-cookie']].flat().join('; ').split(';')[0] ?? '';
+      const consent = await call('GET /oauth/authorize (session: consent page)', 'GET', authorize, {
+        headers: { cookie: bridgeCookie },
+      });
+      const approved = await call(
+        'POST /oauth/consent (approve)',
+        'POST',
+        '/oauth/consent',
+        form(
+          {
+            request: hidden(consent.text, 'request'),
+            csrf: hidden(consent.text, 'csrf'),
+            decision: 'approve',
+            confirm: 'yes',
+          },
+          { ...ownPage, cookie: bridgeCookie },
+        ),
+      );
+      const code = new URL(String(approved.headers.location)).searchParams.get('code') ?? '';
       const exchanged = await call(
         'POST /oauth/token (authorization_code)',
         'POST',
@@ -498,6 +544,7 @@ export const callsBenchmark: Benchmark = {
       await call('DELETE /applications/{id}', 'DELETE', appPath, { headers: owner });
       await call('DELETE /organizations/{id}', 'DELETE', orgPath, { headers: owner });
     } finally {
+      await metadata.close();
       await server.close();
       await ses.stop();
       await dynamo.stop();
