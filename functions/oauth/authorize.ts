@@ -1,12 +1,7 @@
 import { http } from '../../shared/http/handler.ts';
 import { htmlBody, pageHeaders } from '../../shared/http/html.ts';
 import { authorize } from '../../shared/oauth/authorize.ts';
-import {
-  consentPage,
-  consentPolicy,
-  refusalPage,
-  refusalPolicy,
-} from '../../shared/oauth/pages/consent.ts';
+import { consentPage, consentPolicy, refusalPage, refusalPolicy } from '../../shared/oauth/pages/consent.ts';
 import { routes } from '../../shared/routes.ts';
 
 export const handler = http(routes.oauthAuthorize, async ({ deps, caller, query, rawQuery }) => {

@@ -35,7 +35,8 @@ export interface ConsentInput {
 /** Where the browser goes next: the client's redirect URI with `code` or `error`, `state` and `iss`. */
 export async function decideConsent(deps: Deps, input: ConsentInput): Promise<{ location: string }> {
   // The consent page's Referrer-Policy (no-referrer) makes Chromium send `Origin: null` on its POST.
-  if (!postedByServicePage(deps.config, input)) throw fail('forbidden', "The consent must be sent from this service's own page");
+  if (!postedByServicePage(deps.config, input))
+    throw fail('forbidden', "The consent must be sent from this service's own page");
   if (!input.session) throw fail('forbidden', 'You are not signed in: start again from the application');
   // Before the spend, so the request stays usable: go back, tick the box, approve.
   if (input.decision === 'approve' && !input.confirmed) {
