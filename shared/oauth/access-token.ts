@@ -11,7 +11,7 @@ import { newId } from '../random.ts';
 import { countingSignErrors } from '../sessions/token.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokenClaims, SCOPES, type Scope } from './model.ts';
 
-export const ACCESS_TOKEN_TYPE = 'at+jwt';
+const ACCESS_TOKEN_TYPE = 'at+jwt';
 
 export interface IssuedAccessToken {
   accessToken: string;

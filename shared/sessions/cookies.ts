@@ -38,7 +38,7 @@ export const isPlatformOrigin = (config: Config, origin: string | undefined): bo
   origin !== undefined && (config.PLATFORM_ORIGINS.includes(origin) || origin === serviceOrigin(config));
 
 /** The origin of the service's own pages: ISSUER's. */
-export const serviceOrigin = (config: Config): string => new URL(config.ISSUER).origin;
+const serviceOrigin = (config: Config): string => new URL(config.ISSUER).origin;
 
 /**
  * Whether a form POST comes from the service's own page (the OAuth sign-in bridge and consent,
@@ -77,7 +77,7 @@ export const mayChangeStateByCookie = (
  * from a sandboxed frame. Neither names a site, so `Sec-Fetch-Site` decides, and a sandboxed frame
  * of another site is `cross-site` there.
  */
-export const namesNoOrigin = (origin: string | undefined): origin is undefined | 'null' =>
+const namesNoOrigin = (origin: string | undefined): origin is undefined | 'null' =>
   origin === undefined || origin === 'null';
 
 /**
