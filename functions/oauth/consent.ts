@@ -7,6 +7,7 @@ export const handler = http(routes.oauthConsent, async ({ deps, caller, body, cl
     requestId: body.request,
     csrf: body.csrf,
     decision: body.decision,
+    confirmed: body.confirm === 'yes',
     session: caller.kind === 'platformSession' ? caller.session : null,
     origin: client.origin,
     fetchSite: client.fetchSite,

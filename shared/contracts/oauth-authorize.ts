@@ -32,4 +32,6 @@ export const ConsentForm = z.object({
   request: RequestId,
   csrf: z.string().check(z.maxLength(128)),
   decision: z.enum(['approve', 'deny']),
+  /** The required checkbox of the form; absent when unticked (a form sends no unticked box). */
+  confirm: z.optional(z.literal('yes')),
 });

@@ -32,6 +32,7 @@ button.secondary{background:#fff;color:#2d5be3;margin-left:.5rem}
 .note{color:#4a5263;font-size:.9rem}
 .error{color:#a3182a;font-weight:600}
 ul.scopes li{margin:.4rem 0}
+label.confirm{font-weight:400;display:flex;gap:.5rem;align-items:flex-start}
 code{font-size:.85rem;word-break:break-all}
 `;
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;

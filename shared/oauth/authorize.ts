@@ -2,8 +2,11 @@
  * `GET /oauth/authorize` (SPEC §4.2, DESIGN §2): the checks in the order that decides where an error
  * may go. Until the client and its redirect URI are known good, an error is a 400 JSON answer, never
  * a redirect (an unchecked redirect URI would make the server an open redirector); after that every
- * error goes back to the client's redirect URI with `iss` (RFC 9207) and `state`. A browser without
- * a platform session is sent to the sign-in bridge; one with a session gets the consent page.
+ * error goes back to the client's redirect URI with `iss` (RFC 9207) and `state`: by a 302 when the
+ * browser has a platform session, else by a page with a link the user may follow (anyone can be a
+ * client with any redirect URI, so an automatic redirect before sign-in would be an open redirector,
+ * RFC 9700 §4.11.2). A browser without a platform session is sent to the sign-in bridge; one with a
+ * session gets the consent page, or the page with the link when its user holds no role.
  * docs/oauth.md, "Authorization request", states the rules.
  */
 import { sha256Hex } from '../crypto/hash.ts';
@@ -20,9 +23,10 @@ import {
   AUTHORIZATION_REQUEST_TTL_SECONDS,
   type AuthorizationRequest,
   grantedScopes,
+  SCOPES,
   type Scope,
 } from './model.ts';
-import { formTargetOf, matchesRedirectUri, redirectWith } from './redirect-uri.ts';
+import { formTargetOf, matchesRedirectUri, redirectTargetLabel, redirectWith } from './redirect-uri.ts';
 import { roleOnApplication } from './role.ts';
 
 /** The parameters of SPEC §4.2 as the chain parsed them (each a single string, or absent). */
@@ -44,6 +48,8 @@ export interface ConsentView {
   csrfToken: string;
   clientName: string;
   clientId: string;
+  /** Who the checkbox names: the host of the client's metadata URL. */
+  clientHost: string;
   redirectHost: string;
   applicationName: string;
   logoUrl: string | null;
@@ -52,8 +58,19 @@ export interface ConsentView {
   formTarget: string;
 }
 
+/** An error for the client that the user may carry back by following a link (never automatically). */
+export interface RefusalView {
+  error: string;
+  description: string;
+  /** Where the link leads, as the user reads it (redirectTargetLabel). */
+  redirectHost: string;
+  /** The redirect URI with `error`, `error_description`, `state` and `iss`. */
+  location: string;
+}
+
 export type AuthorizeOutcome =
   | { kind: 'redirect'; location: string }
+  | { kind: 'refusal'; view: RefusalView }
   | { kind: 'sign-in'; location: string }
   | { kind: 'consent'; view: ConsentView };
 
@@ -84,16 +101,21 @@ export async function authorize(
     throw fail('oauthInvalidRequest', "redirect_uri is not one of the client's redirect URIs");
   }
   const redirectUri = query.redirect_uri;
-  // From here on the redirect URI is the client's own: errors go back to it (SPEC §4.2, 3).
-  const refuse = (error: string, description: string): AuthorizeOutcome => ({
-    kind: 'redirect',
-    location: redirectWith(redirectUri, {
+  // From here on the redirect URI is the client's own: errors go back to it (SPEC §4.2, 3), by a
+  // 302 for a signed-in user, else (and for a user with no role) by a link on a page.
+  const refuse = (error: string, description: string, asPage = !session): AuthorizeOutcome => {
+    const location = redirectWith(redirectUri, {
       error,
       error_description: description,
       iss: deps.config.ISSUER,
       state: query.state,
-    }),
-  });
+    });
+    if (!asPage) return { kind: 'redirect', location };
+    return {
+      kind: 'refusal',
+      view: { error, description, redirectHost: redirectTargetLabel(redirectUri), location },
+    };
+  };
   if (query.response_type !== 'code') {
     return refuse('unsupported_response_type', 'response_type must be code');
   }
@@ -106,6 +128,10 @@ export async function authorize(
   }
   const target = await resourceTarget(deps, query.resource, session !== null);
   if (!target) return refuse('invalid_target', 'resource is not a resource registered by an application');
+  // RFC 6749 §4.1.2.1: a scope parameter that names no scope of the service is invalid_scope.
+  if (query.scope !== undefined && !namesKnownScope(query.scope)) {
+    return refuse('invalid_scope', `scope names none of the scopes ${SCOPES.join(', ')}`);
+  }
 
   const base = {
     clientId: client.clientId,
@@ -135,6 +161,7 @@ export async function authorize(
     return refuse(
       'access_denied',
       'The user holds no role that grants a requested scope on this application',
+      true,
     );
   }
   const csrfToken = Buffer.from(deps.random.bytes(32)).toString('base64url');
@@ -144,6 +171,7 @@ export async function authorize(
     expiresAt,
     sessionId: session.session.id,
     csrfTokenHash: sha256Hex(csrfToken),
+    shownScopes: scopes,
   });
   return {
     kind: 'consent',
@@ -152,7 +180,8 @@ export async function authorize(
       csrfToken,
       clientName: client.clientName,
       clientId: client.clientId,
-      redirectHost: new URL(redirectUri).host,
+      clientHost: new URL(client.clientId).host,
+      redirectHost: redirectTargetLabel(redirectUri),
       applicationName: held.application.name,
       logoUrl: held.application.logoUrl,
       scopes,
@@ -160,6 +189,9 @@ export async function authorize(
     },
   };
 }
+
+const namesKnownScope = (scope: string): boolean =>
+  scope.split(' ').some((name) => (SCOPES as readonly string[]).includes(name));
 
 async function store(deps: Deps, request: AuthorizationRequest): Promise<void> {
   const { outcome } = await putAuthorizationRequest(deps.db, request);

@@ -3,14 +3,16 @@
  * CSRF guard is threefold: the request must be bound to the very session whose cookie came, the
  * form must carry the page's synchronizer token, and the POST must come from the service's own
  * origin (`Origin`, or no or an opaque `Origin` with `Sec-Fetch-Site: same-origin`). The request is spent by one
- * conditional delete, so it is decided once. Approval issues a code with the scopes the user's
- * CURRENT role grants (DESIGN §6); every refusal is an error page, never a redirect.
+ * conditional delete, so it is decided once. Approval needs the form's checkbox ticked (a
+ * double-click cannot approve a window opened under the cursor) and issues a code with the scopes
+ * the page showed that the user's CURRENT role still grants (DESIGN §6); every refusal is an error
+ * page, never a redirect.
  * docs/oauth.md, "Consent".
  */
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import { namesNoOrigin, serviceOrigin } from '../sessions/cookies.ts';
+import { postedByServicePage } from '../sessions/cookies.ts';
 import type { ResolvedSession } from '../sessions/resolve.ts';
 import { spendAuthorizationRequest } from '../store/oauth-requests.ts';
 import { issueAuthorizationCode } from './codes.ts';
@@ -22,6 +24,8 @@ export interface ConsentInput {
   requestId: string;
   csrf: string;
   decision: 'approve' | 'deny';
+  /** The form's required checkbox ("Allow … to use …"): an approval without it is refused. */
+  confirmed: boolean;
   /** The platform session of the cookie, if one came and is live. */
   session: ResolvedSession | null;
   origin: string | undefined;
@@ -31,11 +35,13 @@ export interface ConsentInput {
 /** Where the browser goes next: the client's redirect URI with `code` or `error`, `state` and `iss`. */
 export async function decideConsent(deps: Deps, input: ConsentInput): Promise<{ location: string }> {
   // The consent page's Referrer-Policy (no-referrer) makes Chromium send `Origin: null` on its POST.
-  const sameOrigin = namesNoOrigin(input.origin)
-    ? input.fetchSite === 'same-origin'
-    : input.origin === serviceOrigin(deps.config);
-  if (!sameOrigin) throw fail('forbidden', "The consent must be sent from this service's own page");
+  if (!postedByServicePage(deps.config, input))
+    throw fail('forbidden', "The consent must be sent from this service's own page");
   if (!input.session) throw fail('forbidden', 'You are not signed in: start again from the application');
+  // Before the spend, so the request stays usable: go back, tick the box, approve.
+  if (input.decision === 'approve' && !input.confirmed) {
+    throw fail('invalidRequest', 'To approve, tick the box that allows the client, then approve again');
+  }
   const spent = await spendAuthorizationRequest(deps.db, input.requestId, {
     sessionId: input.session.session.id,
     csrfTokenHash: sha256Hex(input.csrf),
@@ -63,7 +69,9 @@ export async function decideConsent(deps: Deps, input: ConsentInput): Promise<{ 
   }
   const userId = input.session.user.id;
   const held = await roleOnApplication(deps, userId, request.applicationId);
-  const scopes = held ? grantedScopes(request.scope, held.role) : [];
+  // At most what the page showed, and of that only what the role allows now.
+  const shown = request.shownScopes ?? [];
+  const scopes = held ? grantedScopes(request.scope, held.role).filter((scope) => shown.includes(scope)) : [];
   if (scopes.length === 0) {
     return answer({
       error: 'access_denied',

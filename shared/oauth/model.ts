@@ -75,6 +75,11 @@ export interface AuthorizationRequest {
    * bound session.
    */
   csrfTokenHash?: string;
+  /**
+   * With `sessionId`: the scopes the consent page showed. Approval grants at most these (narrowed
+   * again by the role at that moment), so a promotion between page and approval cannot widen it.
+   */
+  shownScopes?: Scope[];
   /** Epoch seconds (also the item's TTL). */
   expiresAt: number;
 }

@@ -46,3 +46,14 @@ export function formTargetOf(redirectUri: string): string {
   const url = new URL(redirectUri);
   return url.origin !== 'null' ? url.origin : url.protocol;
 }
+
+/**
+ * Where a redirect URI leads, as a page tells the user: the host of an `http(s)` URI; for a
+ * private-use scheme (RFC 8252 §7.1), whose URL may have no host, the scheme and the host if any
+ * (`com.example.app:`, `cursor://anysphere.cursor-mcp`). Never empty.
+ */
+export function redirectTargetLabel(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  if (url.protocol === 'https:' || url.protocol === 'http:') return url.host;
+  return url.host ? `${url.protocol}//${url.host}` : url.protocol;
+}

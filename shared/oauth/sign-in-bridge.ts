@@ -7,7 +7,7 @@
  */
 import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
-import { mayChangeStateByCookie, sessionCookie } from '../sessions/cookies.ts';
+import { postedByServicePage, sessionCookie } from '../sessions/cookies.ts';
 import { startSignIn } from '../sign-in/start.ts';
 import { verifySignIn } from '../sign-in/verify.ts';
 import { PLATFORM } from '../store/keys.ts';
@@ -42,10 +42,10 @@ async function brandOf(deps: Deps, request: AuthorizationRequest): Promise<Brand
 
 /**
  * A sign-in form may only be posted by the service's own page (login CSRF: another site could sign
- * the browser in to the attacker's account): the same rule as a cookie that changes state (DESIGN §5).
+ * the browser in to the attacker's account): the consent's rule, ISSUER's origin only.
  */
 function ownPageOnly(deps: Deps, client: BridgeClient): void {
-  if (!mayChangeStateByCookie(deps.config, client)) {
+  if (!postedByServicePage(deps.config, client)) {
     throw fail('forbidden', "The sign-in form must be sent from this service's own page");
   }
 }

@@ -26,7 +26,8 @@ export const oauthAuthorizeRoutes = {
     access: { table: 'readwrite', publicKeys: true },
     contract: {
       query: AuthorizeQuery,
-      responses: { 200: html, 302: NoBody },
+      // 400 HTML: an error for the client shown with a link instead of redirected (no session, no role).
+      responses: { 200: html, 302: NoBody, 400: html },
       errors: ['invalidRequest', 'oauthInvalidRequest', 'invalidClient'],
     },
   },

@@ -38,7 +38,21 @@ export const isPlatformOrigin = (config: Config, origin: string | undefined): bo
   origin !== undefined && (config.PLATFORM_ORIGINS.includes(origin) || origin === serviceOrigin(config));
 
 /** The origin of the service's own pages: ISSUER's. */
-export const serviceOrigin = (config: Config): string => new URL(config.ISSUER).origin;
+const serviceOrigin = (config: Config): string => new URL(config.ISSUER).origin;
+
+/**
+ * Whether a form POST comes from the service's own page (the OAuth sign-in bridge and consent,
+ * issue 10): `Origin` is exactly ISSUER's origin, or absent or opaque with `Sec-Fetch-Site:
+ * same-origin`. Stricter than `mayChangeStateByCookie`: no other platform origin, and not `none`
+ * (a typed or bookmarked POST is no page of ours).
+ */
+export const postedByServicePage = (
+  config: Config,
+  request: { origin: string | undefined; fetchSite: string | undefined },
+): boolean =>
+  namesNoOrigin(request.origin)
+    ? request.fetchSite === 'same-origin'
+    : request.origin === serviceOrigin(config);
 
 /** Fetch Metadata values of a request no other site made: the service's own page, or the user's own action. */
 const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
@@ -63,7 +77,7 @@ export const mayChangeStateByCookie = (
  * from a sandboxed frame. Neither names a site, so `Sec-Fetch-Site` decides, and a sandboxed frame
  * of another site is `cross-site` there.
  */
-export const namesNoOrigin = (origin: string | undefined): origin is undefined | 'null' =>
+const namesNoOrigin = (origin: string | undefined): origin is undefined | 'null' =>
   origin === undefined || origin === 'null';
 
 /**

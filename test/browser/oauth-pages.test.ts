@@ -33,6 +33,7 @@ let callback: { origin: string; server: Server };
 let framing: PageServer;
 let authorizeUrl: string;
 let ownerEmail: string;
+let ownerToken: string;
 
 /** The client's redirect URI: a loopback page that shows the query it got. */
 async function startCallbackServer() {
@@ -51,6 +52,7 @@ beforeAll(async () => {
   callback = await startCallbackServer();
   const owned = await createOwnedApplication(app, 'Acme Notes');
   ownerEmail = owned.owner.email;
+  ownerToken = owned.owner.token;
   const clientId = metadata.serveClient('/agent.json', { client_name: 'Acme Agent' });
   authorizeUrl = `${app.url}${authorizePath({
     client_id: clientId,
@@ -108,7 +110,20 @@ describe('the OAuth pages in Chromium', () => {
     expect(consent).toContain('auth:write');
     await screenshot(page, 'oauth-consent.png');
 
-    // Approve: the 303 goes on to the client's redirect URI.
+    // Approve without the required checkbox: the browser does not send the form.
+    const consentUrl = page.url();
+    const consentPosts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') consentPosts.push(request.url());
+    });
+    await page.click('button[value=approve]');
+    await page.waitForTimeout(500);
+    expect(consentPosts).toEqual([]);
+    expect(page.url()).toBe(consentUrl);
+    await expect(page.locator('input[name=confirm]:invalid').count()).resolves.toBe(1);
+
+    // Tick it and approve: the 303 goes on to the client's redirect URI.
+    await page.check('input[name=confirm]');
     await Promise.all([page.waitForURL(`${callback.origin}/**`), page.click('button[value=approve]')]);
     const landed = new URL(page.url());
     expect(landed.pathname).toBe('/callback');
@@ -118,7 +133,7 @@ describe('the OAuth pages in Chromium', () => {
     await page.close();
   }, 60_000);
 
-  it('sends a user with no role on the application from the code form straight to the redirect URI with access_denied', async () => {
+  it('shows a user with no role on the application an access_denied page whose link alone leads to the redirect URI', async () => {
     // Prepare: a fresh browser state and an address with no membership of the application's organization.
     await browser.context.clearCookies();
     const page = await browser.newPage();
@@ -128,11 +143,13 @@ describe('the OAuth pages in Chromium', () => {
     await Promise.all([page.waitForURL(/\/oauth\/login$/), page.click('button[type=submit]')]);
     await page.fill('#code', await latestCode(email));
 
-    // Act: the verify's 303 to /oauth/authorize redirects on to the client (the code form's
-    // form-action must allow it: Chromium checks every redirect of a submission).
-    await Promise.all([page.waitForURL(`${callback.origin}/**`), page.click('button[type=submit]')]);
+    // Act: the verify's 303 to /oauth/authorize answers a page, not a redirect to the client.
+    await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
+    await expect(page.textContent('body')).resolves.toContain('access_denied');
+    expect(new URL(page.url()).origin).toBe(app.url);
 
-    // Assess
+    // Assess: the user may follow the link, which carries the error, state and iss.
+    await Promise.all([page.waitForURL(`${callback.origin}/**`), page.click('a')]);
     const landed = new URL(page.url());
     expect(landed.searchParams.get('error')).toBe('access_denied');
     expect(landed.searchParams.get('state')).toBe('browser-state');
@@ -141,20 +158,50 @@ describe('the OAuth pages in Chromium', () => {
   }, 60_000);
 
   it('refuses to render the sign-in and consent pages inside a frame of another origin', async () => {
+    // Prepare: the owner signed in (SameSite=Lax cookies travel to a frame of the same site), and
+    // the authorization URL shows this browser the consent page when it is not framed.
+    await browser.context.clearCookies();
+    await browser.context.addCookies([
+      {
+        name: `${app.deps.config.SERVICE_NAME}.session_token`,
+        value: ownerToken,
+        url: app.url,
+        httpOnly: true,
+        secure: true,
+        sameSite: 'Lax',
+      },
+    ]);
     const page = await browser.newPage();
+    await page.goto(authorizeUrl);
+    await expect(page.textContent('body')).resolves.toContain('Approve');
 
+    // Act: record what the service answered each frame's navigation.
+    const served: { path: string; status: number }[] = [];
+    page.on('response', (response) => {
+      const request = response.request();
+      if (!request.isNavigationRequest() || request.frame() === page.mainFrame()) return;
+      const url = new URL(response.url());
+      if (url.origin !== app.url) return;
+      served.push({ path: url.pathname, status: response.status() });
+    });
     await page.goto(framing.origin);
     await page.waitForLoadState('load');
 
+    // Assess: the frames asked for the sign-in page and the consent page (a 200 of /oauth/authorize
+    // is the consent page: an error would be a 302 or a 400), and Chromium showed its blocked-frame
+    // error page instead of either.
     const frames = page.frames().filter((frame) => frame !== page.mainFrame());
     expect(frames).toHaveLength(2);
+    expect(served.map(({ path, status }) => `${status} ${path}`).sort()).toEqual([
+      '200 /oauth/authorize',
+      '200 /oauth/login',
+    ]);
     for (const frame of frames) {
-      // A frame the browser blocked shows its own error page: nothing of ours.
-      const text = await frame.textContent('body').catch(() => '');
-      expect(text).not.toContain('Send me a code');
+      expect(frame.url()).toMatch(/^chrome-error:\/\//);
+      await expect(frame.content()).resolves.toContain('ERR_BLOCKED_BY_RESPONSE');
+      const text = (await frame.textContent('body').catch(() => '')) ?? '';
       expect(text).not.toContain('Approve');
-      expect(text).not.toContain('Acme');
-      expect(text).not.toContain('Sign in');
+      expect(text).not.toContain('Send me a code');
     }
     await page.close();
   }, 60_000);

@@ -9,9 +9,9 @@ import {
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import {
+  approvalOf,
   authorizePath,
   bridgeRequestOf,
-  hiddenField,
   ownPage,
   pkce,
   postForm,
@@ -132,11 +132,7 @@ describe('AWS calls per OAuth authorization request', () => {
 
   it('consent: the session, the request spent, the role, the code; no KMS', async () => {
     const page = await app.request('GET', path, { headers: { cookie: ownerCookie }, ip: freshIp() });
-    const form = {
-      request: hiddenField(page.text, 'request'),
-      csrf: hiddenField(page.text, 'csrf'),
-      decision: 'approve',
-    };
+    const form = approvalOf(page.text);
 
     const calls = await measure(
       () => postForm(app, '/oauth/consent', form, ownPage({ cookie: ownerCookie })),

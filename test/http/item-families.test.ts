@@ -11,9 +11,9 @@ import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import { mcpAccessToken, mcpPost, toolCall } from '../support/mcp.ts';
 import {
+  approvalOf,
   authorizePath,
   bridgeRequestOf,
-  hiddenField,
   ownPage,
   pkce,
   postForm,
@@ -104,16 +104,7 @@ describe('the item families each route declares (shared/route-items.ts)', () => 
     await signInThroughBridge(app, requestId, newEmail());
     const ownerCookie = `${real.deps.config.SERVICE_NAME}.session_token=${token}`;
     const consent = await app.request('GET', authorize, { headers: { cookie: ownerCookie }, ip: freshIp() });
-    await postForm(
-      app,
-      '/oauth/consent',
-      {
-        request: hiddenField(consent.text, 'request'),
-        csrf: hiddenField(consent.text, 'csrf'),
-        decision: 'approve',
-      },
-      ownPage({ cookie: ownerCookie }),
-    );
+    await postForm(app, '/oauth/consent', approvalOf(consent.text), ownPage({ cookie: ownerCookie }));
 
     // Sessions.
     await app.request('GET', '/auth/session', { headers: auth });

@@ -78,11 +78,46 @@ function redirectedTo(response: TestResponse, status = 302) {
   return location.searchParams;
 }
 
-/** The consent page's form fields for a signed-in browser. */
+/**
+ * An error for the client shown as a page with a link, never redirected: the page names the error
+ * and where the link leads; returns the link's parameters.
+ */
+function refusalPage(response: TestResponse, error: string, target = 'agent.example.com') {
+  expect(response.status).toBe(400);
+  expect(response.headers.location).toBeUndefined();
+  expect(response.headers['content-type']).toMatch(/^text\/html/);
+  expect(response.headers['x-frame-options']).toBe('DENY');
+  expect(response.headers['cache-control']).toBe('no-store');
+  expect(response.text).not.toContain('http-equiv');
+  expect(response.text).toContain(error);
+  expect(response.text).toContain(target);
+  const links = [...response.text.matchAll(/<a href="([^"]*)">/g)];
+  expect(links).toHaveLength(1);
+  const link = new URL((links[0]?.[1] ?? '').replaceAll('&amp;', '&'));
+  expect(`${link.origin}${link.pathname}`).toBe(REDIRECT);
+  expect(link.searchParams.get('error')).toBe(error);
+  expect(link.searchParams.get('error_description')).toBeTruthy();
+  return link.searchParams;
+}
+
+/** The consent page's form fields for a signed-in browser, its required checkbox ticked. */
 async function consentForm(cookie: string, changes: Record<string, string | undefined> = {}) {
   const page = await authorizeAs(cookie, changes);
   expect(page.status).toBe(200);
-  return { request: hiddenField(page.text, 'request'), csrf: hiddenField(page.text, 'csrf') };
+  return { request: hiddenField(page.text, 'request'), csrf: hiddenField(page.text, 'csrf'), confirm: 'yes' };
+}
+
+/** The scopes of the authorization code a consent's 303 carries, as stored. */
+async function storedCodeOf(response: TestResponse) {
+  const code = redirectedTo(response, 303).get('code') ?? '';
+  const { Item } = await app.deps.db.client.send(
+    new GetCommand({
+      TableName: app.deps.db.table,
+      Key: keys.authorizationCode(createHash('sha256').update(code).digest('hex')),
+      ConsistentRead: true,
+    }),
+  );
+  return Item;
 }
 
 describe('GET /oauth/authorize: errors before the client is known are 400 JSON', () => {
@@ -127,7 +162,7 @@ describe('GET /oauth/authorize: errors before the client is known are 400 JSON',
 });
 
 describe('GET /oauth/authorize: later errors go back to the redirect URI with iss and state', () => {
-  it.each([
+  const laterErrors = [
     ['response_type=token', { response_type: 'token' }, 'unsupported_response_type'],
     ['no code_challenge', { code_challenge: undefined }, 'invalid_request'],
     ['a malformed code_challenge', { code_challenge: 'short' }, 'invalid_request'],
@@ -137,17 +172,70 @@ describe('GET /oauth/authorize: later errors go back to the redirect URI with is
     ['a resource with a fragment', { resource: 'RESOURCE#frag' }, 'invalid_target'],
     ['an unregistered resource', { resource: 'https://api.example.com/mcp' }, 'invalid_target'],
     ['an unknown application', { resource: `${TEST_ISSUER}/mcp/app_unknown` }, 'invalid_target'],
-  ])('%s', async (_case, changes, error) => {
-    const fixed = Object.fromEntries(
+    ['a scope naming only unknown scopes', { scope: 'profile email' }, 'invalid_scope'],
+    ['an empty scope', { scope: '' }, 'invalid_scope'],
+  ] as const;
+  const fixed = (changes: Record<string, string | undefined>) =>
+    Object.fromEntries(
       Object.entries(changes).map(([name, value]) => [name, value?.replace('RESOURCE', resource)]),
     );
-    const redirected = redirectedTo(await authorizeAs(undefined, fixed));
-    expect(redirected.get('error')).toBe(error);
-    expect(redirected.get('iss')).toBe(TEST_ISSUER);
-    expect(redirected.get('state')).toBe('st-123');
+
+  it.each(laterErrors)(
+    'without a session, %s: a 400 page whose link carries the error, iss and state',
+    async (_case, changes, error) => {
+      const link = refusalPage(await authorizeAs(undefined, fixed(changes)), error);
+      expect(link.get('iss')).toBe(TEST_ISSUER);
+      expect(link.get('state')).toBe('st-123');
+    },
+  );
+
+  it.each(laterErrors)(
+    'with a session, %s: a 302 to the redirect URI (SPEC §4.2)',
+    async (_case, changes, error) => {
+      const redirected = redirectedTo(await authorizeAs(ownerCookie, fixed(changes)));
+      expect(redirected.get('error')).toBe(error);
+      expect(redirected.get('iss')).toBe(TEST_ISSUER);
+      expect(redirected.get('state')).toBe('st-123');
+    },
+  );
+
+  it('leaves state out of the link when the client sent none', async () => {
+    const link = refusalPage(
+      await authorizeAs(undefined, { state: undefined, response_type: 'token' }),
+      'unsupported_response_type',
+    );
+    expect(link.get('state')).toBeNull();
+    expect(link.get('iss')).toBe(TEST_ISSUER);
   });
 
-  it('answers access_denied to a signed-in user with no role on the application', async () => {
+  it('shows a private-use redirect URI by its scheme on the page, never a blank', async () => {
+    // Prepare
+    const appClient = metadata.serveClient('/private-use-refused.json', {
+      redirect_uris: ['com.example.app:/cb'],
+    });
+
+    // Act
+    const response = await authorizeAs(undefined, {
+      client_id: appClient,
+      redirect_uri: 'com.example.app:/cb',
+      response_type: 'token',
+    });
+
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.text).toContain('<strong>com.example.app:</strong>');
+    expect(response.text).toContain('href="com.example.app:/cb?error=unsupported_response_type');
+  });
+
+  it('keeps known scopes beside unknown ones: the consent page shows the known', async () => {
+    const response = await authorizeAs(ownerCookie, { scope: 'auth:read profile' });
+
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('auth:read');
+    expect(response.text).not.toContain('auth:write');
+  });
+
+  it('answers a signed-in user with no role on the application with an access_denied page, not a redirect', async () => {
     // Prepare
     const stranger = await authorizeAs(undefined);
     const { cookie } = await signInThroughBridge(app, bridgeRequestOf(stranger), newEmail());
@@ -156,9 +244,9 @@ describe('GET /oauth/authorize: later errors go back to the redirect URI with is
     const response = await authorizeAs(cookie);
 
     // Assess
-    const redirected = redirectedTo(response);
-    expect(redirected.get('error')).toBe('access_denied');
-    expect(redirected.get('iss')).toBe(TEST_ISSUER);
+    const link = refusalPage(response, 'access_denied');
+    expect(link.get('iss')).toBe(TEST_ISSUER);
+    expect(link.get('state')).toBe('st-123');
   });
 });
 
@@ -215,6 +303,38 @@ describe('GET /oauth/authorize: the sign-in bridge and the consent page', () => 
     // Assess
     expect(response.text).toContain('<img src="https://cdn.example.com/logo.png"');
     expect(String(response.headers['content-security-policy'])).toContain('img-src https://cdn.example.com;');
+  });
+
+  it.each([
+    ['a private-use scheme without a host', 'com.example.app:/cb', '<strong>com.example.app:</strong>'],
+    [
+      'a private-use scheme with a host',
+      'cursor://anysphere.cursor-mcp/oauth/callback',
+      '<strong>cursor://anysphere.cursor-mcp</strong>',
+    ],
+  ])('names a redirect URI of %s by its scheme, never a blank', async (_case, redirectUri, shown) => {
+    // Prepare
+    const appClient = metadata.serveClient(`/private-use-${shown.length}.json`, {
+      redirect_uris: [redirectUri],
+    });
+
+    // Act
+    const response = await authorizeAs(ownerCookie, { client_id: appClient, redirect_uri: redirectUri });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.text).toContain(`you are sent to ${shown}`);
+    expect(response.text).not.toContain('you are sent to <strong></strong>');
+  });
+
+  it('asks for a required checkbox naming the client and the application; Deny needs none', async () => {
+    const response = await authorizeAs(ownerCookie);
+
+    const host = new URL(clientId).host;
+    expect(response.text).toContain(
+      `<input type="checkbox" name="confirm" value="yes" required> Allow ${host} to use Acme Notes`,
+    );
+    expect(response.text).toMatch(/value="deny"[^>]*formnovalidate/);
   });
 
   it('escapes a hostile client name and application name', async () => {
@@ -351,6 +471,68 @@ describe('the sign-in bridge', () => {
     expect(response.headers['content-type']).toMatch(/^text\/html/);
   });
 
+  describe('both POSTs take only the consent origin rule', () => {
+    const refused = [
+      [
+        'a configured platform origin that is not the service',
+        ownPage({ origin: 'https://app.doorcode.test' }),
+      ],
+      [
+        'no Origin and Sec-Fetch-Site none',
+        { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'none' },
+      ],
+      ['an opaque Origin and Sec-Fetch-Site none', ownPage({ origin: 'null', 'sec-fetch-site': 'none' })],
+      ['no Origin and no Sec-Fetch-Site', { 'content-type': 'application/x-www-form-urlencoded' }],
+    ] as const;
+
+    it.each(refused)('refuses the email form with %s (403 page)', async (_case, headers) => {
+      const requestId = bridgeRequestOf(await authorizeAs(undefined));
+
+      const response = await postForm(
+        app,
+        '/oauth/login',
+        { request: requestId, email: newEmail() },
+        { ...headers },
+      );
+
+      expect(response.status).toBe(403);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+    });
+
+    it.each(refused)('refuses the code form with %s (403 page, no cookie)', async (_case, headers) => {
+      // Prepare
+      const requestId = bridgeRequestOf(await authorizeAs(undefined));
+      const email = newEmail();
+      await postForm(app, '/oauth/login', { request: requestId, email });
+      const code = await latestCode(email);
+
+      // Act
+      const response = await postForm(
+        app,
+        '/oauth/login/verify',
+        { request: requestId, email, code },
+        { ...headers },
+      );
+
+      // Assess
+      expect(response.status).toBe(403);
+      expect(cookieFrom(response, `${app.deps.config.SERVICE_NAME}.session_token`)).toBeUndefined();
+    });
+
+    it('accepts the opaque Origin of the no-referrer pages with Sec-Fetch-Site same-origin', async () => {
+      const requestId = bridgeRequestOf(await authorizeAs(undefined));
+
+      const response = await postForm(
+        app,
+        '/oauth/login',
+        { request: requestId, email: newEmail() },
+        ownPage({ origin: 'null', 'sec-fetch-site': 'same-origin' }),
+      );
+
+      expect(response.status).toBe(200);
+    });
+  });
+
   it("counts the service's own origin as a platform origin for the session cookie", async () => {
     // Prepare
     const email = newEmail();
@@ -417,6 +599,74 @@ describe('POST /oauth/consent', () => {
     expect(Item?.scopes).toEqual(['auth:read']);
     expect(Item?.userId).toBe(admin.userId);
     expect(Item?.resource).toBe(resource);
+  });
+
+  it('never grants a scope the page did not show: a member promoted before approving gets auth:read', async () => {
+    // Prepare: a member sees auth:read only, then is made an admin before approving.
+    const member = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'member');
+    const cookie = `${app.deps.config.SERVICE_NAME}.session_token=${member.token}`;
+    const page = await authorizeAs(cookie);
+    expect(page.text).not.toContain('auth:write');
+    const form = {
+      request: hiddenField(page.text, 'request'),
+      csrf: hiddenField(page.text, 'csrf'),
+      confirm: 'yes',
+    };
+    const path = `/organizations/${owned.organizationId}/members/${member.userId}`;
+    expect((await manage(app, 'PATCH', path, { token: owned.owner.token }, { role: 'admin' })).status).toBe(
+      200,
+    );
+
+    // Act
+    const response = await postForm(
+      app,
+      '/oauth/consent',
+      { ...form, decision: 'approve' },
+      ownPage({ cookie }),
+    );
+
+    // Assess
+    const stored = await storedCodeOf(response);
+    expect(stored?.scopes).toEqual(['auth:read']);
+    expect(stored?.userId).toBe(member.userId);
+  });
+
+  it('refuses an approval without the ticked checkbox with a page, and the request stays usable', async () => {
+    // Prepare
+    const { confirm: _ticked, ...unticked } = await consentForm(ownerCookie);
+
+    // Act
+    const refused = await postForm(
+      app,
+      '/oauth/consent',
+      { ...unticked, decision: 'approve' },
+      ownPage({ cookie: ownerCookie }),
+    );
+    const ticked = await postForm(
+      app,
+      '/oauth/consent',
+      { ...unticked, confirm: 'yes', decision: 'approve' },
+      ownPage({ cookie: ownerCookie }),
+    );
+
+    // Assess
+    expect(refused.status).toBe(400);
+    expect(refused.headers.location).toBeUndefined();
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    expect(redirectedTo(ticked, 303).get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('denies without the checkbox', async () => {
+    const { confirm: _ticked, ...unticked } = await consentForm(ownerCookie);
+
+    const response = await postForm(
+      app,
+      '/oauth/consent',
+      { ...unticked, decision: 'deny' },
+      ownPage({ cookie: ownerCookie }),
+    );
+
+    expect(redirectedTo(response, 303).get('error')).toBe('access_denied');
   });
 
   it('denies: 303 with access_denied, state and iss', async () => {

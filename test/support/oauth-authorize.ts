@@ -57,6 +57,17 @@ export function hiddenField(html: string, name: string): string {
 }
 
 /**
+ * The consent form of a consent page approved as a user does it: the hidden fields, the required
+ * checkbox ticked, the Approve button.
+ */
+export const approvalOf = (html: string): Record<string, string> => ({
+  request: hiddenField(html, 'request'),
+  csrf: hiddenField(html, 'csrf'),
+  confirm: 'yes',
+  decision: 'approve',
+});
+
+/**
  * Through the bridge for the pending request `requestId`: the email form, the code, the verify.
  * Returns the platform session cookie (`name=value`) and the verify answer.
  */

@@ -2,7 +2,8 @@
  * The user's side of an authorization, driven over HTTP as a browser would drive it (no Chromium:
  * test/browser/oauth-pages.test.ts drives the real pages): a client hands over its authorization
  * URL; the browser follows it with its cookie jar, fills the sign-in bridge's forms (the email,
- * then the code read from the SES emulator's inbox), approves on the consent page, and stops at the
+ * then the code read from the SES emulator's inbox), approves on the consent page (ticking its
+ * required checkbox), and stops at the
  * first redirect that leaves the service: the client's redirect URI, whose query is the answer.
  */
 import type { TestApp } from './app.ts';
@@ -126,7 +127,13 @@ export async function authorizeInBrowser(
     } else if (form.action === '/oauth/login/verify') {
       response = await post(form.action, { ...form.fields, code: await latestCode(email) });
     } else if (form.action === '/oauth/consent') {
-      response = await post(form.action, { ...form.fields, decision: options.decision ?? 'approve' });
+      const decision = options.decision ?? 'approve';
+      // Approve needs the form's required checkbox ticked; Deny does not.
+      response = await post(form.action, {
+        ...form.fields,
+        decision,
+        ...(decision === 'approve' ? { confirm: 'yes' } : {}),
+      });
     } else {
       throw new Error(`unexpected form ${form.action}`);
     }

@@ -1,10 +1,12 @@
 /**
  * The consent page (issue 10): who asks (the client's name, its client_id and where the answer
  * goes), for which application, and what each granted scope lets it do, in plain words; Approve and
- * Deny in one form. Every value escaped.
+ * Deny in one form, with a required checkbox for Approve (a double-click on another site's page
+ * cannot approve a consent window opened under the cursor). And the refusal page: an error for the
+ * client, carried back only if the user follows its link. Every value escaped.
  */
 import { escapeHtml, htmlDocument, type PagePolicy } from '../../http/html.ts';
-import type { ConsentView } from '../authorize.ts';
+import type { ConsentView, RefusalView } from '../authorize.ts';
 import type { Scope } from '../model.ts';
 import { brandHeader, logoSources } from './brand.ts';
 
@@ -36,8 +38,26 @@ export function consentPage(view: ConsentView): string {
 <form method="post" action="/oauth/consent">
 <input type="hidden" name="request" value="${escapeHtml(view.requestId)}">
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrfToken)}">
+<label class="confirm"><input type="checkbox" name="confirm" value="yes" required> Allow ${escapeHtml(view.clientHost)} to use ${escapeHtml(view.applicationName)}</label>
 <button type="submit" name="decision" value="approve">Approve</button>
-<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+<button type="submit" name="decision" value="deny" class="secondary" formnovalidate>Deny</button>
 </form>`,
+  );
+}
+
+/** The refusal page has no form and no image; its one link is a plain navigation, which CSP does not govern. */
+export const refusalPolicy = { noForm: true } as const;
+
+/**
+ * `GET /oauth/authorize`'s error for the client when no automatic redirect may carry it (no session,
+ * or a user with no role): the error, where the link leads, and the link itself.
+ */
+export function refusalPage(view: RefusalView): string {
+  return htmlDocument(
+    'This request cannot be used',
+    `<h1>This request cannot be used</h1>
+<p class="error"><code>${escapeHtml(view.error)}</code>: ${escapeHtml(view.description)}</p>
+<p class="note">The application that sent you here can be told, at <strong>${escapeHtml(view.redirectHost)}</strong>. Follow the link only if you trust it.</p>
+<p><a href="${escapeHtml(view.location)}">Return to ${escapeHtml(view.redirectHost)}</a></p>`,
   );
 }
