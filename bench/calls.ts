@@ -394,7 +394,7 @@ export const callsBenchmark: Benchmark = {
         ['auth_search', { q: 'un' }],
         ['auth_list_users', {}],
         ['auth_get_user', { userId: endUser.body.user?.id }],
-        ['auth_list_impersonations', {}],
+        ['auth_list_organizations', {}],
         ['auth_revoke_user_sessions', { userId: endUser.body.user?.id }],
       ];
       await call('POST /mcp/{id} tools/list', 'POST', mcpPath, mcpMessage(mcp, 'tools/list'));

@@ -117,8 +117,17 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   patchConfiguration: [...manager, 'resource'],
   // The grant (in its user's partition), the application, the caller's membership of the owning
   // organization (read on every call), and what the tools read and write: the application's users,
-  // statistics, audit trail; revoking sessions ends impersonations too.
-  mcp: ['user', 'application', 'organization', 'applicationUsers', 'statistics', 'audit', 'impersonation'],
+  // statistics and tenant organizations; revoking sessions ends impersonations and records it.
+  mcp: [
+    'user',
+    'application',
+    'organization',
+    'applicationUsers',
+    'applicationOrganizations',
+    'statistics',
+    'audit',
+    'impersonation',
+  ],
   mcpGet: [],
   mcpDelete: [],
   // The code or refresh token by hash, the grant (in its user's partition), the user's role on

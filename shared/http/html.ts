@@ -87,6 +87,8 @@ const TITLES: Record<number, string> = {
   403: 'This request was refused',
   404: 'Not found',
   410: 'This code has expired',
+  413: 'This request is too large',
+  415: 'This page cannot take that kind of request',
   429: 'Too many attempts',
   503: 'Please try again shortly',
 };

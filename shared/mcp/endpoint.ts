@@ -13,7 +13,7 @@ import { checkOrigin } from './origin.ts';
 import { authenticate } from './principal.ts';
 import type { McpHeaders, McpMessage } from './schemas.ts';
 import { serveMcp } from './server.ts';
-import { toolNamed } from './tools.ts';
+import { mayUseTool, toolNamed } from './tools.ts';
 
 /**
  * The statuses the SDK answers a modern POST with in JSON mode (202 acknowledges a notification);
@@ -38,8 +38,12 @@ const METHOD_NOT_FOUND = -32601;
 /** Time kept back from the function's remaining time to answer and log before Lambda stops it. */
 const DEADLINE_MARGIN_MS = 1000;
 
-/** The transport's headers the SDK checks (MCP-Protocol-Version, Mcp-Method, Mcp-Name); never the credentials. */
-const FORWARDED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-method', 'mcp-name'] as const;
+/**
+ * The transport's headers the SDK checks (MCP-Protocol-Version, Mcp-Method, Mcp-Name); never the
+ * credentials. Not the client's content type: the chain accepted any JSON type (`application/*+json`
+ * too) and parsed the body, which is passed on re-serialized as `application/json`.
+ */
+const FORWARDED = ['accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name'] as const;
 
 export async function answerMcp(
   deps: Deps,
@@ -59,8 +63,7 @@ export async function answerMcp(
   );
   if (streaming) return notServed(message, streaming);
   const called = message.method === 'tools/call' ? toolNamed(message.params?.name) : undefined;
-  if (called && !principal.scopes.includes(called.scope))
-    throw insufficientScope(principal.metadata, called.scope);
+  if (called && !mayUseTool(called, principal)) throw insufficientScope(principal.metadata, called.scope);
   const abort = new AbortController();
   const deadline = Math.max(0, request.remainingMs() - DEADLINE_MARGIN_MS);
   const timer = setTimeout(
@@ -87,6 +90,19 @@ function notServed(message: McpMessage, method: string): McpAnswer {
   };
 }
 
+/** JSON-RPC 2.0 §5.1: invalid request. */
+const INVALID_REQUEST = -32600;
+
+function transportRefusal(message: McpMessage, status: number): McpAnswer {
+  const text = `The request does not meet the Streamable HTTP transport (the server answered ${status}): send Accept: application/json, text/event-stream and a JSON body`;
+  const body = { jsonrpc: '2.0', id: jsonRpcIdOf(message), error: { code: INVALID_REQUEST, message: text } };
+  return {
+    status: 400,
+    raw: { base64: Buffer.from(JSON.stringify(body)).toString('base64'), contentType: 'application/json' },
+    headers: {},
+  };
+}
+
 /** `work`, or a rejection with the signal's reason once it aborts (a hung SDK call cannot outlive the deadline). */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -108,6 +124,7 @@ function webRequest(
     const value = request.headers[name];
     if (value !== undefined) headers.set(name, value);
   }
+  headers.set('content-type', 'application/json');
   const url = `${deps.config.ISSUER.replace(/\/+$/, '')}/mcp/${encodeURIComponent(request.applicationId)}`;
   return new Request(url, { method: 'POST', headers, body: JSON.stringify(request.message), signal });
 }
@@ -135,6 +152,9 @@ async function fromResponse(
   }
   if (!ANSWERED.has(response.status)) {
     await response.body?.cancel().catch(() => undefined);
+    // A transport refusal the chain did not foresee (406 for an Accept without JSON, say) is the
+    // client's, answered as a JSON-RPC invalid request with 400, never a 500.
+    if (response.status >= 400 && response.status < 500) return transportRefusal(message, response.status);
     throw new Error(`The MCP server answered ${response.status}`);
   }
   const reading = response.arrayBuffer();

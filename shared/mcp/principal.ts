@@ -26,6 +26,8 @@ export interface McpPrincipal {
    * and the user's role allows now (a demotion narrows them at once).
    */
   readonly scopes: readonly Scope[];
+  /** The user's role in the organization that owns the application, read on this very call. */
+  readonly role: Role;
   readonly application: Application;
   /** The endpoint's protected resource metadata, named by every challenge. */
   readonly metadata: string;
@@ -66,8 +68,9 @@ export async function authenticate(
   if (!live || !read.application) throw unauthorized(metadata, true);
   const application = applicationFromItem(read.application);
   const member = await readMember(deps.db, application.organizationId, claims.sub);
-  const allowed = scopesOfRole(member?.role as Role | undefined);
-  if (allowed.length === 0) throw unauthorized(metadata, true);
+  const role = member?.role as Role | undefined;
+  const allowed = scopesOfRole(role);
+  if (!role || allowed.length === 0) throw unauthorized(metadata, true);
   const held = claims.scope.split(' ');
   return {
     userId: claims.sub,
@@ -76,6 +79,7 @@ export async function authenticate(
     scopes: SCOPES.filter(
       (scope) => held.includes(scope) && grant.scopes.includes(scope) && allowed.includes(scope),
     ),
+    role,
     application,
     metadata,
   };

@@ -17,7 +17,7 @@ import { toAppError } from '../http/respond.ts';
 import { describeError } from '../log.ts';
 import type { McpPrincipal } from './principal.ts';
 import { toolSchema } from './tool-schema.ts';
-import { TOOLS, type ToolSpec } from './tools.ts';
+import { mayUseTool, TOOLS, type ToolSpec } from './tools.ts';
 
 /** SPEC §9.2: the one protocol revision served; 2025-era requests are refused, not served. */
 const MCP_PROTOCOL_VERSION = '2026-07-28';
@@ -33,7 +33,7 @@ function serverFor(deps: Deps, principal: McpPrincipal): McpServer {
   // never announced, the next tools/list shows it. The SDK would advertise `listChanged: true`.
   server.server.registerCapabilities({ tools: { listChanged: false } });
   for (const spec of TOOLS) {
-    if (!principal.scopes.includes(spec.scope)) continue;
+    if (!mayUseTool(spec, principal)) continue;
     const writes = spec.scope === 'auth:write';
     server.registerTool(
       spec.name,

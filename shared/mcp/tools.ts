@@ -1,20 +1,22 @@
 /**
  * The seven tools of an application's MCP endpoint (SPEC §4.6). Each reuses the management API's
- * domain function for the same read or write, on the application the token was issued for; the
- * permission the matrix checks for the management route is here the token's scope (DESIGN §6: the
- * member's role at consent or refresh decided it). Six read (`auth:read`), one writes (`auth:write`).
+ * domain function for the same read or write, on the application the token was issued for, and names
+ * the action of the permission matrix (shared/tenancy/permissions.ts) that route checks: a tool is
+ * listed and callable only when the token holds its scope AND the user's current role may take that
+ * action, so no tool shows a member what the management API refuses them. Six read (`auth:read`,
+ * actions every member holds), one writes (`auth:write`, owners and admins).
  */
 import * as z from 'zod/mini';
-import { AuditList } from '../contracts/impersonation.ts';
 import { ApplicationView } from '../contracts/management.ts';
 import { Statistics } from '../contracts/statistics.ts';
-import { ManagedUser, ManagedUserList, SessionsRevoked } from '../contracts/users.ts';
+import { ManagedUser, ManagedUserList, SessionsRevoked, TenantOrganizationList } from '../contracts/users.ts';
 import type { Deps } from '../deps.ts';
 import type { Scope } from '../oauth/model.ts';
 import { applicationView } from '../tenancy/applications.ts';
-import { listAudit } from '../tenancy/audit.ts';
+import { type Action, mayAct } from '../tenancy/permissions.ts';
 import { readStatistics } from '../tenancy/statistics.ts';
 import { StatisticsQuery } from '../tenancy/statistics-query.ts';
+import { listTenantOrganizations } from '../tenancy/tenant-organizations.ts';
 import { getUser, listUsers, revokeUserSessions, searchUsers } from '../users/application-users.ts';
 import type { McpPrincipal } from './principal.ts';
 
@@ -35,6 +37,8 @@ export interface ToolSpec<I extends z.ZodMiniType = z.ZodMiniType, O extends z.Z
   readonly description: string;
   /** The scope the token must hold: the tool is listed and callable only with it. */
   readonly scope: Scope;
+  /** The management API's action for the same read or write: the user's role must hold it too. */
+  readonly action: Action;
   readonly input: I;
   readonly output: O;
   readonly run: (deps: Deps, principal: McpPrincipal, args: z.output<I>) => Promise<z.input<O>>;
@@ -49,6 +53,7 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Application',
     description: 'The application this endpoint serves: name, logo, branding, organization, creation time.',
     scope: 'auth:read',
+    action: 'applications.read',
     input: z.object({}),
     output: ApplicationView,
     run: async (_deps, { application }) => applicationView(application),
@@ -59,6 +64,7 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       'Users, new users, sign-ins per UTC day over a range (from/to as YYYY-MM-DD, default the last 30 days) and active sessions now.',
     scope: 'auth:read',
+    action: 'statistics.read',
     input: StatisticsQuery,
     output: Statistics,
     run: (deps, { application }, range) => readStatistics(deps, application, range),
@@ -68,6 +74,7 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Search users',
     description: "The application's end users whose email address or name starts with q (case-insensitive).",
     scope: 'auth:read',
+    action: 'users.read',
     input: SearchInput,
     output: ManagedUserList,
     run: (deps, { application }, { q, limit, offset }) =>
@@ -78,6 +85,7 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'List users',
     description: "One page of the application's end users, by email address.",
     scope: 'auth:read',
+    action: 'users.read',
     input: PageInput,
     output: ManagedUserList,
     run: (deps, { application }, page) => listUsers(deps, application, page),
@@ -87,24 +95,27 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'User',
     description: "One end user's details: profile, whether disabled, last sign-in.",
     scope: 'auth:read',
+    action: 'users.read',
     input: UserInput,
     output: ManagedUser,
     run: (deps, { application }, { userId }) => getUser(deps, application, userId),
   }),
   tool({
-    name: 'auth_list_impersonations',
-    title: 'Impersonation audit trail',
-    description: 'Who impersonated which end user, when and why: the audit trail, newest first.',
+    name: 'auth_list_organizations',
+    title: 'Tenant organizations',
+    description: "The application's tenant organizations (its customers' teams), with their member counts.",
     scope: 'auth:read',
+    action: 'tenantOrganizations.read',
     input: PageInput,
-    output: AuditList,
-    run: (deps, { application }, page) => listAudit(deps, application.id, page),
+    output: TenantOrganizationList,
+    run: (deps, { application }, page) => listTenantOrganizations(deps, application, page),
   }),
   tool({
     name: 'auth_revoke_user_sessions',
     title: "Revoke a user's sessions",
     description: 'Ends every session of one end user at once (owner or admin: scope auth:write).',
     scope: 'auth:write',
+    action: 'users.write',
     input: UserInput,
     output: SessionsRevoked,
     run: (deps, { application }, { userId }) => revokeUserSessions(deps, application, userId),
@@ -112,4 +123,8 @@ export const TOOLS: readonly ToolSpec[] = [
 ];
 
 /** The tool of that name, if any. */
+/** Whether the caller may see and call `spec`: its scope held, and its matrix action allowed to the role. */
+export const mayUseTool = (spec: ToolSpec, principal: McpPrincipal): boolean =>
+  principal.scopes.includes(spec.scope) && mayAct(spec.action, principal.role);
+
 export const toolNamed = (name: unknown): ToolSpec | undefined => TOOLS.find((spec) => spec.name === name);

@@ -14,6 +14,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../random.ts';
 import type { ResolvedSession } from '../sessions/resolve.ts';
+import { grantsOf } from '../store/oauth.ts';
 import { putAuthorizationRequest } from '../store/oauth-requests.ts';
 import { getApplication } from '../tenancy/applications.ts';
 import { applicationOfResource } from '../tenancy/configuration.ts';
@@ -101,9 +102,12 @@ export async function authorize(
     throw fail('oauthInvalidRequest', "redirect_uri is not one of the client's redirect URIs");
   }
   const redirectUri = query.redirect_uri;
-  // From here on the redirect URI is the client's own: errors go back to it (SPEC §4.2, 3), by a
-  // 302 for a signed-in user, else (and for a user with no role) by a link on a page.
-  const refuse = (error: string, description: string, asPage = !session): AuthorizeOutcome => {
+  // From here on the redirect URI is the client's own: errors go back to it (SPEC §4.2, 3). By a 302
+  // only to a client the signed-in user already trusts (a live grant of theirs names it): anyone can
+  // publish a metadata document naming any redirect URI, so for anyone else an automatic redirect
+  // would make the service an open redirector (RFC 9700 §4.11.2). Otherwise a page with a link.
+  const refuse = async (error: string, description: string, page?: true): Promise<AuthorizeOutcome> => {
+    const asPage = page === true || !session || !(await trustsClient(deps, session.user.id, client.clientId));
     const location = redirectWith(redirectUri, {
       error,
       error_description: description,
@@ -188,6 +192,12 @@ export async function authorize(
       formTarget: formTargetOf(redirectUri),
     },
   };
+}
+
+/** Whether the user holds a live grant of this client (one Query of their grants; only on an error path). */
+async function trustsClient(deps: Deps, userId: string, clientId: string): Promise<boolean> {
+  const grants = await grantsOf(deps.db, userId);
+  return grants.some((grant) => grant.clientId === clientId && grant.revokedAt === undefined);
 }
 
 const namesKnownScope = (scope: string): boolean =>

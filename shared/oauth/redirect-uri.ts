@@ -31,11 +31,15 @@ export function matchesRedirectUri(registered: readonly string[], requested: str
  * the URI's own query is kept). Values are form-encoded.
  */
 export function redirectWith(redirectUri: string, parameters: Record<string, string | undefined>): string {
-  const url = new URL(redirectUri);
+  // Appended to the URI as registered, byte for byte: re-serializing its query through URLSearchParams
+  // would rewrite the client's own (`%20` to `+`, `flag` to `flag=`), which an exact-matching client refuses.
+  const added = new URLSearchParams();
   for (const [name, value] of Object.entries(parameters)) {
-    if (value !== undefined) url.searchParams.append(name, value);
+    if (value !== undefined) added.append(name, value);
   }
-  return url.href;
+  const query = added.toString();
+  if (!query) return redirectUri;
+  return `${redirectUri}${redirectUri.includes('?') ? (redirectUri.endsWith('?') || redirectUri.endsWith('&') ? '' : '&') : '?'}${query}`;
 }
 
 /**

@@ -40,7 +40,7 @@ const READ_TOOLS = [
   'auth_get_application',
   'auth_get_statistics',
   'auth_get_user',
-  'auth_list_impersonations',
+  'auth_list_organizations',
   'auth_list_users',
   'auth_search',
 ];

@@ -56,13 +56,13 @@ describe('AWS calls per request (MCP endpoint)', () => {
     ]);
   });
 
-  it('auth_get_statistics 1 Query and 1 BatchGetItem; auth_list_impersonations as the audit route', async () => {
+  it('auth_get_statistics 1 Query and 1 BatchGetItem; auth_list_organizations as the tenant organizations route', async () => {
     expect(await commandsOf(toolCall('auth_get_statistics'))).toEqual([
       ...AUTH,
       'QueryCommand',
       'BatchGetItemCommand',
     ]);
-    expect(await commandsOf(toolCall('auth_list_impersonations'))).toEqual([...AUTH, 'QueryCommand']);
+    expect(await commandsOf(toolCall('auth_list_organizations'))).toEqual([...AUTH, 'QueryCommand']);
   });
 
   it('auth_revoke_user_sessions: the user read, the sessions Query, one TransactWriteItems', async () => {

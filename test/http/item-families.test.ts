@@ -318,7 +318,7 @@ describe('the item families each route declares (shared/route-items.ts)', () => 
       toolCall('auth_search', { q: 'user' }),
       toolCall('auth_list_users'),
       toolCall('auth_get_user', { userId }),
-      toolCall('auth_list_impersonations'),
+      toolCall('auth_list_organizations'),
       toolCall('auth_revoke_user_sessions', { userId }),
     ];
     for (const call of calls) {

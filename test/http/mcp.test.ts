@@ -1,6 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOLS } from '../../shared/mcp/tools.ts';
 import type { Scope } from '../../shared/oauth/model.ts';
+import { mayAct } from '../../shared/tenancy/permissions.ts';
 import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import { mcpAccessToken, mcpPost, toolCall } from '../support/mcp.ts';
 import { bearer, signIn } from '../support/sign-in.ts';
@@ -10,7 +12,7 @@ const READ_TOOLS = [
   'auth_get_application',
   'auth_get_statistics',
   'auth_get_user',
-  'auth_list_impersonations',
+  'auth_list_organizations',
   'auth_list_users',
   'auth_search',
 ];
@@ -82,6 +84,44 @@ describe('POST /mcp/{applicationId} with the official MCP client', () => {
       email: endUser.email,
       disabled: false,
     });
+  });
+
+  it('offers a member only what the permission matrix lets a member do: not the owners-only audit trail', async () => {
+    // Prepare: an impersonation on record, which the management API shows owners and admins only.
+    const started = await manage(
+      app,
+      'POST',
+      `/applications/${owned.applicationId}/users/${endUser.body.user.id}/impersonate`,
+      { token: owned.owner.token },
+      { reason: 'Support ticket 42 investigation' },
+    );
+    expect(started.status).toBe(201);
+    const refused = await manage(app, 'GET', `/applications/${owned.applicationId}/audit`, {
+      token: member.token,
+    });
+    expect(refused.status).toBe(403);
+    const token = await accessToken(member.userId, ['auth:read']);
+
+    // Act
+    const listed = await mcpPost(app, owned.applicationId, bearer(token), toolCall('', {}, 'tools/list'));
+    const called = await mcpPost(
+      app,
+      owned.applicationId,
+      bearer(token),
+      toolCall('auth_list_impersonations'),
+    );
+
+    // Assess: every listed tool mirrors an action a member holds, and no tool reads the trail.
+    expect(listed.status).toBe(200);
+    for (const spec of TOOLS) {
+      const shown = (listed.body.result.tools as Array<{ name: string }>).some((t) => t.name === spec.name);
+      expect({ tool: spec.name, shown }).toEqual({
+        tool: spec.name,
+        shown: mayAct(spec.action, 'member') && spec.scope === 'auth:read',
+      });
+    }
+    expect(JSON.stringify(called.body)).not.toContain('Support ticket 42');
+    expect(called.body.error ?? called.body.result?.isError).toBeTruthy();
   });
 
   it('lists seven tools to an owner (auth:read auth:write), whose revoke ends the user session', async () => {
@@ -417,6 +457,21 @@ describe('POST /mcp/{applicationId}: streaming methods', () => {
     expect(capabilities?.tools).toBeDefined();
     expect(capabilities?.tools?.listChanged).not.toBe(true);
   });
+});
+
+describe('POST /mcp/{applicationId}: media types', () => {
+  it.each(['application/vnd.api+json', 'application/problem+json; charset=utf-8'])(
+    'serves a JSON body sent as %s like application/json (never a 500)',
+    async (contentType) => {
+      const token = await accessToken(owned.owner.userId, ['auth:read']);
+      const response = await mcpPost(app, owned.applicationId, {
+        ...bearer(token),
+        'content-type': contentType,
+      });
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.result.structuredContent.id).toBe(owned.applicationId);
+    },
+  );
 });
 
 describe('GET and DELETE /mcp/{applicationId}', () => {

@@ -20,6 +20,7 @@ import {
   postForm,
   signInThroughBridge,
 } from '../support/oauth-authorize.ts';
+import { connect } from '../support/oauth-token.ts';
 import { newEmail, wrongCode } from '../support/sign-in.ts';
 import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
@@ -190,9 +191,32 @@ describe('GET /oauth/authorize: later errors go back to the redirect URI with is
   );
 
   it.each(laterErrors)(
-    'with a session, %s: a 302 to the redirect URI (SPEC §4.2)',
+    'with a session but no grant of this client, %s: a 400 page with the link, never an automatic redirect',
     async (_case, changes, error) => {
-      const redirected = redirectedTo(await authorizeAs(ownerCookie, fixed(changes)));
+      // Anyone may publish a metadata document naming any redirect URI: a signed-in user is not bounced
+      // to a client they never trusted (RFC 9700 §4.11.2).
+      const stranger = metadata.serveClient('/stranger.json');
+      const link = refusalPage(
+        await authorizeAs(ownerCookie, { ...fixed(changes), client_id: stranger }),
+        error,
+      );
+      expect(link.get('iss')).toBe(TEST_ISSUER);
+      expect(link.get('state')).toBe('st-123');
+    },
+  );
+
+  it.each(laterErrors)(
+    'with a session and a live grant of this client, %s: a 302 to the redirect URI (SPEC §4.2)',
+    async (_case, changes, error) => {
+      // Prepare: the owner already connected this client (a code exchanged into a grant).
+      const trusted = metadata.serveClient('/trusted.json');
+      await connect(app, { userId: owned.owner.userId, applicationId, clientId: trusted });
+
+      // Act
+      const response = await authorizeAs(ownerCookie, { ...fixed(changes), client_id: trusted });
+
+      // Assess
+      const redirected = redirectedTo(response);
       expect(redirected.get('error')).toBe(error);
       expect(redirected.get('iss')).toBe(TEST_ISSUER);
       expect(redirected.get('state')).toBe('st-123');

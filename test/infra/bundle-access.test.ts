@@ -29,7 +29,8 @@ beforeAll(async () => {
       inputs.set(route.id, Object.keys((metafile as Metafile).inputs));
     }),
   );
-}, 120_000);
+  // One esbuild build per route (76 and counting): minutes on a loaded 2-core machine. A deadline, not a measure.
+}, 300_000);
 
 const holds = (id: string, pkg: string) =>
   inputs.get(id)!.some((path) => path.includes(`node_modules/${pkg}/`));
