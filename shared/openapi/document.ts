@@ -18,9 +18,9 @@ import { routeList } from '../routes.ts';
 import { exampleOf } from './examples.ts';
 
 /** The interface version (SPEC §9): changes with the interface, not with the package. */
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
-export type JsonSchema = Record<string, unknown>;
+type JsonSchema = Record<string, unknown>;
 type Json = Record<string, unknown>;
 
 export interface DocumentOptions {
@@ -34,7 +34,7 @@ export interface DocumentOptions {
 const ALWAYS: ErrorName = 'internal';
 
 /** A zod schema as JSON Schema 2020-12 (the dialect OpenAPI 3.1 uses), without its `$schema`. */
-export function jsonSchemaOf(schema: z.$ZodType, io: 'input' | 'output'): JsonSchema {
+function jsonSchemaOf(schema: z.$ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _, ...rest } = toJSONSchema(schema, { target: 'draft-2020-12', io }) as JsonSchema;
   return rest;
 }
