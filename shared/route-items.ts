@@ -45,6 +45,7 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   root: [],
   status: ['health'],
   jwks: [],
+  openApi: [],
   oauthAuthorizationServer: [],
   oauthProtectedResource: [],
   oauthProtectedResourceOfApplication: ['application'],

@@ -8,6 +8,7 @@
 import { NoBody, SignInResult } from './contracts/common.ts';
 import { Jwks, Root, StatusReport } from './contracts/health.ts';
 import { ConditionalGet, ImagePath } from './contracts/images.ts';
+import { OpenApiDocument } from './contracts/openapi.ts';
 import { Revoked, SessionInfo, SessionList, SignedOut, UserResult } from './contracts/sessions.ts';
 import { Approved, PeekResult, StartResult } from './contracts/sign-in.ts';
 import { bodyErrors, credentialErrors, type RouteSpec } from './route-spec.ts';
@@ -73,6 +74,16 @@ export const routes = {
     auth: 'none',
     access: { publicKeys: true },
     contract: { responses: { 200: Jwks }, errors: [] },
+  },
+  /** Issue 11: the OpenAPI 3.1.0 description generated from this table (shared/openapi/). */
+  openApi: {
+    method: 'GET',
+    path: '/openapi.json',
+    entry: 'functions/docs/openapi.ts',
+    errorStyle: 'app',
+    auth: 'none',
+    access: {},
+    contract: { responses: { 200: OpenApiDocument }, errors: [] },
   },
   codeStart: {
     method: 'POST',

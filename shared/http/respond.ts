@@ -84,7 +84,7 @@ const OAUTH_CODES = new Set([
  * The RFC 6749 error value of an error on an OAuth route: its own for the OAuth entries; for the
  * catalogue's generic ones (a body the chain refused, a rate limit) the nearest value.
  */
-const oauthErrorOf = (error: AppError): string =>
+export const oauthErrorOf = (error: AppError): string =>
   OAUTH_CODES.has(error.code)
     ? error.code
     : error.status >= 500
@@ -94,7 +94,7 @@ const oauthErrorOf = (error: AppError): string =>
         : 'invalid_request';
 
 /** JSON-RPC 2.0 §5.1: invalid request, or internal error. */
-const jsonRpcCodeOf = (error: AppError): number => (error.status >= 500 ? -32603 : -32600);
+export const jsonRpcCodeOf = (error: AppError): number => (error.status >= 500 ? -32603 : -32600);
 
 /**
  * The `id` of a JSON-RPC 2.0 request, to answer it with (JSON-RPC 2.0 §5); null for anything else:

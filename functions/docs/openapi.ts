@@ -1,0 +1,17 @@
+import { http } from '../../shared/http/handler.ts';
+import { openApiDocument } from '../../shared/openapi/document.ts';
+import { routes } from '../../shared/routes.ts';
+
+/** Generated once per container: it depends on the configuration only. */
+let generated: { key: string; document: ReturnType<typeof openApiDocument> } | undefined;
+
+// Issue 11: the description of this deployment (its own server URL and cookie name); cacheable.
+export const handler = http(routes.openApi, async ({ deps }) => {
+  const { ISSUER: serverUrl, SERVICE_NAME: serviceName } = deps.config;
+  const key = `${serverUrl} ${serviceName}`;
+  if (generated?.key !== key) generated = { key, document: openApiDocument({ serverUrl, serviceName }) };
+  return {
+    body: generated.document,
+    headers: { 'cache-control': 'public, max-age=3600' },
+  };
+});

@@ -1,0 +1,328 @@
+/**
+ * The OpenAPI 3.1.0 description of the service (issue 11, docs/openapi.md), generated from the one
+ * route table (shared/routes.ts) and the same zod schemas the chain validates with: no second copy.
+ * Pure: no AWS, no clock, so `GET /openapi.json` serves it and `npm run docs:openapi` writes it.
+ *
+ * Requests are described as the client sends them (zod's `input` side), answers as the chain
+ * builds them from the contract (`output` side: unknown fields are stripped, so objects are closed).
+ */
+
+import type * as mini from 'zod/mini';
+import type * as z from 'zod/v4/core';
+import { toJSONSchema } from 'zod/v4/core';
+import type { OpenApiDocument } from '../contracts/openapi.ts';
+import { AppError, type ErrorName } from '../errors.ts';
+import { jsonRpcCodeOf, oauthErrorOf } from '../http/respond.ts';
+import type { AuthMode, ErrorStyle, RawResponse, RouteSpec } from '../route-spec.ts';
+import { routeList } from '../routes.ts';
+import { exampleOf } from './examples.ts';
+
+/** The interface version (SPEC §9): changes with the interface, not with the package. */
+const API_VERSION = '1.0.0';
+
+type JsonSchema = Record<string, unknown>;
+type Json = Record<string, unknown>;
+
+export interface DocumentOptions {
+  /** The public base URL of the service (its `ISSUER`). */
+  readonly serverUrl: string;
+  /** `SERVICE_NAME`: the platform session cookie is `<service>.session_token`. */
+  readonly serviceName: string;
+}
+
+/** Every route may answer this besides its own errors. */
+const ALWAYS: ErrorName = 'internal';
+
+/** A zod schema as JSON Schema 2020-12 (the dialect OpenAPI 3.1 uses), without its `$schema`. */
+function jsonSchemaOf(schema: z.$ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _, ...rest } = toJSONSchema(schema, { target: 'draft-2020-12', io }) as JsonSchema;
+  return rest;
+}
+
+const isRaw = (declared: z.$ZodType | RawResponse): declared is RawResponse => 'raw' in declared;
+
+/** An empty answer (`NoBody`, `z.undefined()`): no content at all. */
+const isNoBody = (schema: z.$ZodType): boolean => schema._zod.def.type === 'undefined';
+
+function securitySchemes(serviceName: string): Json {
+  return {
+    apiKey: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+      description: "An application's public (`pk_…`) or secret (`sk_…`) API key (SPEC §5.1).",
+    },
+    bearer: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'A session token (RS256 JWT) from a sign-in, or an impersonation token.',
+    },
+    sessionCookie: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: `${serviceName}.session_token`,
+      description:
+        'The session cookie a browser sign-in sets; state-changing requests need an allowed Origin.',
+    },
+    oauthAccessToken: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: "An OAuth access token issued by `POST /oauth/token` for the application's MCP resource.",
+    },
+  };
+}
+
+const session = [{ bearer: [] }, { sessionCookie: [] }];
+const withKey = [
+  { bearer: [], apiKey: [] },
+  { sessionCookie: [], apiKey: [] },
+];
+
+/** The security requirements of each auth mode (SPEC §5); `{}` is "no credential". */
+const securityByMode: Record<AuthMode, Json[]> = {
+  none: [],
+  'key-optional': [{}, { apiKey: [] }],
+  'secret-key': [{ apiKey: [] }],
+  'api-key': [{ apiKey: [] }],
+  session: [...session, ...withKey],
+  'session-optional': [{}, ...session, ...withKey, { apiKey: [] }],
+  'sign-out': [{}, ...session, ...withKey],
+  manage: [...session, { apiKey: [] }, ...withKey],
+  impersonation: [{}, { bearer: [] }],
+  'platform-cookie': [{}, { sessionCookie: [] }],
+};
+
+function securityOf(route: RouteSpec): Json[] {
+  // The MCP endpoint reads no session or key: its bearer is an OAuth access token it verifies itself.
+  if (route.errorStyle === 'mcp' && route.method === 'POST') return [{ oauthAccessToken: [] }];
+  return securityByMode[route.auth];
+}
+
+/** Headers OpenAPI describes elsewhere (security schemes, content types): never parameters. */
+const RESERVED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+function parametersOf(route: RouteSpec): Json[] {
+  const { params, query, headers } = route.contract;
+  const parts: Array<[string, z.$ZodType | undefined]> = [
+    ['path', params],
+    ['query', query],
+    ['header', headers],
+  ];
+  const declared = parts.flatMap(([where, schema]) => {
+    if (!schema) return [];
+    const object = jsonSchemaOf(schema, 'input');
+    const properties = (object.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((object.required ?? []) as string[]);
+    return Object.entries(properties)
+      .filter(([name]) => !(where === 'header' && RESERVED_HEADERS.has(name)))
+      .map(([name, property]) => ({
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        schema: property,
+      }));
+  });
+  // A template the contract does not validate (the preflight's `{proxy+}`) is still a parameter.
+  const templated = [...route.path.matchAll(/\{([^}]+)\}/g)]
+    .map((match) => match[1] as string)
+    .filter((name) => !declared.some((parameter) => parameter.in === 'path' && parameter.name === name))
+    .map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  return [...templated, ...declared];
+}
+
+function requestBodyOf(route: RouteSpec): Json | undefined {
+  const body = route.contract.body;
+  if (!body) return undefined;
+  const [mediaType, schema] =
+    'json' in body ? ['application/json', body.json] : ['application/x-www-form-urlencoded', body.form];
+  const json = jsonSchemaOf(schema, 'input');
+  return { required: true, content: { [mediaType]: { schema: json, example: exampleOf(json) } } };
+}
+
+interface Variant {
+  readonly mediaType: string;
+  readonly schema: JsonSchema;
+  readonly example?: unknown;
+}
+
+interface ResponseParts {
+  descriptions: string[];
+  variants: Variant[];
+}
+
+/** The body of an error in the route's style, for the catalogue codes answered with one status. */
+function errorVariant(style: ErrorStyle, errors: readonly AppError[]): Variant {
+  const message = { type: 'string' };
+  switch (style) {
+    case 'app':
+      return {
+        mediaType: 'application/json',
+        schema: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: { enum: unique(errors.map((error) => error.code)) },
+                message,
+                details: { type: 'object' },
+              },
+            },
+          },
+        },
+      };
+    case 'oauth':
+      return {
+        mediaType: 'application/json',
+        schema: {
+          type: 'object',
+          required: ['error', 'error_description'],
+          properties: { error: { enum: unique(errors.map(oauthErrorOf)) }, error_description: message },
+        },
+      };
+    case 'mcp':
+      return {
+        mediaType: 'application/json',
+        schema: {
+          type: 'object',
+          required: ['jsonrpc', 'id', 'error'],
+          properties: {
+            jsonrpc: { const: '2.0' },
+            id: { type: ['string', 'number', 'null'] },
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: { enum: unique(errors.map(jsonRpcCodeOf)) },
+                message,
+                data: {
+                  type: 'object',
+                  required: ['code', 'message'],
+                  properties: {
+                    code: { enum: unique(errors.map((error) => error.code)) },
+                    message,
+                    details: { type: 'object' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      };
+    case 'html':
+      return { mediaType: 'text/html', schema: { type: 'string' } };
+  }
+}
+
+const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
+
+const errorDescription = (style: ErrorStyle, errors: readonly AppError[]): string => {
+  const codes = unique(errors.map((error) => (style === 'oauth' ? oauthErrorOf(error) : error.code)));
+  const kind = { app: 'Error', oauth: 'RFC 6749 error', mcp: 'JSON-RPC error', html: 'Error page' }[style];
+  return `${kind}: ${codes.join(', ')}`;
+};
+
+function responsesOf(route: RouteSpec): Json {
+  const byStatus = new Map<number, ResponseParts>();
+  const partsOf = (status: number): ResponseParts => {
+    const parts = byStatus.get(status) ?? { descriptions: [], variants: [] };
+    byStatus.set(status, parts);
+    return parts;
+  };
+  for (const [key, declared] of Object.entries(route.contract.responses)) {
+    const parts = partsOf(Number(key));
+    if (isRaw(declared)) {
+      parts.descriptions.push(`Answer as ${declared.raw}`);
+      parts.variants.push({ mediaType: declared.raw, schema: rawSchema(declared.raw) });
+    } else if (isNoBody(declared)) {
+      parts.descriptions.push('No body');
+    } else {
+      const schema = jsonSchemaOf(declared, 'output');
+      parts.descriptions.push('Success');
+      parts.variants.push({ mediaType: 'application/json', schema, example: exampleOf(schema) });
+    }
+  }
+  const errors = unique([...route.contract.errors, ALWAYS]).map((name) => new AppError(name, ''));
+  for (const status of unique(errors.map((error) => error.status))) {
+    const same = errors.filter((error) => error.status === status);
+    const parts = partsOf(status);
+    parts.descriptions.push(errorDescription(route.errorStyle, same));
+    parts.variants.push(errorVariant(route.errorStyle, same));
+  }
+  const statuses = [...byStatus.keys()].sort((a, b) => a - b);
+  return Object.fromEntries(
+    statuses.map((status) => {
+      const { descriptions, variants } = byStatus.get(status) as ResponseParts;
+      const answer: Json = { description: descriptions.join('; ') };
+      if (variants.length > 0) answer.content = contentOf(variants);
+      return [String(status), answer];
+    }),
+  );
+}
+
+/** A raw answer: bytes for images, text for pages, any JSON for a body the route does not shape. */
+const rawSchema = (mediaType: string): JsonSchema =>
+  mediaType === 'application/json'
+    ? {}
+    : mediaType.startsWith('text/')
+      ? { type: 'string' }
+      : { type: 'string', contentMediaType: mediaType };
+
+/** Variants of one media type become one `anyOf`. */
+function contentOf(variants: readonly Variant[]): Json {
+  const content: Json = {};
+  for (const mediaType of unique(variants.map((variant) => variant.mediaType))) {
+    const same = variants.filter((variant) => variant.mediaType === mediaType);
+    const [first] = same;
+    const schema =
+      same.length === 1 && first ? first.schema : { anyOf: same.map((variant) => variant.schema) };
+    const example = same.find((variant) => variant.example !== undefined)?.example;
+    content[mediaType] = example === undefined ? { schema } : { schema, example };
+  }
+  return content;
+}
+
+const tagOf = (path: string): string => path.split('/').filter(Boolean)[0]?.replace(/^\./, '') ?? 'service';
+
+function operationOf(route: RouteSpec & { readonly id: string }): Json {
+  const parameters = parametersOf(route);
+  const requestBody = requestBodyOf(route);
+  return {
+    operationId: route.id,
+    summary: `${route.method} ${route.path}`,
+    tags: [tagOf(route.path)],
+    security: securityOf(route),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses: responsesOf(route),
+    ...(route.permission ? { 'x-doorcode-permission': route.permission.action } : {}),
+    'x-doorcode-error-style': route.errorStyle,
+  };
+}
+
+/** The whole document, one path item per path of the table, one operation per route. */
+export function openApiDocument(options: DocumentOptions): mini.output<typeof OpenApiDocument> {
+  const paths: Record<string, Json> = {};
+  for (const route of routeList) {
+    const item = paths[route.path] ?? {};
+    item[route.method.toLowerCase()] = operationOf(route);
+    paths[route.path] = item;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `${options.serviceName} authentication API`,
+      version: API_VERSION,
+      description:
+        'Passwordless sign-in (email code, device approval and poll), sessions, tenancy management, OAuth 2.1 and MCP. ' +
+        'Errors use the envelope `{ error: { code, message, details? } }`; OAuth routes answer RFC 6749 `{ error, error_description }`.',
+    },
+    servers: [{ url: options.serverUrl }],
+    paths,
+    components: { securitySchemes: securitySchemes(options.serviceName) },
+  };
+}
