@@ -23,4 +23,16 @@ export interface StorageChange {
   newValue: string | null;
 }
 
-export const browserGlobals = (): BrowserGlobals => globalThis as unknown as BrowserGlobals;
+/** This page's globals, taken once (a client keeps the ones it was created with). */
+export function browserGlobals(): BrowserGlobals {
+  const page = globalThis as unknown as BrowserGlobals;
+  return {
+    // Bound: a browser refuses `fetch` and the event methods called on another object (Illegal invocation).
+    fetch: page.fetch.bind(page),
+    localStorage: page.localStorage,
+    navigator: page.navigator,
+    addEventListener: page.addEventListener.bind(page),
+    removeEventListener: page.removeEventListener.bind(page),
+    dispatchEvent: page.dispatchEvent.bind(page),
+  };
+}

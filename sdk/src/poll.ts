@@ -36,7 +36,8 @@ export async function pollUntilApproved<T>(once: PollOnce<T>, options: PollOptio
       if (!(error instanceof DoorcodeError)) throw error;
       const { status, details } = error;
       if (status === 428) {
-        interval = details.interval ?? interval;
+        // RFC 8628 §3.5: a slow_down interval holds for every later poll; never shrink it.
+        interval = Math.max(interval, details.interval ?? 0);
         wait = interval;
       } else if (status === 429 && details.reason === 'slow_down' && details.interval !== undefined) {
         interval = details.interval;
