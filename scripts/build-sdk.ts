@@ -45,7 +45,15 @@ async function declarations(outDir: string): Promise<void> {
   const tsc = join(repoRoot, 'node_modules', '.bin', 'tsc');
   const project = join(repoRoot, 'sdk', 'tsconfig.json');
   const args = ['-p', project, '--noEmit', 'false', '--declaration', '--emitDeclarationOnly'];
-  await promisify(execFile)(tsc, [...args, '--rootDir', join(repoRoot, 'sdk', 'src'), '--outDir', outDir]);
+  await promisify(execFile)(tsc, [
+    ...args,
+    '--rootDir',
+    join(repoRoot, 'sdk', 'src'),
+    '--outDir',
+    outDir,
+  ]).catch((error: { stdout?: string }) => {
+    throw new Error(`tsc could not emit the SDK's declarations:\n${error.stdout ?? error}`);
+  });
   for (const name of await readdir(outDir)) {
     if (!name.endsWith('.d.ts')) continue;
     const path = join(outDir, name);
