@@ -15,8 +15,8 @@ import { createTestApplication } from '../support/tenancy.ts';
  * The built SDK (sdk/dist's bundle, built here into a folder of this file's own) in headless
  * Chromium, on a page of its own origin, against the local service: the same bytes a web app loads.
  * Every tab is a page of one browser context, so the tabs share local storage and Web Locks as the
- * tabs of one browser profile do. From 127.0.0.1 the file makes three starts and three verifies,
- * under the per-IP limits.
+ * tabs of one browser profile do. From 127.0.0.1 the file makes four starts (limit 5 a minute) and
+ * three verifies and an approve (limit 10), under the per-IP limits.
  */
 
 /** What the page exposes to the test: the client, and what it saw. */
@@ -158,6 +158,33 @@ describe('the SDK in a browser', () => {
     expect(await page.evaluate(() => localStorage.getItem('auth:token'))).toBeNull();
     await page.waitForFunction(() => document.getElementById('user').textContent === 'signed out');
     await page.close();
+  });
+
+  it('a device polls while the human approves its code in another tab, then holds the session', async () => {
+    // Prepare
+    const [device, human] = await Promise.all([openTab(), openTab()]);
+    const email = newEmail();
+    const started = await device.evaluate((email) => window.client.start({ email }), email);
+    const code = await latestCode(email);
+
+    // Act
+    const approved = await human.evaluate(({ email, code }) => window.client.approve({ email, code }), {
+      email,
+      code,
+    });
+    // interval 0: the first poll goes at once (the service's 5 s apply between polls).
+    const polled = await device.evaluate(
+      (deviceCode) => window.client.poll({ deviceCode, interval: 0 }),
+      started.deviceCode,
+    );
+
+    // Assess
+    expect(started).toMatchObject({ sent: true, expiresIn: 600, interval: 5 });
+    expect(approved).toEqual({ approved: true });
+    expect(polled.user.email).toBe(email);
+    await human.waitForFunction((email) => document.getElementById('user').textContent === email, email);
+    await device.evaluate(() => window.client.signOut());
+    await Promise.all([device.close(), human.close()]);
   });
 
   it('two tabs refreshing at once make exactly one POST /auth/refresh and share its token', async () => {
