@@ -68,6 +68,18 @@ module.exports = {
       { path: '^functions/' },
       { path: `^shared/store/|${AWS_SDK}` },
     ),
+    rule(
+      'sdk-browser-only',
+      'The browser SDK (sdk/src) imports only its own files: no Node built-in (node:*), no package (it ships with no dependencies), nothing of the service.',
+      { path: '^sdk/src/' },
+      { pathNot: '^sdk/src/' },
+    ),
+    rule(
+      'sdk-not-service',
+      'The service, its tests and the bench may test or measure the SDK, but the service itself never imports it.',
+      { path: '^(shared|functions|lib|bin)/' },
+      { path: '^sdk/' },
+    ),
     rule('bench-not-test', 'bench/ never imports test/.', { path: '^bench/' }, { path: '^test/' }),
     rule('no-circular', 'No import cycles.', { path: '.' }, { circular: true }),
     rule(

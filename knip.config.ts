@@ -6,7 +6,7 @@ import { routeList } from './shared/routes.ts';
  * here rather than guessed by plugins: the CDK app and the local server, every handler the route
  * table names (so a handler the table forgets shows up as an unused file), the tests and their
  * global setup, the bench (the `bench` script runs bench/run.ts; bench/hello.ts is a bundle it
- * builds by path), the scripts and the vitest config.
+ * builds by path), the scripts, the vitest config and the browser SDK's entry (sdk/src/index.ts).
  */
 const config: KnipConfig = {
   entry: [
@@ -18,8 +18,10 @@ const config: KnipConfig = {
     'bench/floor/*.ts',
     'scripts/*.mjs',
     'vitest.config.ts',
+    // The browser SDK's public API: what its index exports is used by the pages that load it.
+    'sdk/src/index.ts',
   ],
-  project: ['{bin,lib,functions,shared,test,bench}/**/*.ts', 'scripts/*.mjs'],
+  project: ['{bin,lib,functions,shared,test,bench}/**/*.ts', 'sdk/src/**/*.ts', 'scripts/*.{mjs,ts}'],
   // The vitest plugin would add the same entries from vitest.config.ts; listing them is the point.
   vitest: false,
   // Debian's apt-get (scripts/ensure-chromium.mjs) and the JDK's java and javac (DynamoDB Local and

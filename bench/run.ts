@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { bundlesBenchmark } from './bundles.ts';
 import { callsBenchmark } from './calls.ts';
 import { limitsBenchmark } from './limits.ts';
+import { sdkBenchmark } from './sdk.ts';
 import type { BenchContext, Benchmark } from './types.ts';
 
-const benchmarks: readonly Benchmark[] = [bundlesBenchmark, callsBenchmark, limitsBenchmark];
+const benchmarks: readonly Benchmark[] = [bundlesBenchmark, callsBenchmark, limitsBenchmark, sdkBenchmark];
 
 const args = process.argv.slice(2);
 const selected = args.filter((arg) => !arg.startsWith('--'));

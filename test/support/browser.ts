@@ -68,12 +68,24 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-/** Serves `html` at `/` (and 404 elsewhere) on 127.0.0.1, on a free port. */
-export async function servePage(html: string): Promise<PageServer> {
+/** A file the page loads, such as a script, by its path. */
+export interface ServedFile {
+  contentType: string;
+  body: string;
+}
+
+/** Serves `html` at `/`, each of `files` at its path (and 404 elsewhere) on 127.0.0.1, on a free port. */
+export async function servePage(html: string, files: Record<string, ServedFile> = {}): Promise<PageServer> {
   const server = createServer((req, res) => {
     if (req.method === 'GET' && (req.url === '/' || req.url?.startsWith('/?'))) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
+      return;
+    }
+    const file = req.method === 'GET' && req.url ? files[req.url] : undefined;
+    if (file) {
+      res.writeHead(200, { 'content-type': file.contentType, 'cache-control': 'no-store' });
+      res.end(file.body);
       return;
     }
     res.writeHead(404, { 'content-type': 'text/plain' });

@@ -1,0 +1,38 @@
+/**
+ * The few browser APIs the client uses, typed here by what it needs so the package compiles without
+ * the DOM library and a test can stand in for each (`fetch`, `localStorage`, `navigator.locks`, the
+ * window's events). Read from `globalThis` when a client is created: `window` in a page.
+ */
+export interface BrowserGlobals {
+  fetch: typeof fetch;
+  localStorage: {
+    getItem(key: string): string | null;
+    setItem(key: string, value: string): void;
+    removeItem(key: string): void;
+  };
+  /** Web Locks: absent in old browsers and in insecure (non-https, non-loopback) pages. */
+  navigator?: { locks?: { request<T>(name: string, callback: () => Promise<T>): Promise<T> } };
+  addEventListener(type: string, listener: (event: Event) => void): void;
+  removeEventListener(type: string, listener: (event: Event) => void): void;
+  dispatchEvent(event: Event): boolean;
+}
+
+/** The fields of a `StorageEvent` the client reads. */
+export interface StorageChange {
+  key: string | null;
+  newValue: string | null;
+}
+
+/** This page's globals, taken once (a client keeps the ones it was created with). */
+export function browserGlobals(): BrowserGlobals {
+  const page = globalThis as unknown as BrowserGlobals;
+  return {
+    // Bound: a browser refuses `fetch` and the event methods called on another object (Illegal invocation).
+    fetch: page.fetch.bind(page),
+    localStorage: page.localStorage,
+    navigator: page.navigator,
+    addEventListener: page.addEventListener.bind(page),
+    removeEventListener: page.removeEventListener.bind(page),
+    dispatchEvent: page.dispatchEvent.bind(page),
+  };
+}

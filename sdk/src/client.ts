@@ -1,0 +1,206 @@
+import { type BrowserGlobals, browserGlobals } from './browser.ts';
+import { DoorcodeError, errorFromAnswer } from './errors.ts';
+import { type PollOptions, pollUntilApproved } from './poll.ts';
+import { type ChangeListener, SessionStore } from './session-store.ts';
+import type {
+  Application,
+  Connection,
+  List,
+  Revoked,
+  SessionInfo,
+  SessionSummary,
+  SignInResult,
+  StartResult,
+  User,
+} from './types.ts';
+
+export interface ClientOptions {
+  /** The service's base URL, such as `https://auth.example.com`. */
+  baseUrl: string;
+  /** The application's public key (`pu_…`): it belongs in browser code. Never a secret key. */
+  publicKey: string;
+}
+
+/** The Web Lock that makes refresh single-flight across the tabs of an origin. */
+export const REFRESH_LOCK = 'auth:refresh';
+
+/** A client of one application. Every method is documented in docs/sdk.md. */
+export interface DoorcodeClient {
+  /** Emails a sign-in code to `email` (`POST /auth/code/start`). */
+  start(input: { email: string; name?: string }): Promise<StartResult>;
+  /** Exchanges the emailed code for a session and stores its token (`POST /auth/code/verify`). */
+  verify(input: { email: string; code: string }): Promise<SignInResult>;
+  /** Approves a code a headless device is polling for; no session here (`POST /auth/code/approve`). */
+  approve(input: { email: string; code: string }): Promise<{ approved: true }>;
+  /** Polls until the code is approved, then stores the session (`POST /auth/code/poll`). */
+  poll(options: PollOptions): Promise<SignInResult>;
+  /** The signed-in user and session (`GET /auth/session`), or null without a session. */
+  getSession(): Promise<SessionInfo | null>;
+  /**
+   * A new token for the same session (`POST /auth/refresh`), one tab at a time: a tab that waited for
+   * another tab's refresh takes its token instead of refreshing again. Null without a session.
+   */
+  refresh(): Promise<string | null>;
+  /** Ends the user's sessions in this application here and in every tab (`POST /auth/sign-out`). */
+  signOut(): Promise<void>;
+  listSessions(): Promise<List<SessionSummary>>;
+  revokeSession(id: string): Promise<Revoked>;
+  revokeOtherSessions(): Promise<Revoked>;
+  updateUser(changes: { name?: string; image?: string }): Promise<{ user: User }>;
+  listConnections(): Promise<List<Connection>>;
+  revokeConnection(id: string): Promise<{ revoked: boolean }>;
+  /** The application of the public key: name, logo, branding (`GET /application/by-api-key`). */
+  getApplication(): Promise<Application>;
+  /** The stored session token, or null. */
+  token(): string | null;
+  /** Calls `listener` with the token (or null) whenever it changes, in this tab or another. */
+  onChange(listener: ChangeListener): () => void;
+}
+
+interface Call {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  /** Send `Authorization: Bearer <stored token>`; without a stored token the call fails 401 unsent. */
+  session?: boolean;
+  /** Send `X-API-Key` (every route but poll reads it). */
+  key?: boolean;
+  /** After a 401, call again once with the token another tab stored meanwhile. */
+  retry?: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+const notSignedIn = () => new DoorcodeError(401, 'UNAUTHORIZED', 'Not signed in');
+
+/** A client for the application whose public key is `publicKey`. */
+export function createClient(options: ClientOptions): DoorcodeClient {
+  const env: BrowserGlobals = browserGlobals();
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const store = new SessionStore(env);
+  let refreshing: Promise<string | null> | undefined;
+
+  async function call<T>(spec: Call): Promise<T> {
+    const token = spec.session ? store.token() : null;
+    if (spec.session && !token) throw notSignedIn();
+    const headers: Record<string, string> = {};
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.key !== false) headers['x-api-key'] = options.publicKey;
+    if (token) headers.authorization = `Bearer ${token}`;
+    let response: Response;
+    try {
+      response = await env.fetch(base + spec.path, {
+        method: spec.method,
+        headers,
+        ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
+        ...(spec.signal ? { signal: spec.signal } : {}),
+      });
+    } catch (error) {
+      if (spec.signal?.aborted) throw spec.signal.reason;
+      throw new DoorcodeError(0, 'NETWORK_ERROR', 'The service could not be reached', {}, error);
+    }
+    const body = await readJson(response);
+    if (response.ok) return body as T;
+    if (response.status === 401 && token) {
+      const now = store.token();
+      if (spec.retry !== false && now && now !== token) return call({ ...spec, retry: false });
+      store.refused(token);
+    }
+    throw errorFromAnswer(response.status, body, response.headers.get('retry-after'));
+  }
+
+  const signedIn = (result: SignInResult): SignInResult => {
+    store.set(result.token);
+    return result;
+  };
+
+  async function refreshOnce(before: string): Promise<string | null> {
+    // Re-read under the lock: the tab that held it may have refreshed (or signed out) already.
+    const current = store.token();
+    if (current !== before) return current;
+    try {
+      return signedIn(
+        await call<SignInResult>({ method: 'POST', path: '/auth/refresh', session: true, retry: false }),
+      ).token;
+    } catch (error) {
+      // The 401 cleared the session unless another tab stored a new token meanwhile.
+      if (error instanceof DoorcodeError && error.status === 401) return store.token();
+      throw error;
+    }
+  }
+
+  return {
+    start: (input) => call({ method: 'POST', path: '/auth/code/start', body: input }),
+    verify: async (input) => signedIn(await call({ method: 'POST', path: '/auth/code/verify', body: input })),
+    approve: (input) => call({ method: 'POST', path: '/auth/code/approve', body: input }),
+    poll: async (pollOptions) =>
+      signedIn(
+        await pollUntilApproved(
+          (deviceCode, signal) =>
+            call<SignInResult>({
+              method: 'POST',
+              path: '/auth/code/poll',
+              body: { deviceCode },
+              key: false,
+              signal,
+            }),
+          pollOptions,
+        ),
+      ),
+    getSession: async () => {
+      if (!store.token()) return null;
+      try {
+        const info = await call<Partial<SessionInfo>>({
+          method: 'GET',
+          path: '/auth/session',
+          session: true,
+        });
+        return info.user && info.session ? (info as SessionInfo) : null;
+      } catch (error) {
+        if (error instanceof DoorcodeError && error.status === 401) return null;
+        throw error;
+      }
+    },
+    refresh: () => {
+      const before = store.token();
+      if (!before) return Promise.resolve(null);
+      const locks = env.navigator?.locks;
+      if (locks) return locks.request(REFRESH_LOCK, () => refreshOnce(before));
+      // No Web Locks (an insecure page, an old browser): single-flight within this tab only.
+      refreshing ??= refreshOnce(before).finally(() => {
+        refreshing = undefined;
+      });
+      return refreshing;
+    },
+    signOut: async () => {
+      try {
+        if (store.token())
+          await call({ method: 'POST', path: '/auth/sign-out', session: true, retry: false });
+      } finally {
+        store.clear();
+      }
+    },
+    listSessions: () => call({ method: 'GET', path: '/auth/list-sessions', session: true }),
+    revokeSession: (id) =>
+      call({ method: 'POST', path: '/auth/revoke-session-by-id', body: { id }, session: true }),
+    revokeOtherSessions: () => call({ method: 'POST', path: '/auth/revoke-other-sessions', session: true }),
+    updateUser: (changes) =>
+      call({ method: 'POST', path: '/auth/update-user', body: changes, session: true }),
+    listConnections: () => call({ method: 'GET', path: '/auth/list-connections', session: true }),
+    revokeConnection: (id) =>
+      call({ method: 'POST', path: '/auth/revoke-connection', body: { id }, session: true }),
+    getApplication: () => call({ method: 'GET', path: '/application/by-api-key' }),
+    token: () => store.token(),
+    onChange: (listener) => store.onChange(listener),
+  };
+}
+
+/** The parsed JSON body, or undefined for an empty or non-JSON one (API Gateway, a proxy). */
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

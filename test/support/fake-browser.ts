@@ -1,0 +1,163 @@
+import { vi } from 'vitest';
+import { createClient, type DoorcodeClient } from '../../sdk/src/index.ts';
+
+/**
+ * The SDK's environment for unit tests: one origin's local storage (with `storage` events to the
+ * other tabs, as browsers send them), Web Locks shared by its tabs, and per tab a window and a
+ * scripted `fetch`. Not our service: the answers are whatever a test scripts.
+ */
+
+export interface SentRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+  /** `Date.now()` when it was sent (a test's fake clock). */
+  at: number;
+}
+
+export interface ScriptedAnswer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Answers `METHOD /path` from a queue per route (the last answer repeats); records every request. */
+export class FakeService {
+  readonly sent: SentRequest[] = [];
+  private readonly answers = new Map<string, ScriptedAnswer[]>();
+  /** When set, a request waits for it before answering (to hold one in flight). */
+  gate: Promise<void> | undefined;
+
+  answer(route: string, ...answers: ScriptedAnswer[]): this {
+    this.answers.set(route, answers);
+    return this;
+  }
+
+  count(route: string): number {
+    return this.sent.filter((request) => `${request.method} ${request.path}` === route).length;
+  }
+
+  readonly fetch = async (url: string | URL, init: RequestInit = {}): Promise<Response> => {
+    const { pathname } = new URL(url);
+    const method = init.method ?? 'GET';
+    this.sent.push({
+      method,
+      path: pathname,
+      headers: Object.fromEntries(new Headers(init.headers).entries()),
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      at: Date.now(),
+    });
+    if (this.gate) await this.gate;
+    init.signal?.throwIfAborted();
+    const queue = this.answers.get(`${method} ${pathname}`);
+    const next = queue && queue.length > 1 ? queue.shift() : queue?.[0];
+    if (!next) throw new Error(`no answer scripted for ${method} ${pathname}`);
+    const text = next.body === undefined ? null : JSON.stringify(next.body);
+    return new Response(text, {
+      status: next.status,
+      headers: { 'content-type': 'application/json', ...next.headers },
+    });
+  };
+}
+
+/** Web Locks: one holder per name at a time, the others queued in request order. */
+class FakeLocks {
+  private readonly tails = new Map<string, Promise<unknown>>();
+  request<T>(name: string, callback: () => Promise<T>): Promise<T> {
+    const held = (this.tails.get(name) ?? Promise.resolve()).then(() => callback());
+    this.tails.set(
+      name,
+      held.catch(() => undefined),
+    );
+    return held;
+  }
+}
+
+export interface FakeTab {
+  window: EventTarget;
+  service: FakeService;
+  client: DoorcodeClient;
+  /** The `window` events of `type` this tab saw. */
+  events(type: string): Event[];
+}
+
+export interface FakeOriginOptions {
+  /** false: a browser without `navigator.locks`. */
+  locks?: boolean;
+}
+
+/** The tabs of one origin in one browser profile. */
+export class FakeOrigin {
+  readonly storage = new Map<string, string>();
+  private readonly tabs: FakeTab[] = [];
+  private readonly locks: FakeLocks | undefined;
+
+  constructor(options: FakeOriginOptions = {}) {
+    this.locks = options.locks === false ? undefined : new FakeLocks();
+  }
+
+  /**
+   * A tab whose SDK client was created against this tab's globals (the client reads them once,
+   * when created), calling `service`.
+   */
+  openTab(service = new FakeService()): FakeTab {
+    const window = new EventTarget();
+    const seen: Event[] = [];
+    const record = (event: Event) => seen.push(event);
+    for (const type of ['auth:session-revoked', 'storage']) window.addEventListener(type, record);
+    const localStorage = {
+      getItem: (key: string) => this.storage.get(key) ?? null,
+      setItem: (key: string, value: string) => this.write(window, key, value),
+      removeItem: (key: string) => this.write(window, key, null),
+    };
+    vi.stubGlobal('fetch', service.fetch);
+    vi.stubGlobal('localStorage', localStorage);
+    vi.stubGlobal('navigator', { locks: this.locks });
+    vi.stubGlobal('addEventListener', window.addEventListener.bind(window));
+    vi.stubGlobal('removeEventListener', window.removeEventListener.bind(window));
+    vi.stubGlobal('dispatchEvent', window.dispatchEvent.bind(window));
+    const client = createClient({ baseUrl: 'https://auth.example.test/', publicKey: 'pu_test' });
+    const tab = { window, service, client, events: (type: string) => seen.filter((e) => e.type === type) };
+    this.tabs.push(tab);
+    return tab;
+  }
+
+  /** HTML storage: a change fires `storage` in every other tab of the origin, later (a task). */
+  private write(writer: EventTarget, key: string, value: string | null): void {
+    if ((this.storage.get(key) ?? null) === value) return;
+    if (value === null) this.storage.delete(key);
+    else this.storage.set(key, value);
+    for (const tab of this.tabs) {
+      if (tab.window === writer) continue;
+      const event = Object.assign(new Event('storage'), { key, newValue: value });
+      queueMicrotask(() => tab.window.dispatchEvent(event));
+    }
+  }
+}
+
+/** A SignInResult as the service answers verify, poll and refresh. */
+export function signInResult(token: string) {
+  return {
+    token,
+    user: {
+      id: 'usr_1',
+      email: 'ada@example.test',
+      name: null,
+      image: null,
+      emailVerified: true,
+      createdAt: '2026-11-23T00:00:00.000Z',
+    },
+    session: {
+      id: 'ses_1',
+      applicationId: 'app_1',
+      createdAt: '2026-11-23T00:00:00.000Z',
+      expiresAt: '2026-11-30T00:00:00.000Z',
+    },
+  };
+}
+
+/** The service's error envelope. */
+export const envelope = (code: string, details?: Record<string, unknown>) => ({
+  error: { code, message: `${code} (scripted)`, ...(details ? { details } : {}) },
+});
