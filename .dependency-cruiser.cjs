@@ -68,6 +68,24 @@ module.exports = {
       { path: '^functions/' },
       { path: `^shared/store/|${AWS_SDK}` },
     ),
+    rule(
+      'verifier-web-platform-only',
+      'verifier/src/ runs in Node 20+ and in edge runtimes: Web Crypto and fetch only, never a node: builtin (docs/verifier.md).',
+      { path: '^verifier/src/' },
+      { dependencyTypes: ['core'] },
+    ),
+    rule(
+      'verifier-dependencies',
+      "The verifier package depends on jose only, with express and hono as optional peers: nothing else from node_modules.",
+      { path: '^verifier/src/' },
+      { path: '^node_modules/', pathNot: '^node_modules/(jose|express|@types/express|hono)/' },
+    ),
+    rule(
+      'verifier-self-contained',
+      'The verifier is its own package: it never imports the service (shared/, functions/, lib/, bin/) or test/ and bench/.',
+      { path: '^verifier/' },
+      { path: '^(shared|functions|lib|bin|test|bench)/' },
+    ),
     rule('bench-not-test', 'bench/ never imports test/.', { path: '^bench/' }, { path: '^test/' }),
     rule('no-circular', 'No import cycles.', { path: '.' }, { circular: true }),
     rule(
