@@ -76,7 +76,7 @@ module.exports = {
     ),
     rule(
       'verifier-dependencies',
-      "The verifier package depends on jose only, with express and hono as optional peers: nothing else from node_modules.",
+      'The verifier package depends on jose only, with express and hono as optional peers: nothing else from node_modules.',
       { path: '^verifier/src/' },
       { path: '^node_modules/', pathNot: '^node_modules/(jose|express|@types/express|hono)/' },
     ),
