@@ -18,8 +18,11 @@ const config: KnipConfig = {
     'bench/floor/*.ts',
     'scripts/*.mjs',
     'vitest.config.ts',
+    // The verifier package's public entry points (its package.json exports) and its runnable examples.
+    'verifier/src/{index,express,hono}.ts',
+    'verifier/examples/*.ts',
   ],
-  project: ['{bin,lib,functions,shared,test,bench}/**/*.ts', 'scripts/*.mjs'],
+  project: ['{bin,lib,functions,shared,test,bench,verifier}/**/*.ts', 'scripts/*.mjs'],
   // The vitest plugin would add the same entries from vitest.config.ts; listing them is the point.
   vitest: false,
   // Debian's apt-get (scripts/ensure-chromium.mjs) and the JDK's java and javac (DynamoDB Local and

@@ -2,11 +2,11 @@ import { VerifierError } from './errors.ts';
 import type { VerificationResult } from './verifier.ts';
 
 /** The service's error envelope (docs/api.md): `{ error: { code, message, details? } }`. */
-export interface ErrorEnvelope {
+interface ErrorEnvelope {
   error: { code: 'UNAUTHORIZED' | 'SERVICE_UNAVAILABLE'; message: string; details?: { reason: string } };
 }
 
-export interface Refusal {
+interface Refusal {
   status: 401 | 503;
   headers: Record<string, string>;
   body: ErrorEnvelope;
