@@ -8,8 +8,14 @@ import { bundlesBenchmark } from './bundles.ts';
 import { callsBenchmark } from './calls.ts';
 import { limitsBenchmark } from './limits.ts';
 import type { BenchContext, Benchmark } from './types.ts';
+import { verifierBenchmark } from './verifier.ts';
 
-const benchmarks: readonly Benchmark[] = [bundlesBenchmark, callsBenchmark, limitsBenchmark];
+const benchmarks: readonly Benchmark[] = [
+  bundlesBenchmark,
+  callsBenchmark,
+  limitsBenchmark,
+  verifierBenchmark,
+];
 
 const args = process.argv.slice(2);
 const selected = args.filter((arg) => !arg.startsWith('--'));

@@ -37,6 +37,12 @@ export class RemoteKeySet {
     this.#now = now;
   }
 
+  /** The key for `kid` when the cached set is fresh and holds it: no promise on the common path. */
+  cached(kid: string | undefined): CryptoKey | undefined {
+    if (kid === undefined || this.#now() - this.#fetchedAt >= JWKS_MAX_AGE_MS) return undefined;
+    return this.#keys?.get(kid);
+  }
+
   /** The key for `kid`, or undefined when the key set (after any refetch allowed) has none. */
   async get(kid: string | undefined): Promise<CryptoKey | undefined> {
     const now = this.#now();

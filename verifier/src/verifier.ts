@@ -130,11 +130,12 @@ export function createVerifier(options: VerifierOptions): Verifier {
   const fetch: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? Date.now;
   const keySet = new RemoteKeySet(jwksUrl, fetch, now);
-  const keyOf = async (header: JWSHeaderParameters) => {
-    const key = await keySet.get(header.kid);
+  const fetchKey = async (kid: string | undefined) => {
+    const key = await keySet.get(kid);
     if (!key) throw new UnknownKey();
     return key;
   };
+  const keyOf = (header: JWSHeaderParameters) => keySet.cached(header.kid) ?? fetchKey(header.kid);
 
   async function verified(
     token: string,
