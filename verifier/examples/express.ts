@@ -8,14 +8,14 @@
  */
 import { resolve } from 'node:path';
 import express from 'express';
-import { requireSession } from '../src/express.ts';
+import { requireSession, type SessionRequest } from '../src/express.ts';
 import { createVerifier, type Verifier } from '../src/index.ts';
 
 export function expressExample(verifier: Verifier) {
   const app = express();
   app.get('/api/me', requireSession(verifier), (req, res) => {
-    const auth = req.auth as { sub: string; email: string; sid: string };
-    res.json({ userId: auth.sub, email: auth.email, sessionId: auth.sid });
+    const { sub, email, sid } = (req as SessionRequest).auth;
+    res.json({ userId: sub, email, sessionId: sid });
   });
   return app;
 }
