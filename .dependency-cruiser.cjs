@@ -100,7 +100,7 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: '^node_modules/' },
-    exclude: { path: '^(cdk[.]out|[.]data|bench/[.]out)/' },
+    exclude: { path: '^(cdk[.]out|[.]data|bench/[.]out|verifier/dist)/' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'types', 'default'],
