@@ -111,6 +111,24 @@ describe('the JWKS cache', () => {
     expect(jwks.fetches() - before).toBe(1);
   });
 
+  it('passes a concurrent burst of 100 tokens of a newly published key with ONE refetch that they all wait for', async () => {
+    // Prepare
+    await verifier.verifySession(await sessionToken());
+    jwks.serve([...(await signer.publicKeys()), ...(await stranger.publicKeys())]);
+    now += REFETCH_COOLDOWN_MS;
+    const before = jwks.fetches();
+    const tokens = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => sessionToken(stranger, { jti: `jti_${i}` })),
+    );
+
+    // Act
+    const burst = await Promise.all(tokens.map((token) => verifier.verifySession(token)));
+
+    // Assess
+    expect(burst.every((result) => result.ok)).toBe(true);
+    expect(jwks.fetches() - before).toBe(1);
+  });
+
   it('keeps the cached keys when the hourly refresh fails, and retries after the cooldown', async () => {
     // Prepare
     const token = await sessionToken();
