@@ -80,6 +80,24 @@ module.exports = {
       { path: '^(shared|functions|lib|bin)/' },
       { path: '^sdk/' },
     ),
+    rule(
+      'verifier-web-platform-only',
+      'verifier/src/ runs in Node 20+ and in edge runtimes: Web Crypto and fetch only, never a node: builtin (docs/verifier.md).',
+      { path: '^verifier/src/' },
+      { dependencyTypes: ['core'] },
+    ),
+    rule(
+      'verifier-dependencies',
+      'The verifier package depends on jose only, with express and hono as optional peers: nothing else from node_modules.',
+      { path: '^verifier/src/' },
+      { path: '^node_modules/', pathNot: '^node_modules/(jose|express|@types/express|hono)/' },
+    ),
+    rule(
+      'verifier-self-contained',
+      'The verifier is its own package: it never imports the service (shared/, functions/, lib/, bin/) or test/ and bench/.',
+      { path: '^verifier/' },
+      { path: '^(shared|functions|lib|bin|test|bench)/' },
+    ),
     rule('bench-not-test', 'bench/ never imports test/.', { path: '^bench/' }, { path: '^test/' }),
     rule('no-circular', 'No import cycles.', { path: '.' }, { circular: true }),
     rule(
@@ -94,7 +112,7 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: '^node_modules/' },
-    exclude: { path: '^(cdk[.]out|[.]data|bench/[.]out)/' },
+    exclude: { path: '^(cdk[.]out|[.]data|bench/[.]out|verifier/dist)/' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'types', 'default'],

@@ -20,8 +20,15 @@ const config: KnipConfig = {
     'vitest.config.ts',
     // The browser SDK's public API: what its index exports is used by the pages that load it.
     'sdk/src/index.ts',
+    // The verifier package's public entry points (its package.json exports) and its runnable examples.
+    'verifier/src/{index,express,hono}.ts',
+    'verifier/examples/*.ts',
   ],
-  project: ['{bin,lib,functions,shared,test,bench}/**/*.ts', 'sdk/src/**/*.ts', 'scripts/*.{mjs,ts}'],
+  project: [
+    '{bin,lib,functions,shared,test,bench,verifier}/**/*.ts',
+    'sdk/src/**/*.ts',
+    'scripts/*.{mjs,ts}',
+  ],
   // The vitest plugin would add the same entries from vitest.config.ts; listing them is the point.
   vitest: false,
   // Debian's apt-get (scripts/ensure-chromium.mjs) and the JDK's java and javac (DynamoDB Local and

@@ -9,8 +9,15 @@ import { callsBenchmark } from './calls.ts';
 import { limitsBenchmark } from './limits.ts';
 import { sdkBenchmark } from './sdk.ts';
 import type { BenchContext, Benchmark } from './types.ts';
+import { verifierBenchmark } from './verifier.ts';
 
-const benchmarks: readonly Benchmark[] = [bundlesBenchmark, callsBenchmark, limitsBenchmark, sdkBenchmark];
+const benchmarks: readonly Benchmark[] = [
+  bundlesBenchmark,
+  callsBenchmark,
+  limitsBenchmark,
+  sdkBenchmark,
+  verifierBenchmark,
+];
 
 const args = process.argv.slice(2);
 const selected = args.filter((arg) => !arg.startsWith('--'));
