@@ -65,7 +65,10 @@ interface Call {
   session?: boolean;
   /** Send `X-API-Key` (every route but poll reads it). */
   key?: boolean;
-  /** After a 401, call again once with the token another tab stored meanwhile. */
+  /**
+   * After a 401, wait for any refresh (this tab's, or another tab's under the lock) and call again once
+   * if it stored a new token. false for the refresh itself (it holds the lock) and for a retried call.
+   */
   retry?: boolean;
   signal?: AbortSignal | undefined;
 }
@@ -77,7 +80,19 @@ export function createClient(options: ClientOptions): DoorcodeClient {
   const env: BrowserGlobals = browserGlobals();
   const base = options.baseUrl.replace(/\/+$/, '');
   const store = new SessionStore(env);
+  /** This tab's refresh in flight, with or without Web Locks. */
   let refreshing: Promise<string | null> | undefined;
+
+  /**
+   * Resolves once no refresh is running: this tab's, then (Web Locks) any other tab's. A call that
+   * carried the old token may be refused after the service rotated it but before the new token is
+   * stored; it must not sign the user out for that.
+   */
+  async function refreshSettled(): Promise<void> {
+    await refreshing?.catch(() => undefined);
+    const locks = env.navigator?.locks;
+    if (locks) await locks.request(REFRESH_LOCK, async () => undefined);
+  }
 
   async function call<T>(spec: Call): Promise<T> {
     const token = spec.session ? store.token() : null;
@@ -101,8 +116,11 @@ export function createClient(options: ClientOptions): DoorcodeClient {
     const body = await readJson(response);
     if (response.ok) return body as T;
     if (response.status === 401 && token) {
-      const now = store.token();
-      if (spec.retry !== false && now && now !== token) return call({ ...spec, retry: false });
+      if (spec.retry !== false) {
+        await refreshSettled();
+        const now = store.token();
+        if (now && now !== token) return call({ ...spec, retry: false });
+      }
       store.refused(token);
     }
     throw errorFromAnswer(response.status, body, response.headers.get('retry-after'));
@@ -126,6 +144,15 @@ export function createClient(options: ClientOptions): DoorcodeClient {
       if (error instanceof DoorcodeError && error.status === 401) return store.token();
       throw error;
     }
+  }
+
+  /** Keeps `refresh` as this tab's refresh in flight until it (the latest one) settles. */
+  function tracked(refresh: Promise<string | null>): Promise<string | null> {
+    const settled = refresh.finally(() => {
+      if (refreshing === settled) refreshing = undefined;
+    });
+    refreshing = settled;
+    return settled;
   }
 
   return {
@@ -164,12 +191,9 @@ export function createClient(options: ClientOptions): DoorcodeClient {
       const before = store.token();
       if (!before) return Promise.resolve(null);
       const locks = env.navigator?.locks;
-      if (locks) return locks.request(REFRESH_LOCK, () => refreshOnce(before));
+      if (locks) return tracked(locks.request(REFRESH_LOCK, () => refreshOnce(before)));
       // No Web Locks (an insecure page, an old browser): single-flight within this tab only.
-      refreshing ??= refreshOnce(before).finally(() => {
-        refreshing = undefined;
-      });
-      return refreshing;
+      return refreshing ?? tracked(refreshOnce(before));
     },
     signOut: async () => {
       try {

@@ -19,8 +19,11 @@ const EXPIRED = () => new DoorcodeError(400, 'EXPIRED', 'The sign-in request has
 /**
  * Polls (RFC 8628 §3.4-3.5 style) until the code is approved: waits `interval` before each poll;
  * `authorization_pending` (428) polls again; `slow_down` (429 with `details.interval`) adopts the
- * longer interval for every later poll; another 429 waits its `retryAfter` once. Stops with
- * `EXPIRED` when the next poll would come after the request's expiry, and on any other error.
+ * longer interval for every later poll. A passing refusal waits and polls again: any other 429 (the
+ * service's, or API Gateway's throttle without the envelope) and a 503 with a `retryAfter` wait
+ * `max(retryAfter ?? interval, interval)`; a poll that reached no one (`NETWORK_ERROR`) waits the
+ * interval. Stops with `EXPIRED` when the next poll would come after the request's expiry, and on
+ * any other error.
  */
 export async function pollUntilApproved<T>(once: PollOnce<T>, options: PollOptions): Promise<T> {
   const { deviceCode, signal } = options;
@@ -42,8 +45,10 @@ export async function pollUntilApproved<T>(once: PollOnce<T>, options: PollOptio
       } else if (status === 429 && details.reason === 'slow_down' && details.interval !== undefined) {
         interval = details.interval;
         wait = interval;
-      } else if (status === 429 && error.code === 'RATE_LIMITED' && details.retryAfter !== undefined) {
-        wait = Math.max(details.retryAfter, interval);
+      } else if (status === 429 || (status === 503 && details.retryAfter !== undefined)) {
+        wait = Math.max(details.retryAfter ?? interval, interval);
+      } else if (error.code === 'NETWORK_ERROR') {
+        wait = interval;
       } else {
         throw error;
       }

@@ -78,6 +78,76 @@ describe('poll', () => {
     expect(pollTimes()).toEqual([5_000, 35_000]);
   });
 
+  it("waits the interval after API Gateway's own 429 (no envelope, no Retry-After) and polls again", async () => {
+    // Prepare
+    const throttled = { status: 429, body: { message: 'Too Many Requests' } };
+    tab.service.answer(POLL, throttled, approved);
+
+    // Act
+    const outcome = settle(tab.client.poll({ deviceCode: DEVICE_CODE, interval: 5 }));
+    await vi.advanceTimersByTimeAsync(60_000);
+
+    // Assess
+    expect(await outcome).toMatchObject({ ok: true, value: { token: 'tok_polled' } });
+    expect(pollTimes()).toEqual([5_000, 10_000]);
+  });
+
+  it('waits the retryAfter of a 503 (header or details) and polls again', async () => {
+    // Prepare
+    const header = { status: 503, body: envelope('SERVICE_UNAVAILABLE'), headers: { 'retry-after': '30' } };
+    const details = { status: 503, body: envelope('SERVICE_UNAVAILABLE', { retryAfter: 20 }) };
+    tab.service.answer(POLL, header, details, approved);
+
+    // Act
+    const outcome = settle(tab.client.poll({ deviceCode: DEVICE_CODE, interval: 5 }));
+    await vi.advanceTimersByTimeAsync(120_000);
+
+    // Assess
+    expect((await outcome).ok).toBe(true);
+    expect(pollTimes()).toEqual([5_000, 35_000, 55_000]);
+  });
+
+  it('stops on a 503 without retryAfter', async () => {
+    // Prepare
+    tab.service.answer(POLL, { status: 503, body: envelope('SERVICE_UNAVAILABLE') });
+
+    // Act
+    const outcome = settle(tab.client.poll({ deviceCode: DEVICE_CODE, interval: 5 }));
+    await vi.advanceTimersByTimeAsync(60_000);
+
+    // Assess
+    const result = await outcome;
+    expect(result.ok || result.error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(pollTimes()).toEqual([5_000]);
+  });
+
+  it('waits the interval after a poll that reached no one, until the deadline', async () => {
+    // Prepare
+    tab.service.answer(POLL, { status: 0 }, approved);
+
+    // Act
+    const outcome = settle(tab.client.poll({ deviceCode: DEVICE_CODE, interval: 5 }));
+    await vi.advanceTimersByTimeAsync(60_000);
+
+    // Assess
+    expect((await outcome).ok).toBe(true);
+    expect(pollTimes()).toEqual([5_000, 10_000]);
+  });
+
+  it('ends with EXPIRED when the network stays down past the deadline', async () => {
+    // Prepare
+    tab.service.answer(POLL, { status: 0 });
+
+    // Act
+    const outcome = settle(tab.client.poll({ deviceCode: DEVICE_CODE, interval: 5, expiresIn: 12 }));
+    await vi.advanceTimersByTimeAsync(60_000);
+
+    // Assess
+    const result = await outcome;
+    expect(result.ok || result.error).toMatchObject({ status: 400, code: 'EXPIRED' });
+    expect(pollTimes()).toEqual([5_000, 10_000]);
+  });
+
   it('stops with EXPIRED instead of polling after the request expires', async () => {
     // Prepare
     tab.service.answer(POLL, pending);

@@ -87,3 +87,74 @@ describe('refresh', () => {
     expect(first.events('auth:session-revoked')).toHaveLength(1);
   });
 });
+
+describe('a call refused while a refresh is running', () => {
+  const LIST = 'GET /auth/list-sessions';
+  const list = { status: 200, body: { items: [], nextCursor: null } };
+  const refused = { status: 401, body: envelope('UNAUTHORIZED') };
+  /** Long enough for a refused call to have cleared the session if it did not wait. */
+  const later = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it('in the same tab (no Web Locks) waits for the late refresh and calls again with its token', async () => {
+    // Prepare
+    const { origin, service, first } = twoTabs({ locks: false });
+    service.answer(LIST, refused, list);
+    const release = service.hold(REFRESH);
+
+    // Act
+    const refreshed = first.client.refresh();
+    const listed = first.client.listSessions();
+    await later();
+    release();
+
+    // Assess
+    expect(await listed).toEqual(list.body);
+    expect(await refreshed).toBe('tok_2');
+    expect(
+      service.sent.filter((r) => r.path === '/auth/list-sessions').map((r) => r.headers.authorization),
+    ).toEqual(['Bearer tok_1', 'Bearer tok_2']);
+    expect(origin.storage.get('auth:token')).toBe('tok_2');
+    expect(first.events('auth:session-revoked')).toHaveLength(0);
+  });
+
+  it('in another tab waits for the refresh lock, then calls again with the new token', async () => {
+    // Prepare
+    const { origin, service, first, second } = twoTabs();
+    service.answer(LIST, refused, list);
+    const release = service.hold(REFRESH);
+
+    // Act
+    const refreshed = first.client.refresh();
+    const listed = second.client.listSessions();
+    await later();
+    release();
+
+    // Assess
+    expect(await listed).toEqual(list.body);
+    expect(await refreshed).toBe('tok_2');
+    expect(service.count(LIST)).toBe(2);
+    expect(origin.storage.get('auth:token')).toBe('tok_2');
+    expect(second.events('auth:session-revoked')).toHaveLength(0);
+    expect(first.events('auth:session-revoked')).toHaveLength(0);
+  });
+
+  it('clears the session when the refresh left the same token (the refresh was refused too)', async () => {
+    // Prepare
+    const { origin, service, first } = twoTabs({ locks: false });
+    service.answer(REFRESH, refused).answer(LIST, refused);
+    const release = service.hold(REFRESH);
+
+    // Act
+    const refreshed = first.client.refresh();
+    const listed = first.client.listSessions().catch((error: unknown) => error);
+    await later();
+    release();
+
+    // Assess
+    expect(await refreshed).toBeNull();
+    expect(await listed).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    expect(service.count(LIST)).toBe(1);
+    expect(origin.storage.has('auth:token')).toBe(false);
+    expect(first.events('auth:session-revoked')).toHaveLength(1);
+  });
+});

@@ -17,6 +17,7 @@ export interface SentRequest {
 }
 
 export interface ScriptedAnswer {
+  /** 0: no answer at all (`fetch` rejects, as it does when the network fails). */
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
@@ -28,6 +29,23 @@ export class FakeService {
   private readonly answers = new Map<string, ScriptedAnswer[]>();
   /** When set, a request waits for it before answering (to hold one in flight). */
   gate: Promise<void> | undefined;
+
+  private readonly holds = new Map<string, Promise<void>>();
+
+  /** Holds the answers of `route` (sent, unanswered) until the returned release is called. */
+  hold(route: string): () => void {
+    let release = () => {};
+    this.holds.set(
+      route,
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    );
+    return () => {
+      this.holds.delete(route);
+      release();
+    };
+  }
 
   answer(route: string, ...answers: ScriptedAnswer[]): this {
     this.answers.set(route, answers);
@@ -49,10 +67,12 @@ export class FakeService {
       at: Date.now(),
     });
     if (this.gate) await this.gate;
+    await this.holds.get(`${method} ${pathname}`);
     init.signal?.throwIfAborted();
     const queue = this.answers.get(`${method} ${pathname}`);
     const next = queue && queue.length > 1 ? queue.shift() : queue?.[0];
     if (!next) throw new Error(`no answer scripted for ${method} ${pathname}`);
+    if (next.status === 0) throw new TypeError('Failed to fetch');
     const text = next.body === undefined ? null : JSON.stringify(next.body);
     return new Response(text, {
       status: next.status,
