@@ -50,7 +50,11 @@ function securitySchemes(serviceName: string): Json {
       type: 'apiKey',
       in: 'header',
       name: 'X-API-Key',
-      description: "An application's public (`pk_…`) or secret (`sk_…`) API key (SPEC §5.1).",
+      description:
+        "An application's public (`pu_…`) or secret (`sk_…`; `ak_…` is accepted as the same secret) API key " +
+        "(SPEC §5.1). With a key, a browser session travels in the cookie of the key's application, " +
+        `\`${serviceName}.session_token.<applicationId>\` (a name OpenAPI cannot template), never in the ` +
+        'platform cookie: send that cookie beside the key where a session is read.',
     },
     bearer: {
       type: 'http',
@@ -63,7 +67,18 @@ function securitySchemes(serviceName: string): Json {
       in: 'cookie',
       name: `${serviceName}.session_token`,
       description:
-        'The session cookie a browser sign-in sets; state-changing requests need an allowed Origin.',
+        'The platform session cookie a browser sign-in without a key sets, read only when no key comes; ' +
+        `an application's sessions use \`${serviceName}.session_token.<applicationId>\` with its key ` +
+        '(see `apiKey`). State-changing requests need an allowed Origin.',
+    },
+    impersonationCookie: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: `${serviceName}.impersonation_token`,
+      description:
+        'The impersonation cookie an administrator holds while impersonating (SPEC §4.4): read before any ' +
+        "other credential on session routes (with a key, only an impersonation of the key's application), " +
+        'and by `POST /impersonation/{id}/end`. State-changing requests need an allowed Origin.',
     },
     oauthAccessToken: {
       type: 'http',
@@ -74,10 +89,16 @@ function securitySchemes(serviceName: string): Json {
   };
 }
 
-const session = [{ bearer: [] }, { sessionCookie: [] }];
-const withKey = [
+/**
+ * A session by Bearer, platform cookie or impersonation cookie; with a key, by Bearer or the
+ * impersonation cookie (the key's application cookie has a name per application: see `apiKey`).
+ */
+const session = [
+  { bearer: [] },
+  { sessionCookie: [] },
+  { impersonationCookie: [] },
   { bearer: [], apiKey: [] },
-  { sessionCookie: [], apiKey: [] },
+  { impersonationCookie: [], apiKey: [] },
 ];
 
 /** The security requirements of each auth mode (SPEC §5); `{}` is "no credential". */
@@ -86,11 +107,12 @@ const securityByMode: Record<AuthMode, Json[]> = {
   'key-optional': [{}, { apiKey: [] }],
   'secret-key': [{ apiKey: [] }],
   'api-key': [{ apiKey: [] }],
-  session: [...session, ...withKey],
-  'session-optional': [{}, ...session, ...withKey, { apiKey: [] }],
-  'sign-out': [{}, ...session, ...withKey],
-  manage: [...session, { apiKey: [] }, ...withKey],
-  impersonation: [{}, { bearer: [] }],
+  session,
+  'session-optional': [{}, ...session, { apiKey: [] }],
+  // The tokens of the target application: Bearer and its session cookie, never the impersonation cookie.
+  'sign-out': [{}, { bearer: [] }, { sessionCookie: [] }, { bearer: [], apiKey: [] }, { apiKey: [] }],
+  manage: [...session, { apiKey: [] }],
+  impersonation: [{}, { bearer: [] }, { impersonationCookie: [] }],
   'platform-cookie': [{}, { sessionCookie: [] }],
 };
 

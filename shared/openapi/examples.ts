@@ -1,8 +1,9 @@
 /**
  * Examples derived from the JSON Schema of a request or answer (shared/openapi/document.ts), so they
  * cannot drift from the contract: every property present, the first choice of a union, values
- * named after their field where a name says what it holds. test/unit/openapi.test.ts checks each
- * example validates against its own schema.
+ * named after their field where a name says what it holds, or the contract's own `example` (zod
+ * `meta`) where a refinement the JSON Schema cannot show decides (one of two fields).
+ * test/unit/openapi.test.ts checks each example against its JSON Schema and its zod contract.
  */
 type Schema = Record<string, unknown>;
 
@@ -15,9 +16,15 @@ const byName: Array<[RegExp, string]> = [
   ],
   [/(At|_at)$/, '2026-01-01T12:00:00.000Z'],
   [/^timestamp$/, '2026-01-01T12:00:00.000Z'],
+  // The configuration's refinements: an https origin without a path, https resource URIs, and a
+  // synthetic mail domain under a reserved test TLD (shared/tenancy/configuration-document.ts).
+  [/^origins?$/, 'https://app.example.com'],
+  [/^resources$/, 'https://mcp.example.com/mcp'],
+  [/^syntheticEmailDomain$/, 'agents.acme.test'],
   [/(url|Url|uri|Uri|issuer|resource|^image)$/, 'https://auth.example.com/'],
   [/(color|Color)$/, '#3366ff'],
-  [/^code$/, '123456'],
+  // SPEC §2: eight letters and digits of the code alphabet, shown as XXXX-XXXX.
+  [/^code$/, 'ABCD-EFGH'],
   [/^deviceCode$/, 'dc_3b1f0c2e9a'],
   [/^name$/, 'Ada Lovelace'],
   [/^id$|Id$/, '01HZX3R8Q5T7VJ2M'],
@@ -44,13 +51,25 @@ function sampleString(schema: Schema, name: string): string {
   return named.padEnd(min, 'x').slice(0, max);
 }
 
-function sampleNumber(schema: Schema, integer: boolean): number {
-  const low = [schema.minimum, schema.exclusiveMinimum].find((n) => typeof n === 'number') as
-    | number
-    | undefined;
-  const high = [schema.maximum, schema.exclusiveMaximum].find((n) => typeof n === 'number') as
-    | number
-    | undefined;
+/** Sample numbers by field name: the values the service really uses. */
+const numberByName: Record<string, number> = {
+  interval: 5,
+  expiresIn: 600,
+  expires_in: 3600,
+  attemptsLeft: 4,
+  retryAfter: 30,
+};
+
+/** zod's `int()` bounds every integer by ±(2^53-1): a bound that says nothing about the field. */
+const meaningful = (bound: unknown): number | undefined =>
+  typeof bound === 'number' && Math.abs(bound) < Number.MAX_SAFE_INTEGER ? bound : undefined;
+
+function sampleNumber(schema: Schema, integer: boolean, name: string): number {
+  const low = meaningful(schema.minimum) ?? meaningful(schema.exclusiveMinimum);
+  const high = meaningful(schema.maximum) ?? meaningful(schema.exclusiveMaximum);
+  const named = numberByName[name];
+  if (named !== undefined && (low === undefined || named >= low) && (high === undefined || named <= high))
+    return named;
   const base = low !== undefined ? low + (schema.exclusiveMinimum === low ? 1 : 0) : 1;
   const value = high !== undefined && base > high ? high : base;
   return integer ? Math.ceil(value) : value;
@@ -61,6 +80,8 @@ export function exampleOf(schema: Schema, name = ''): unknown {
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum[0];
   if ('default' in schema) return schema.default;
+  // zod keeps `example` metadata on the input side (it drops `examples` past a transform).
+  if ('example' in schema) return schema.example;
   const choices = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
   if (choices) {
     // Prefer a choice that is not null: an example shows the value.
@@ -84,9 +105,9 @@ export function exampleOf(schema: Schema, name = ''): unknown {
     case 'string':
       return sampleString(schema, name);
     case 'integer':
-      return sampleNumber(schema, true);
+      return sampleNumber(schema, true, name);
     case 'number':
-      return sampleNumber(schema, false);
+      return sampleNumber(schema, false, name);
     case 'boolean':
       return true;
     case 'null':

@@ -44,6 +44,8 @@ export const CreateTenantOrganizationBody = z
     z.refine((body) => (body.userId === undefined) !== (body.email === undefined), {
       message: 'name the owner by exactly one of userId, email',
     }),
+    // The OpenAPI example (shared/openapi/examples.ts): the JSON Schema cannot say "one of the two".
+    z.meta({ example: { name: 'Acme Robotics', email: 'ada@example.com' } }),
   );
 
 export const AddMemberBody = z.strictObject({ email: Email, role: z._default(Role, 'member') });

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
+import { safeParse } from 'zod/v4/core';
 import { OPENAPI_DOC, renderOpenApi } from '../../scripts/openapi.ts';
 import { openApiDocument } from '../../shared/openapi/document.ts';
 import { routeList, type routes } from '../../shared/routes.ts';
 import { documentedResponse, schemaValidator } from '../support/openapi.ts';
 
 type Json = Record<string, unknown>;
+const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
 
 const document = openApiDocument({ serverUrl: 'https://auth.doorcode.test', serviceName: 'acme-auth' });
 const operations = (doc: Json): Array<[string, string, Json]> =>
@@ -55,13 +57,37 @@ describe('the OpenAPI description (shared/openapi/document.ts)', () => {
     ).toEqual(routeList.map((route) => route.id).sort());
   });
 
-  it('names the credentials of each auth mode, the cookie by the service name', () => {
+  it('names the credentials of each auth mode exactly, the cookies by the service name', () => {
     // Prepare
     const security = (route: (typeof routeList)[number]) =>
       (operations(document).find(
         ([method, path]) => method === route.method.toLowerCase() && path === route.path,
       )?.[2].security ?? []) as Json[];
     const schemes = (document.components as { securitySchemes: Record<string, Json> }).securitySchemes;
+    const bearer = { bearer: [] };
+    const key = { apiKey: [] };
+    const platformCookie = { sessionCookie: [] };
+    const impersonationCookie = { impersonationCookie: [] };
+    // With a key the service reads the application's cookie, never the platform one (resolve.ts).
+    const session = [
+      bearer,
+      platformCookie,
+      impersonationCookie,
+      { ...bearer, ...key },
+      { ...impersonationCookie, ...key },
+    ];
+    const expected: Record<string, Json[]> = {
+      none: [],
+      'key-optional': [{}, key],
+      'secret-key': [key],
+      'api-key': [key],
+      session,
+      'session-optional': [{}, ...session, key],
+      'sign-out': [{}, bearer, platformCookie, { ...bearer, ...key }, key],
+      manage: [...session, key],
+      impersonation: [{}, bearer, impersonationCookie],
+      'platform-cookie': [{}, platformCookie],
+    };
 
     // Assess
     expect(schemes.sessionCookie).toMatchObject({
@@ -69,24 +95,27 @@ describe('the OpenAPI description (shared/openapi/document.ts)', () => {
       in: 'cookie',
       name: 'acme-auth.session_token',
     });
+    expect(schemes.impersonationCookie).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'acme-auth.impersonation_token',
+    });
     expect(schemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(schemes.apiKey?.description).toContain('acme-auth.session_token.<applicationId>');
+    expect(schemes.apiKey?.description).toMatch(/`pu_…`.*`sk_…`/);
     expect(schemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     for (const route of routeList) {
-      const requirements = security(route);
-      const anonymous = requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0);
-      const mayBeAnonymous = [
-        'none',
-        'key-optional',
-        'session-optional',
-        'sign-out',
-        'impersonation',
-        'platform-cookie',
-      ];
-      expect(anonymous, route.id).toBe(mayBeAnonymous.includes(route.auth) && route.id !== 'mcp');
+      const want =
+        route.errorStyle === 'mcp' && route.method === 'POST'
+          ? [{ oauthAccessToken: [] }]
+          : expected[route.auth];
+      expect(security(route), `${route.id} (${route.auth})`).toEqual(want);
     }
-    expect(
-      security(routeList.find((route) => route.id === 'codePeek') as (typeof routeList)[number]),
-    ).toEqual([{ apiKey: [] }]);
+    // No platform cookie is paired with a key anywhere.
+    const paired = operations(document).filter(([, , operation]) =>
+      (operation.security as Json[]).some((r) => 'sessionCookie' in r && 'apiKey' in r),
+    );
+    expect(paired).toEqual([]);
   });
 
   it('documents each declared error with its status and catalogue code, in the route error style', () => {
@@ -144,6 +173,80 @@ describe('the OpenAPI description (shared/openapi/document.ts)', () => {
     // Assess
     expect(media.length).toBeGreaterThan(routeList.length / 2);
     expect(wrong.map((entry) => [entry.where, ajv.errorsText()])).toEqual([]);
+  });
+
+  it("gives every request and success answer an example the route's own zod contract accepts", () => {
+    // Prepare: the JSON Schema loses refinements (a code's alphabet, one of two fields), zod keeps them.
+    const examples = routeList.flatMap((route) => {
+      const operation = operations(document).find(
+        ([method, path]) => method === route.method.toLowerCase() && path === route.path,
+      )?.[2] as Json;
+      const body = route.contract.body;
+      const request = (
+        operation.requestBody as { content?: Record<string, { example?: unknown }> } | undefined
+      )?.content;
+      const requests = body
+        ? [
+            {
+              where: `${route.id} request`,
+              schema: 'json' in body ? body.json : body.form,
+              example: Object.values(request ?? {})[0]?.example,
+            },
+          ]
+        : [];
+      const answers = Object.entries(route.contract.responses).flatMap(([status, schema]) => {
+        const content = (
+          operation.responses as Record<string, { content?: Record<string, { example?: unknown }> }>
+        )[status]?.content?.['application/json'];
+        if ('raw' in schema || !status.startsWith('2') || content?.example === undefined) return [];
+        return [{ where: `${route.id} ${status}`, schema, example: content.example }];
+      });
+      return [...requests, ...answers];
+    });
+
+    // Act
+    const refused = examples
+      .map((entry) => ({ ...entry, result: safeParse(entry.schema, entry.example) }))
+      .filter((entry) => !entry.result.success)
+      .map((entry) => [
+        entry.where,
+        entry.example,
+        entry.result.error?.issues.map((issue) => issue.path.join('.')),
+      ]);
+
+    // Assess
+    expect(examples.length).toBeGreaterThan(routeList.length / 2);
+    expect(refused).toEqual([]);
+  });
+
+  it('shows plausible numbers: none beyond ±1e9, and the named intervals and lifetimes', () => {
+    // Prepare: every number inside an `example`, by the field that holds it.
+    const numbers: Array<[string, number]> = [];
+    const inExample = (value: unknown, field: string): void => {
+      if (typeof value === 'number') numbers.push([field, value]);
+      else if (Array.isArray(value)) for (const item of value) inExample(item, field);
+      else if (value && typeof value === 'object')
+        for (const [key, item] of Object.entries(value)) inExample(item, key);
+    };
+    const findExamples = (value: unknown): void => {
+      if (!value || typeof value !== 'object') return;
+      for (const [key, item] of Object.entries(value)) {
+        if (key === 'example') inExample(item, '');
+        else findExamples(item);
+      }
+    };
+
+    // Act
+    findExamples(document.paths);
+    const named = (field: string) =>
+      unique(numbers.filter(([name]) => name === field).map(([, value]) => value));
+
+    // Assess
+    expect(numbers.length).toBeGreaterThan(0);
+    expect(numbers.filter(([, value]) => Math.abs(value) > 1e9)).toEqual([]);
+    expect(named('interval')).toEqual([5]);
+    expect(named('expiresIn')).toEqual([600]);
+    expect(named('expires_in')).toEqual([3600]);
   });
 });
 
