@@ -18,12 +18,10 @@ interface Answer {
 
 function runLoop(answers: Answer[]): { token: string; waits: number[]; polls: number } {
   const dir = mkdtempSync(join(tmpdir(), 'quickstart-agent-'));
-  answers.forEach((answer, index) =>
-    writeFileSync(
-      join(dir, `answer-${index + 1}`),
-      `${answer.body === undefined ? '' : JSON.stringify(answer.body)}\n${String(answer.status).padStart(3, '0')}`,
-    ),
-  );
+  for (const [index, answer] of answers.entries()) {
+    const body = answer.body === undefined ? '' : JSON.stringify(answer.body);
+    writeFileSync(join(dir, `answer-${index + 1}`), `${body}\n${String(answer.status).padStart(3, '0')}`);
+  }
   writeFileSync(join(dir, 'polls'), '0');
   const script = [
     'set -u',

@@ -1,3 +1,4 @@
+import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signJwt } from '../../shared/crypto/jwt.ts';
 import { generateLocalKeyPem, LocalSigner } from '../../shared/crypto/local-signer.ts';
@@ -38,6 +39,13 @@ function sessionToken(by: LocalSigner = signer, claims: Record<string, unknown> 
   });
 }
 
+/** `token` with its header's `kid` replaced (the signature no longer matches: never checked here). */
+function withKid(token: string, kid: string): string {
+  const [header, payload, signature] = token.split('.');
+  const forged = { ...JSON.parse(Buffer.from(header ?? '', 'base64url').toString()), kid };
+  return [Buffer.from(JSON.stringify(forged)).toString('base64url'), payload, signature].join('.');
+}
+
 beforeAll(async () => {
   jwks = await startJwksServer(await signer.publicKeys());
 });
@@ -72,20 +80,28 @@ describe('the JWKS cache', () => {
     expect(jwks.fetches() - before).toBe(2);
   });
 
-  it('refetches ONCE for a burst of 100 tokens with unknown kids, then fails them without fetching during the cooldown', async () => {
+  it('refetches ONCE for a burst of 100 tokens with 100 different unknown kids, then fails them without fetching during the cooldown', async () => {
     // Prepare
     await verifier.verifySession(await sessionToken());
     now += REFETCH_COOLDOWN_MS;
     const before = jwks.fetches();
+    // Each token names its own kid (forged in the header: the kid is looked up before the signature
+    // is checked), so a cooldown per kid would refetch 100 times and fail this test.
     const unknown = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => sessionToken(stranger, { jti: `jti_${i}` })),
+      Array.from({ length: 100 }, async (_, i) => withKid(await sessionToken(stranger), `kid_unknown_${i}`)),
     );
+    expect(new Set(unknown.map((token) => decodeProtectedHeader(token).kid)).size).toBe(100);
 
     // Act
     const burst = await Promise.all(unknown.map((token) => verifier.verifySession(token)));
     const fetchesAfterBurst = jwks.fetches() - before;
     now += REFETCH_COOLDOWN_MS - 1000;
     const inCooldown = await Promise.all(unknown.map((token) => verifier.verifySession(token)));
+    // One after another (nothing in flight to join), 100 more kids never seen before.
+    const stranger0 = unknown[0] as string;
+    const oneByOne = [];
+    for (let i = 0; i < 100; i++)
+      oneByOne.push(await verifier.verifySession(withKid(stranger0, `kid_later_${i}`)));
 
     // Assess
     expect(new Set(burst.map((result) => (result.ok ? 'ok' : result.code)))).toEqual(
@@ -93,6 +109,7 @@ describe('the JWKS cache', () => {
     );
     expect(fetchesAfterBurst).toBe(1);
     expect(inCooldown.every((result) => !result.ok && result.code === 'KEY_UNKNOWN')).toBe(true);
+    expect(oneByOne.every((result) => !result.ok && result.code === 'KEY_UNKNOWN')).toBe(true);
     expect(jwks.fetches() - before).toBe(1);
   });
 

@@ -175,3 +175,38 @@ describe.each([
     expect(response.body.error.code).toBe('SERVICE_UNAVAILABLE');
   });
 });
+
+describe.each([
+  ['Express', (v: Verifier) => expressOn(expressExample(v))],
+  ['Hono', (v: Verifier) => honoOn(honoExample(v))],
+])(
+  '%s middleware in check-with-service mode when the service answers 200 with no session answer',
+  (_name, start) => {
+    it.each([
+      ['an HTML page', 'text/html', '<html>Sign in to the proxy</html>'],
+      ['JSON null', 'application/json', 'null'],
+    ])('answers 503 SERVICE_UNAVAILABLE for %s, not 500', async (_what, type, text) => {
+      // Prepare: the JWKS is real; GET /auth/session reaches something that is not the service.
+      const fetchVia: typeof fetch = (input, init) =>
+        String(input).startsWith(jwks.url)
+          ? fetch(input, init)
+          : Promise.resolve(new Response(text, { status: 200, headers: { 'content-type': type } }));
+      const url = await start(
+        createVerifier({
+          issuer: ISSUER,
+          jwksUrl: jwks.url,
+          audience: APPLICATION_ID,
+          checkWithService: true,
+          fetch: fetchVia,
+        }),
+      );
+
+      // Act
+      const response = await get(`${url}/api/me`, `Bearer ${await token({ aud: APPLICATION_ID })}`);
+
+      // Assess
+      expect(response.status).toBe(503);
+      expect(response.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    });
+  },
+);

@@ -142,6 +142,21 @@ describe('refused tokens', () => {
     expect(!beyond.ok && beyond.code).toBe('TOKEN_EXPIRED');
   });
 
+  it('refuses a token issued in the future beyond the clock tolerance (iat), and accepts it within', async () => {
+    // Prepare
+    const { iat } = decodeJwt(platformToken) as { iat: number };
+    const at = (seconds: number) =>
+      createVerifier({ issuer: app.deps.config.ISSUER, clockToleranceSeconds: 5, now: () => seconds * 1000 });
+
+    // Act
+    const within = await at(iat - 5).verifySession(platformToken);
+    const beyond = await at(iat - 6).verifySession(platformToken);
+
+    // Assess
+    expect(within.ok).toBe(true);
+    expect(!beyond.ok && beyond.code).toBe('TOKEN_NOT_YET_VALID');
+  });
+
   it('refuses alg none', async () => {
     // Prepare
     const unsigned = new UnsecuredJWT(decodeJwt(platformToken)).encode();

@@ -35,7 +35,17 @@ export async function checkSessionWithService(
     await response.body?.cancel();
     throw new VerifierError('SERVICE_UNAVAILABLE', `GET /auth/session answered ${response.status}`);
   }
-  const body = (await response.json()) as { session?: { id?: unknown } };
+  // A 200 that is not the service's answer (a proxy's page, a truncated body) says nothing either way.
+  let body: { session?: { id?: unknown } } | null;
+  try {
+    body = (await response.json()) as { session?: { id?: unknown } } | null;
+  } catch (cause) {
+    throw new VerifierError('SERVICE_UNAVAILABLE', 'GET /auth/session answered 200 without JSON', { cause });
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw new VerifierError('SERVICE_UNAVAILABLE', 'GET /auth/session answered 200 without a JSON object');
+  }
+  // An object without `session` is the service's anonymous answer (`{}`, `{ application }`): no session.
   if (body.session?.id !== claims.sid) {
     return failure('SESSION_REVOKED', 'The service resolved no session, or another one, for this token');
   }

@@ -28,7 +28,7 @@ export interface VerifierOptions {
    * `platform` (the default) for sessions signed in without a key.
    */
   audience?: string;
-  /** Accepted clock skew for `exp` and `nbf`, 0 to 60 seconds; default 5. */
+  /** Accepted clock skew for `exp`, `nbf` and `iat`, 0 to 60 seconds; default 5. */
   clockToleranceSeconds?: number;
   /** Default the global `fetch`. Used for the JWKS and for check-with-service calls. */
   fetch?: Fetch;
@@ -155,6 +155,10 @@ export function createVerifier(options: VerifierOptions): Verifier {
         clockTolerance: tolerance,
         currentDate: new Date(now()),
       });
+      // jose checks `iat` only with `maxTokenAge`: a token issued in the future is refused here.
+      if (typeof payload.iat === 'number' && payload.iat > now() / 1000 + tolerance) {
+        return failure('TOKEN_NOT_YET_VALID', 'The token was issued in the future ("iat")');
+      }
       return { ok: true, claims: payload };
     } catch (error) {
       return failureOf(error);
