@@ -14,7 +14,7 @@ import type { OpenApiDocument } from '../contracts/openapi.ts';
 import { AppError, type ErrorName } from '../errors.ts';
 import { jsonRpcCodeOf, oauthErrorOf } from '../http/respond.ts';
 import type { AuthMode, ErrorStyle, RawResponse, RouteSpec } from '../route-spec.ts';
-import { routeList } from '../routes.ts';
+import { type RouteId, routeList } from '../routes.ts';
 import { exampleOf } from './examples.ts';
 
 /** The interface version (SPEC §9): changes with the interface, not with the package. */
@@ -248,7 +248,58 @@ const errorDescription = (style: ErrorStyle, errors: readonly AppError[]): strin
   return `${kind}: ${codes.join(', ')}`;
 };
 
-function responsesOf(route: RouteSpec): Json {
+/**
+ * API Gateway's own throttle (DESIGN §6) answers any route 429 before the route runs, with its own
+ * body `{"message":"Too Many Requests"}`, not the envelope, and no `Retry-After`.
+ */
+const gatewayThrottle: Variant = {
+  mediaType: 'application/json',
+  schema: {
+    type: 'object',
+    required: ['message'],
+    properties: { message: { type: 'string' } },
+    description: 'API Gateway\'s throttle, before the route runs: `{"message":"Too Many Requests"}`',
+  },
+};
+
+/** SPEC §4.3: the routes whose success carries the new session token in `set-auth-token`. */
+const SETS_AUTH_TOKEN: ReadonlySet<RouteId> = new Set<RouteId>([
+  'codeVerify',
+  'codePoll',
+  'refresh',
+  'startImpersonation',
+]);
+
+const header = (description: string, required = false): Json => ({
+  description,
+  required,
+  schema: { type: 'string' },
+});
+
+/** The response headers a route sets at a status (the test of recorded answers holds both ways). */
+function headersOf(route: RouteSpec & { readonly id: string }, status: number): Json | undefined {
+  const headers: Json = {};
+  if (status === 302 || status === 303) headers.Location = header('Where the browser goes next.', true);
+  if (status === 429 || status === 503)
+    headers['Retry-After'] = header(
+      "Seconds to wait, as `details.retryAfter` (absent on API Gateway's throttle and on `slow_down`).",
+    );
+  // The sign-in bridge's session travels as the platform session cookie, never in a header.
+  if (status === 303 && route.id === 'oauthSignInVerify')
+    headers['Set-Cookie'] = header('The platform session cookie of the bridge sign-in.', true);
+  if (status >= 200 && status < 300 && SETS_AUTH_TOKEN.has(route.id as RouteId))
+    headers['set-auth-token'] = header('The session token of the body, for clients that read headers.', true);
+  const challenged =
+    (route.errorStyle === 'mcp' && route.method === 'POST' && (status === 401 || status === 403)) ||
+    (route.errorStyle === 'oauth' && status === 401);
+  if (challenged)
+    headers['WWW-Authenticate'] = header(
+      'The challenge: RFC 6750 `Bearer` with `resource_metadata` (MCP, RFC 9728), or the scheme the client authenticated with (token endpoint).',
+    );
+  return Object.keys(headers).length > 0 ? headers : undefined;
+}
+
+function responsesOf(route: RouteSpec & { readonly id: string }): Json {
   const byStatus = new Map<number, ResponseParts>();
   const partsOf = (status: number): ResponseParts => {
     const parts = byStatus.get(status) ?? { descriptions: [], variants: [] };
@@ -257,7 +308,10 @@ function responsesOf(route: RouteSpec): Json {
   };
   for (const [key, declared] of Object.entries(route.contract.responses)) {
     const parts = partsOf(Number(key));
-    if (isRaw(declared)) {
+    if (Number(key) === 304) {
+      // RFC 9110 §15.4.5: a 304 has no content, whatever the 200 carries.
+      parts.descriptions.push('Not Modified: the cached copy is current');
+    } else if (isRaw(declared)) {
       parts.descriptions.push(`Answer as ${declared.raw}`);
       parts.variants.push({ mediaType: declared.raw, schema: rawSchema(declared.raw) });
     } else if (isNoBody(declared)) {
@@ -275,11 +329,16 @@ function responsesOf(route: RouteSpec): Json {
     parts.descriptions.push(errorDescription(route.errorStyle, same));
     parts.variants.push(errorVariant(route.errorStyle, same));
   }
+  const throttled = partsOf(429);
+  throttled.descriptions.push("API Gateway's throttle: `{ message }`");
+  throttled.variants.push(gatewayThrottle);
   const statuses = [...byStatus.keys()].sort((a, b) => a - b);
   return Object.fromEntries(
     statuses.map((status) => {
       const { descriptions, variants } = byStatus.get(status) as ResponseParts;
       const answer: Json = { description: descriptions.join('; ') };
+      const headers = headersOf(route, status);
+      if (headers) answer.headers = headers;
       if (variants.length > 0) answer.content = contentOf(variants);
       return [String(status), answer];
     }),

@@ -122,7 +122,7 @@ describe('the answers of the HTTP tests against their documented schemas', () =>
       if (!documented) return [`${where}: status not documented`];
       const content = (documented.content ?? {}) as Record<string, { schema: Json }>;
       const types = Object.keys(content);
-      // An empty answer (204, 302, 303) documents no content.
+      // An empty answer (204, 302, 303, 304) documents no content.
       if (answer.response.bytes.length === 0 && types.length === 0) return [];
       const mediaType = types.find((type) => covers(type, answer.mediaType));
       if (!mediaType) return [`${where}: media type not documented (${types.join(', ')})`];
@@ -131,9 +131,26 @@ describe('the answers of the HTTP tests against their documented schemas', () =>
       return validate(answer.response.body) ? [] : [`${where}: ${JSON.stringify(validate.errors)}`];
     });
 
+    // The headers the service sets are documented for that status, and a required one is always sent.
+    const watched = ['location', 'retry-after', 'set-auth-token', 'www-authenticate'];
+    const headerMismatches = recorded.flatMap((answer) => {
+      const where = `${answer.request} → ${answer.status}`;
+      const documented = (documentedResponse(served, routes[answer.route], answer.status)?.headers ??
+        {}) as Record<string, { required?: boolean }>;
+      const names = new Map(Object.entries(documented).map(([name, spec]) => [name.toLowerCase(), spec]));
+      const sent = watched.filter((name) => answer.response.headers[name] !== undefined);
+      return [
+        ...sent.filter((name) => !names.has(name)).map((name) => `${where}: ${name} not documented`),
+        ...[...names]
+          .filter(([name, spec]) => spec.required && watched.includes(name) && !sent.includes(name))
+          .map(([name]) => `${where}: documented ${name} not sent`),
+      ];
+    });
+
     // Assess
     expect(recorded.length).toBeGreaterThan(routeList.length);
     expect(mismatches).toEqual([]);
+    expect(headerMismatches).toEqual([]);
     // Every style of error answer was among them.
     const errorStyles = new Set(
       recorded.filter((answer) => answer.status >= 400).map((answer) => routes[answer.route].errorStyle),

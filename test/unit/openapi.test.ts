@@ -175,6 +175,32 @@ describe('the OpenAPI description (shared/openapi/document.ts)', () => {
     expect(wrong.map((entry) => [entry.where, ajv.errorsText()])).toEqual([]);
   });
 
+  it("documents API Gateway's throttle on every operation, a bodiless 304 and the headers the service sets", () => {
+    // Prepare
+    const byId = (id: keyof typeof routes) =>
+      routeList.find((route) => route.id === id) as (typeof routeList)[number];
+    const headersAt = (id: keyof typeof routes, status: number) =>
+      Object.keys((documentedResponse(document, byId(id), status)?.headers ?? {}) as Json);
+
+    // Assess
+    for (const route of routeList) {
+      const throttled = documentedResponse(document, route, 429)?.content as Record<string, { schema: Json }>;
+      expect(JSON.stringify(throttled?.['application/json']?.schema), route.id).toContain(
+        '"required":["message"]',
+      );
+    }
+    expect(JSON.stringify(documentedResponse(document, byId('codeVerify'), 429))).toContain('RATE_LIMITED');
+    expect(documentedResponse(document, byId('image'), 304)).not.toHaveProperty('content');
+    for (const id of ['codeVerify', 'codePoll', 'refresh'] as const)
+      expect(headersAt(id, 200)).toContain('set-auth-token');
+    expect(headersAt('startImpersonation', 201)).toContain('set-auth-token');
+    expect(headersAt('session', 200)).toEqual([]);
+    expect(headersAt('codeVerify', 429)).toContain('Retry-After');
+    expect(headersAt('oauthSignInVerify', 303)).toEqual(['Location', 'Set-Cookie']);
+    expect(headersAt('mcp', 401)).toContain('WWW-Authenticate');
+    expect(headersAt('oauthToken', 401)).toContain('WWW-Authenticate');
+  });
+
   it("gives every request and success answer an example the route's own zod contract accepts", () => {
     // Prepare: the JSON Schema loses refinements (a code's alphabet, one of two fields), zod keeps them.
     const examples = routeList.flatMap((route) => {
