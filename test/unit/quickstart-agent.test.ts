@@ -2,12 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * docs/quickstart-agent.md's poll loop, run as written by bash and jq, with `curl` and `sleep`
+ * docs/quickstart-agent.md's poll loop, run as written by bash and jq (WebAssembly, test/support/jq.mjs), with `curl` and `sleep`
  * replaced by shell functions that answer from a script and record each wait.
  */
+const JQ = fileURLToPath(new URL('../support/jq.mjs', import.meta.url));
 const doc = readFileSync(new URL('../../docs/quickstart-agent.md', import.meta.url), 'utf8');
 const loop = doc.match(/^while :; do\n[\s\S]*?^done$/m)?.[0];
 
@@ -29,6 +31,8 @@ function runLoop(answers: Answer[]): { token: string; waits: number[]; polls: nu
     // `$(curl …)` runs in a subshell: the count lives in a file.
     'curl() { n=$(( $(cat "$DIR/polls") + 1 )); echo "$n" > "$DIR/polls"; cat "$DIR/answer-$n"; }',
     'sleep() { echo "$1" >> "$DIR/waits"; }',
+    // The real jq, as WebAssembly: no jq needs to be installed on the machine.
+    `jq() { node '${JQ}' "$@"; }`,
     loop ?? 'false',
     'echo "TOKEN=$TOKEN"',
   ].join('\n');
