@@ -17,6 +17,7 @@ import {
   metadataEnv,
   startClientMetadataServer,
 } from '../support/client-metadata-server.ts';
+import { READ_TOOLS } from '../support/mcp.ts';
 import {
   type AuthorizationAnswer,
   authorizeInBrowser,
@@ -36,14 +37,6 @@ import { addSignedInMember, createOwnedApplication } from '../support/tenancy.ts
  * metadata names is one the client reaches.
  */
 
-const READ_TOOLS = [
-  'auth_get_application',
-  'auth_get_statistics',
-  'auth_get_user',
-  'auth_list_organizations',
-  'auth_list_users',
-  'auth_search',
-];
 const ALL_TOOLS = [...READ_TOOLS, 'auth_revoke_user_sessions'].sort();
 
 let metadata: ClientMetadataServer;

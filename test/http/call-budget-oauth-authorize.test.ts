@@ -6,6 +6,7 @@ import {
   metadataEnv,
   startClientMetadataServer,
 } from '../support/client-metadata-server.ts';
+import { countedBy } from '../support/counted.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import {
@@ -32,10 +33,7 @@ beforeAll(async () => {
   app = await startTestApp({
     // As deployed: the stack always sets the hourly cap on sign-in emails (one UpdateItem per email).
     env: { ...metadataEnv(metadata), MAX_CODE_EMAILS_PER_HOUR: '1000' },
-    overrides: (defaults) => ({
-      signer: counter.signer(defaults.signer),
-      mailer: counter.mailer(defaults.mailer),
-    }),
+    overrides: countedBy(counter),
   });
   counter.watch(app.deps);
   const owned = await createOwnedApplication(app);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallCounter } from '../../bench/call-counter.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { countedBy } from '../support/counted.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
 
 // The discovery documents (docs/api.md "OAuth discovery"): the two static ones touch nothing, an
@@ -10,10 +11,7 @@ let app: TestApp;
 
 beforeAll(async () => {
   app = await startTestApp({
-    overrides: (defaults) => ({
-      signer: counter.signer(defaults.signer),
-      mailer: counter.mailer(defaults.mailer),
-    }),
+    overrides: countedBy(counter),
   });
   counter.watch(app.deps);
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallCounter } from '../../bench/call-counter.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { countedBy } from '../support/counted.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
@@ -14,10 +15,7 @@ let owned: Awaited<ReturnType<typeof createOwnedApplication>>;
 
 beforeAll(async () => {
   app = await startTestApp({
-    overrides: (defaults) => ({
-      signer: counter.signer(defaults.signer),
-      mailer: counter.mailer(defaults.mailer),
-    }),
+    overrides: countedBy(counter),
   });
   counter.watch(app.deps);
   owned = await createOwnedApplication(app);

@@ -4,18 +4,9 @@ import { TOOLS } from '../../shared/mcp/tools.ts';
 import type { Scope } from '../../shared/oauth/model.ts';
 import { mayAct } from '../../shared/tenancy/permissions.ts';
 import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
-import { mcpAccessToken, mcpPost, toolCall } from '../support/mcp.ts';
+import { mcpAccessToken, mcpPost, READ_TOOLS, toolCall } from '../support/mcp.ts';
 import { bearer, signIn } from '../support/sign-in.ts';
 import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
-
-const READ_TOOLS = [
-  'auth_get_application',
-  'auth_get_statistics',
-  'auth_get_user',
-  'auth_list_organizations',
-  'auth_list_users',
-  'auth_search',
-];
 
 let app: TestApp;
 let owned: Awaited<ReturnType<typeof createOwnedApplication>>;

@@ -75,3 +75,16 @@ export const mcpPost = (
     },
     body: message,
   });
+
+/**
+ * The six tools a member's token lists (SPEC §4.6), by name in order; an owner's also lists
+ * `auth_revoke_user_sessions`. Written out rather than derived, so a test fails when the set changes.
+ */
+export const READ_TOOLS = [
+  'auth_get_application',
+  'auth_get_statistics',
+  'auth_get_user',
+  'auth_list_organizations',
+  'auth_list_users',
+  'auth_search',
+];
