@@ -461,6 +461,13 @@ export const callsBenchmark: Benchmark = {
         form({ request: requestId, email: bridgeEmail, code: await codeOf(bridgeEmail) }, ownPage),
       );
       const bridgeCookie = [signedIn.headers['set-cookie']].flat().join('; ').split(';')[0] ?? '';
+      // Issue 12: the browser's recent accounts, from the cookie the verify set.
+      const recentCookie =
+        [signedIn.headers['set-cookie']]
+          .flat()
+          .map((line) => String(line).split(';')[0] ?? '')
+          .find((pair) => pair.startsWith(`${config.SERVICE_NAME}.recent_accounts=`)) ?? '';
+      await call('GET /recent-accounts', 'GET', '/recent-accounts', { headers: { cookie: recentCookie } });
       const consent = await call('GET /oauth/authorize (session: consent page)', 'GET', authorize, {
         headers: { cookie: bridgeCookie },
       });

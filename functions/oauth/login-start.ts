@@ -4,11 +4,11 @@ import { codePage, signInPolicy } from '../../shared/oauth/pages/sign-in.ts';
 import { startBridgeSignIn } from '../../shared/oauth/sign-in-bridge.ts';
 import { routes } from '../../shared/routes.ts';
 
-export const handler = http(routes.oauthSignInStart, async ({ deps, body, client }) => {
+export const handler = http(routes.oauthSignInStart, async ({ deps, body, client, cookies }) => {
   const { brand, clientTarget } = await startBridgeSignIn(deps, {
     requestId: body.request,
     email: body.email,
-    client,
+    client: { ...client, cookies },
   });
   return {
     raw: htmlBody(codePage(brand, { requestId: body.request, email: body.email })),

@@ -8,6 +8,7 @@
 import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
 import { postedByServicePage, sessionCookie } from '../sessions/cookies.ts';
+import { rememberAccount } from '../sessions/recent-accounts.ts';
 import { startSignIn } from '../sign-in/start.ts';
 import { verifySignIn } from '../sign-in/verify.ts';
 import { PLATFORM } from '../store/keys.ts';
@@ -23,6 +24,8 @@ export interface BridgeClient {
   userAgent: string;
   origin: string | undefined;
   fetchSite: string | undefined;
+  /** The request's cookies: the recent accounts list (shared/sessions/recent-accounts.ts) is one. */
+  cookies: readonly string[];
 }
 
 const unknownRequest = () =>
@@ -80,7 +83,7 @@ export async function startBridgeSignIn(
 }
 
 export type BridgeVerifyOutcome =
-  | { outcome: 'signed-in'; cookie: string; returnTo: string }
+  | { outcome: 'signed-in'; cookies: string[]; returnTo: string }
   | ({ outcome: 'wrong-code'; attemptsLeft: number | undefined } & CodeFormView);
 
 /**
@@ -107,8 +110,12 @@ export async function verifyBridgeSignIn(
     const issuer = deps.config.ISSUER.replace(/\/+$/, '');
     return {
       outcome: 'signed-in',
-      // The platform session cookie (SPEC §5.2): the form came from the service's own origin.
-      cookie: sessionCookie(deps.config, PLATFORM, result.token),
+      cookies: [
+        // The platform session cookie (SPEC §5.2): the form came from the service's own origin.
+        sessionCookie(deps.config, PLATFORM, result.token),
+        // Issue 12: the account joins the browser's recent accounts, first.
+        await rememberAccount(deps, input.client.cookies, { userId: result.user.id, scope: PLATFORM }),
+      ],
       returnTo: `${issuer}/oauth/authorize?${request.query}`,
     };
   } catch (error) {
