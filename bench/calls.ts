@@ -468,6 +468,11 @@ export const callsBenchmark: Benchmark = {
           .map((line) => String(line).split(';')[0] ?? '')
           .find((pair) => pair.startsWith(`${config.SERVICE_NAME}.recent_accounts=`)) ?? '';
       await call('GET /recent-accounts', 'GET', '/recent-accounts', { headers: { cookie: recentCookie } });
+      const recentPage = { cookie: recentCookie, origin: new URL(config.ISSUER).origin };
+      await call('DELETE /recent-accounts/{userId}', 'DELETE', '/recent-accounts/usr_unknown', {
+        headers: recentPage,
+      });
+      await call('DELETE /recent-accounts', 'DELETE', '/recent-accounts', { headers: recentPage });
       const consent = await call('GET /oauth/authorize (session: consent page)', 'GET', authorize, {
         headers: { cookie: bridgeCookie },
       });

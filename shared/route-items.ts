@@ -58,6 +58,8 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   // The request spent, the role read again, the code written.
   // Issue 12: the per-IP limit, the profiles of the cookie's accounts and their applications.
   listRecentAccounts: ['rate', 'user', 'application'],
+  forgetRecentAccount: ['rate', 'user', 'application'],
+  forgetRecentAccounts: ['rate'],
   oauthConsent: [...bySession, 'oauthRequest', 'application', 'organization', 'authorizationCode'],
   codeStart: [...byKey, 'account', 'rate', 'device'],
   codeVerify: signInDone,

@@ -14,3 +14,5 @@ const RecentAccount = z.object({
 
 /** Newest first, at most five. */
 export const RecentAccountList = z.object({ items: z.array(RecentAccount) });
+
+export const RecentAccountPath = z.object({ userId: z.string().check(z.minLength(1), z.maxLength(100)) });

@@ -4,7 +4,7 @@
  * only input: no key, no session. Each request counts against a per-IP limit; the HMAC needs the
  * code-hash key. Spread into the one table (shared/routes.ts).
  */
-import { RecentAccountList } from '../contracts/recent-accounts.ts';
+import { RecentAccountList, RecentAccountPath } from '../contracts/recent-accounts.ts';
 import type { RouteSpec } from '../route-spec.ts';
 
 export const recentAccountRoutes = {
@@ -16,5 +16,28 @@ export const recentAccountRoutes = {
     auth: 'none',
     access: { table: 'readwrite', codeKey: true },
     contract: { responses: { 200: RecentAccountList }, errors: ['rateLimited'] },
+  },
+  // Changes only from the service's own pages (the sign-in bridge's Origin rule): 403 otherwise.
+  forgetRecentAccount: {
+    method: 'DELETE',
+    path: '/recent-accounts/{userId}',
+    entry: 'functions/recent-accounts/forget.ts',
+    errorStyle: 'app',
+    auth: 'none',
+    access: { table: 'readwrite', codeKey: true },
+    contract: {
+      params: RecentAccountPath,
+      responses: { 200: RecentAccountList },
+      errors: ['invalidRequest', 'forbidden', 'rateLimited'],
+    },
+  },
+  forgetRecentAccounts: {
+    method: 'DELETE',
+    path: '/recent-accounts',
+    entry: 'functions/recent-accounts/forget-all.ts',
+    errorStyle: 'app',
+    auth: 'none',
+    access: { table: 'readwrite', codeKey: true },
+    contract: { responses: { 200: RecentAccountList }, errors: ['forbidden', 'rateLimited'] },
   },
 } as const satisfies Record<string, RouteSpec>;

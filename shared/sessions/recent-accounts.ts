@@ -12,12 +12,13 @@ import { timingSafeEqual } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { Config } from '../config.ts';
 import type { Deps } from '../deps.ts';
+import { fail } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { type Item, type Key, readItems } from '../store/batch.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
 import { userFromItem } from '../users/user.ts';
-import { readCookies } from './cookies.ts';
+import { postedByServicePage, readCookies } from './cookies.ts';
 
 /** At most this many accounts per browser. */
 const MAX_RECENT_ACCOUNTS = 5;
@@ -189,4 +190,53 @@ export async function listRecentAccounts(
         )
       : undefined,
   };
+}
+
+/**
+ * The list may change only from the service's own pages, by the sign-in bridge's rule (`Origin`
+ * is ISSUER's, or absent or `null` with `Sec-Fetch-Site: same-origin`): another site could
+ * otherwise empty a browser's list.
+ */
+function ownPageOnly(
+  deps: Deps,
+  client: { origin: string | undefined; fetchSite: string | undefined },
+): void {
+  if (!postedByServicePage(deps.config, client)) {
+    throw fail('forbidden', "Recent accounts may only be changed from this service's own pages");
+  }
+}
+
+interface ChangeInput {
+  cookies: readonly string[];
+  ip: string;
+  origin: string | undefined;
+  fetchSite: string | undefined;
+}
+
+/**
+ * `DELETE /recent-accounts/{userId}`: the list without that account (an id not in it changes
+ * nothing), and its cookie (cleared when none is left). Accounts deleted since drop out too.
+ */
+export async function forgetRecentAccount(
+  deps: Deps,
+  input: ChangeInput & { userId: string },
+): Promise<{ items: RecentAccountView[]; cookie: string }> {
+  ownPageOnly(deps, input);
+  const { accounts } = await resolve(deps, input);
+  const kept = accounts.filter((account) => account.entry.userId !== input.userId);
+  return {
+    items: kept.map((account) => account.view),
+    cookie: await recentAccountsCookie(
+      deps,
+      kept.map((account) => account.entry),
+    ),
+  };
+}
+
+/** `DELETE /recent-accounts`: the cookie cleared; one read and one write of the IP's limit. */
+export async function forgetAllRecentAccounts(deps: Deps, input: ChangeInput): Promise<{ cookie: string }> {
+  ownPageOnly(deps, input);
+  const found = await readItems(deps.db, { limitLog: rateLogKey(limits.recentAccountsPerIp, input.ip) });
+  await consume(deps, limits.recentAccountsPerIp, input.ip, found.limitLog);
+  return { cookie: await recentAccountsCookie(deps, []) };
 }

@@ -70,4 +70,19 @@ describe('AWS calls per recent-accounts request', () => {
       });
     }
   });
+
+  it('forgetting one (the list read again) or all (the limit alone): one BatchGetItem and one UpdateItem', async () => {
+    const servicePage = { cookie: recent, origin: new URL(TEST_ISSUER).origin };
+    for (const path of ['/recent-accounts/usr_unknown', '/recent-accounts']) {
+      counter.reset();
+      const response = await app.request('DELETE', path, { headers: servicePage, ip: freshIp() });
+      expect(response.status).toBe(200);
+      expect(counter.snapshot()).toEqual({
+        dynamodb: 2,
+        commands: ['BatchGetItemCommand', 'UpdateItemCommand'],
+        kmsSign: 0,
+        sesSend: 0,
+      });
+    }
+  });
 });

@@ -1,14 +1,20 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/store/keys.ts';
-import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import {
   type ClientMetadataServer,
   metadataEnv,
   startClientMetadataServer,
 } from '../support/client-metadata-server.ts';
 import { freshIp } from '../support/http-client.ts';
-import { authorizePath, bridgeRequestOf, pkce, signInThroughBridge } from '../support/oauth-authorize.ts';
+import {
+  authorizePath,
+  bridgeRequestOf,
+  cookieFrom,
+  pkce,
+  signInThroughBridge,
+} from '../support/oauth-authorize.ts';
 import { newEmail } from '../support/sign-in.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
 
@@ -169,5 +175,91 @@ describe('the recent-accounts cookie', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('RATE_LIMITED');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('forgetting recent accounts', () => {
+  const servicePage = (cookie: string, extra: Record<string, string> = {}) => ({
+    cookie,
+    origin: new URL(TEST_ISSUER).origin,
+    ...extra,
+  });
+
+  it('forgets one account: the list and the cookie without it', async () => {
+    // Prepare
+    const first = await bridgeSignIn(newEmail());
+    const second = await bridgeSignIn(newEmail(), first.recentCookie);
+    const [firstId, secondId] = [await userIdOf(first.cookie), await userIdOf(second.cookie)];
+
+    // Act
+    const response = await app.request('DELETE', `/recent-accounts/${secondId}`, {
+      headers: servicePage(second.recentCookie),
+      ip: freshIp(),
+    });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body.items.map((item: { userId: string }) => item.userId)).toEqual([firstId]);
+    const rewritten = cookieFrom(response, cookieName) ?? '';
+    expect((await list(rewritten)).body.items.map((item: { userId: string }) => item.userId)).toEqual([
+      firstId,
+    ]);
+  });
+
+  it('forgetting the last account, or all of them, clears the cookie', async () => {
+    // Prepare
+    const only = await bridgeSignIn(newEmail());
+    const two = await bridgeSignIn(newEmail(), only.recentCookie);
+
+    // Act
+    const last = await app.request('DELETE', `/recent-accounts/${await userIdOf(only.cookie)}`, {
+      headers: servicePage(only.recentCookie),
+      ip: freshIp(),
+    });
+    const all = await app.request('DELETE', '/recent-accounts', {
+      headers: servicePage(two.recentCookie),
+      ip: freshIp(),
+    });
+
+    // Assess
+    for (const response of [last, all]) {
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ items: [] });
+      const set = [response.headers['set-cookie']].flat().map(String);
+      expect(set).toEqual([`${cookieName}=; Max-Age=0; HttpOnly; Secure; SameSite=Lax; Path=/`]);
+    }
+  });
+
+  it('refuses a change from another page with 403 and leaves the cookie alone', async () => {
+    // Prepare
+    const { recentCookie } = await bridgeSignIn(newEmail());
+    const foreign: Record<string, string>[] = [
+      { cookie: recentCookie, origin: 'https://evil.example' },
+      // Another platform origin is not the service's own page.
+      { cookie: recentCookie, origin: PLATFORM_ORIGIN },
+      { cookie: recentCookie, origin: 'null', 'sec-fetch-site': 'cross-site' },
+      { cookie: recentCookie, 'sec-fetch-site': 'same-site' },
+      { cookie: recentCookie, 'sec-fetch-site': 'none' },
+      { cookie: recentCookie },
+    ];
+
+    // Act
+    const answers = [];
+    for (const headers of foreign) {
+      answers.push(await app.request('DELETE', '/recent-accounts', { headers, ip: freshIp() }));
+      answers.push(await app.request('DELETE', '/recent-accounts/usr_x', { headers, ip: freshIp() }));
+    }
+    const ownNullOrigin = await app.request('DELETE', '/recent-accounts', {
+      headers: { cookie: recentCookie, origin: 'null', 'sec-fetch-site': 'same-origin' },
+      ip: freshIp(),
+    });
+
+    // Assess
+    for (const answer of answers) {
+      expect(answer.status).toBe(403);
+      expect(answer.body.error.code).toBe('FORBIDDEN');
+      expect(answer.headers['set-cookie']).toBeUndefined();
+    }
+    expect(ownNullOrigin.status).toBe(200);
   });
 });

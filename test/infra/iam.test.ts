@@ -164,6 +164,8 @@ describe('IAM: each function may do exactly what its route declares', () => {
       'codeApprove',
       'codeStart',
       'codeVerify',
+      'forgetRecentAccount',
+      'forgetRecentAccounts',
       'listRecentAccounts',
       'oauthSignInStart',
       'oauthSignInVerify',
