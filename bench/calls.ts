@@ -468,6 +468,9 @@ export const callsBenchmark: Benchmark = {
           .map((line) => String(line).split(';')[0] ?? '')
           .find((pair) => pair.startsWith(`${config.SERVICE_NAME}.recent_accounts=`)) ?? '';
       await call('GET /recent-accounts', 'GET', '/recent-accounts', { headers: { cookie: recentCookie } });
+      await call('GET /oauth/login (recent accounts)', 'GET', `/oauth/login?request=${requestId}`, {
+        headers: { cookie: recentCookie },
+      });
       const recentPage = { cookie: recentCookie, origin: new URL(config.ISSUER).origin };
       await call('DELETE /recent-accounts/{userId}', 'DELETE', '/recent-accounts/usr_unknown', {
         headers: recentPage,

@@ -12,7 +12,7 @@ import { timingSafeEqual } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { Config } from '../config.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../errors.ts';
+import { AppError, fail } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { type Item, type Key, readItems } from '../store/batch.ts';
@@ -239,4 +239,47 @@ export async function forgetAllRecentAccounts(deps: Deps, input: ChangeInput): P
   const found = await readItems(deps.db, { limitLog: rateLogKey(limits.recentAccountsPerIp, input.ip) });
   await consume(deps, limits.recentAccountsPerIp, input.ip, found.limitLog);
   return { cookie: await recentAccountsCookie(deps, []) };
+}
+
+/** A platform account the sign-in bridge offers as a one-click choice: no full address. */
+export interface BridgeChoice {
+  userId: string;
+  name: string | null;
+  maskedEmail: string;
+}
+
+/**
+ * The browser's platform accounts for the sign-in bridge's page (`GET /oauth/login`): none without
+ * a valid cookie (then nothing is read), and none when the IP is over its limit (the page still
+ * shows the email form).
+ */
+export async function bridgeChoices(
+  deps: Deps,
+  input: { cookies: readonly string[]; ip: string },
+): Promise<BridgeChoice[]> {
+  if ((await readRecentAccounts(deps, input.cookies)).length === 0) return [];
+  try {
+    const { accounts } = await resolve(deps, input);
+    return accounts
+      .filter((account) => account.entry.scope === PLATFORM)
+      .map(({ view }) => ({ userId: view.userId, name: view.name, maskedEmail: view.maskedEmail }));
+  } catch (error) {
+    if (error instanceof AppError && error.kind === 'rateLimited') return [];
+    throw error;
+  }
+}
+
+/**
+ * The address of the platform account `userId` of the browser's list, for the bridge's one-click
+ * start: resolved on the server, so the page never holds it. An id that is not in the browser's
+ * signed list (or whose user is gone) is refused.
+ */
+export async function recentPlatformAddress(
+  deps: Deps,
+  input: { cookies: readonly string[]; ip: string; userId: string },
+): Promise<string> {
+  const { accounts } = await resolve(deps, input);
+  const account = accounts.find((a) => a.entry.userId === input.userId && a.entry.scope === PLATFORM);
+  if (!account) throw fail('invalidRequest', "This account is not among this browser's recent accounts");
+  return account.email;
 }

@@ -18,6 +18,7 @@ const counter = new CallCounter();
 let metadata: ClientMetadataServer;
 let app: TestApp;
 let recent: string;
+let path: string;
 
 beforeAll(async () => {
   metadata = await startClientMetadataServer();
@@ -30,7 +31,7 @@ beforeAll(async () => {
   });
   counter.watch(app.deps);
   const owned = await createOwnedApplication(app);
-  const path = authorizePath({
+  path = authorizePath({
     client_id: metadata.serveClient('/agent.json'),
     redirect_uri: 'https://agent.example.com/callback',
     response_type: 'code',
@@ -84,5 +85,21 @@ describe('AWS calls per recent-accounts request', () => {
         sesSend: 0,
       });
     }
+  });
+
+  it("the bridge's page with recent accounts: its two GetItem, then one BatchGetItem and one UpdateItem", async () => {
+    const requestId = bridgeRequestOf(await app.request('GET', path, { ip: freshIp() }));
+    counter.reset();
+    const page = await app.request('GET', `/oauth/login?request=${requestId}`, {
+      headers: { cookie: recent },
+      ip: freshIp(),
+    });
+    expect(page.status).toBe(200);
+    expect(counter.snapshot()).toEqual({
+      dynamodb: 4,
+      commands: ['GetItemCommand', 'GetItemCommand', 'BatchGetItemCommand', 'UpdateItemCommand'],
+      kmsSign: 0,
+      sesSend: 0,
+    });
   });
 });

@@ -8,11 +8,15 @@ import {
   startClientMetadataServer,
 } from '../support/client-metadata-server.ts';
 import { freshIp } from '../support/http-client.ts';
+import { mailTo } from '../support/inbox.ts';
 import {
   authorizePath,
   bridgeRequestOf,
   cookieFrom,
+  hiddenField,
+  ownPage,
   pkce,
+  postForm,
   signInThroughBridge,
 } from '../support/oauth-authorize.ts';
 import { newEmail } from '../support/sign-in.ts';
@@ -261,5 +265,82 @@ describe('forgetting recent accounts', () => {
       expect(answer.headers['set-cookie']).toBeUndefined();
     }
     expect(ownNullOrigin.status).toBe(200);
+  });
+});
+
+describe('the sign-in bridge with recent accounts', () => {
+  it('shows each recent account as a one-click form without its address; one click sends the code', async () => {
+    // Prepare
+    const email = newEmail();
+    const { cookie, recentCookie } = await bridgeSignIn(email);
+    const userId = await userIdOf(cookie);
+    const requestId = bridgeRequestOf(await app.request('GET', authorize, { ip: freshIp() }));
+
+    // Act
+    const page = await app.request('GET', `/oauth/login?request=${requestId}`, {
+      headers: { cookie: recentCookie },
+      ip: freshIp(),
+    });
+    const before = (await mailTo(email)).length;
+    const started = await postForm(
+      app,
+      '/oauth/login',
+      { request: requestId, account: hiddenField(page.text, 'account') },
+      ownPage({ cookie: recentCookie }),
+    );
+
+    // Assess
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Recent accounts');
+    expect(page.text).toContain(`u***@${email.split('@')[1]}`);
+    expect(page.text).toContain(`name="account" value="${userId}"`);
+    expect(page.text).not.toContain(email);
+    expect(started.status).toBe(200);
+    expect(started.text).toContain('Enter your code');
+    expect((await mailTo(email)).length).toBe(before + 1);
+  });
+
+  it("refuses an account that is not in the browser's signed list, and a form with both or neither", async () => {
+    // Prepare
+    const mine = await bridgeSignIn(newEmail());
+    const theirs = await bridgeSignIn(newEmail());
+    const theirId = await userIdOf(theirs.cookie);
+    const requestId = bridgeRequestOf(await app.request('GET', authorize, { ip: freshIp() }));
+
+    // Act
+    const answers = [
+      await postForm(
+        app,
+        '/oauth/login',
+        { request: requestId, account: theirId },
+        ownPage({ cookie: mine.recentCookie }),
+      ),
+      await postForm(app, '/oauth/login', { request: requestId, account: theirId }),
+      await postForm(
+        app,
+        '/oauth/login',
+        { request: requestId, account: theirId, email: newEmail() },
+        ownPage({ cookie: theirs.recentCookie }),
+      ),
+      await postForm(app, '/oauth/login', { request: requestId }),
+    ];
+
+    // Assess
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.headers['content-type']).toMatch(/^text\/html/);
+    }
+  });
+
+  it('shows no choices without a valid cookie', async () => {
+    const requestId = bridgeRequestOf(await app.request('GET', authorize, { ip: freshIp() }));
+
+    const page = await app.request('GET', `/oauth/login?request=${requestId}`, {
+      headers: { cookie: `${cookieName}=v1.e30.00` },
+      ip: freshIp(),
+    });
+
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('Recent accounts');
   });
 });
