@@ -461,6 +461,21 @@ export const callsBenchmark: Benchmark = {
         form({ request: requestId, email: bridgeEmail, code: await codeOf(bridgeEmail) }, ownPage),
       );
       const bridgeCookie = [signedIn.headers['set-cookie']].flat().join('; ').split(';')[0] ?? '';
+      // Issue 12: the browser's recent accounts, from the cookie the verify set.
+      const recentCookie =
+        [signedIn.headers['set-cookie']]
+          .flat()
+          .map((line) => String(line).split(';')[0] ?? '')
+          .find((pair) => pair.startsWith(`${config.SERVICE_NAME}.recent_accounts=`)) ?? '';
+      await call('GET /recent-accounts', 'GET', '/recent-accounts', { headers: { cookie: recentCookie } });
+      await call('GET /oauth/login (recent accounts)', 'GET', `/oauth/login?request=${requestId}`, {
+        headers: { cookie: recentCookie },
+      });
+      const recentPage = { cookie: recentCookie, origin: new URL(config.ISSUER).origin };
+      await call('DELETE /recent-accounts/{userId}', 'DELETE', '/recent-accounts/usr_unknown', {
+        headers: recentPage,
+      });
+      await call('DELETE /recent-accounts', 'DELETE', '/recent-accounts', { headers: recentPage });
       const consent = await call('GET /oauth/authorize (session: consent page)', 'GET', authorize, {
         headers: { cookie: bridgeCookie },
       });

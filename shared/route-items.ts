@@ -52,10 +52,15 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   // The platform cookie's session; the resource, the application and the membership (the role);
   // the pending request written.
   oauthAuthorize: [...bySession, 'resource', 'application', 'organization', 'oauthRequest'],
-  oauthSignInPage: ['oauthRequest', 'application'],
-  oauthSignInStart: ['oauthRequest', 'application', 'account', 'rate', 'device'],
+  // With recent accounts (issue 12): their profiles and the per-IP limit.
+  oauthSignInPage: ['oauthRequest', 'application', 'rate', 'user'],
+  oauthSignInStart: ['oauthRequest', 'application', 'account', 'rate', 'device', 'user'],
   oauthSignInVerify: [...signInDone, 'oauthRequest'],
   // The request spent, the role read again, the code written.
+  // Issue 12: the per-IP limit, the profiles of the cookie's accounts and their applications.
+  listRecentAccounts: ['rate', 'user', 'application'],
+  forgetRecentAccount: ['rate', 'user', 'application'],
+  forgetRecentAccounts: ['rate'],
   oauthConsent: [...bySession, 'oauthRequest', 'application', 'organization', 'authorizationCode'],
   codeStart: [...byKey, 'account', 'rate', 'device'],
   codeVerify: signInDone,

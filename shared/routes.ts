@@ -21,6 +21,7 @@ import { oauthAuthorizeRoutes } from './route-table/oauth-authorize.ts';
 import { oauthDiscoveryRoutes } from './route-table/oauth-discovery.ts';
 import { oauthTokenRoutes } from './route-table/oauth-token.ts';
 import { organizationRoutes } from './route-table/organizations.ts';
+import { recentAccountRoutes } from './route-table/recent-accounts.ts';
 import { statisticsRoutes } from './route-table/statistics.ts';
 import { tenantOrganizationRoutes } from './route-table/tenant-organizations.ts';
 import { userRoutes } from './route-table/users.ts';
@@ -291,6 +292,7 @@ export const routes = {
   ...mcpRoutes,
   ...oauthTokenRoutes,
   ...oauthAuthorizeRoutes,
+  ...recentAccountRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

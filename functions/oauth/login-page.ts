@@ -4,7 +4,10 @@ import { emailPage, signInPolicy } from '../../shared/oauth/pages/sign-in.ts';
 import { bridgePage } from '../../shared/oauth/sign-in-bridge.ts';
 import { routes } from '../../shared/routes.ts';
 
-export const handler = http(routes.oauthSignInPage, async ({ deps, query }) => {
-  const brand = await bridgePage(deps, query.request);
-  return { raw: htmlBody(emailPage(brand, query.request)), headers: pageHeaders(signInPolicy(brand)) };
+export const handler = http(routes.oauthSignInPage, async ({ deps, query, client, cookies }) => {
+  const { brand, choices } = await bridgePage(deps, { requestId: query.request, cookies, ip: client.ip });
+  return {
+    raw: htmlBody(emailPage(brand, query.request, choices)),
+    headers: pageHeaders(signInPolicy(brand)),
+  };
 });

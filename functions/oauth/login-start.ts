@@ -4,14 +4,15 @@ import { codePage, signInPolicy } from '../../shared/oauth/pages/sign-in.ts';
 import { startBridgeSignIn } from '../../shared/oauth/sign-in-bridge.ts';
 import { routes } from '../../shared/routes.ts';
 
-export const handler = http(routes.oauthSignInStart, async ({ deps, body, client }) => {
-  const { brand, clientTarget } = await startBridgeSignIn(deps, {
+export const handler = http(routes.oauthSignInStart, async ({ deps, body, client, cookies }) => {
+  const { brand, clientTarget, email } = await startBridgeSignIn(deps, {
     requestId: body.request,
     email: body.email,
-    client,
+    account: body.account,
+    client: { ...client, cookies },
   });
   return {
-    raw: htmlBody(codePage(brand, { requestId: body.request, email: body.email })),
+    raw: htmlBody(codePage(brand, { requestId: body.request, email })),
     headers: pageHeaders(signInPolicy(brand, clientTarget)),
   };
 });

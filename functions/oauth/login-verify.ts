@@ -4,19 +4,28 @@ import { codePage, signInPolicy } from '../../shared/oauth/pages/sign-in.ts';
 import { verifyBridgeSignIn } from '../../shared/oauth/sign-in-bridge.ts';
 import { routes } from '../../shared/routes.ts';
 
-export const handler = http(routes.oauthSignInVerify, async ({ deps, body, client, remainingMs }) => {
-  const { request: requestId, email, code } = body;
-  const result = await verifyBridgeSignIn(deps, { requestId, email, code, client, remainingMs });
-  if (result.outcome === 'wrong-code') {
+export const handler = http(
+  routes.oauthSignInVerify,
+  async ({ deps, body, client, cookies, remainingMs }) => {
+    const { request: requestId, email, code } = body;
+    const result = await verifyBridgeSignIn(deps, {
+      requestId,
+      email,
+      code,
+      client: { ...client, cookies },
+      remainingMs,
+    });
+    if (result.outcome === 'wrong-code') {
+      return {
+        status: 400,
+        raw: htmlBody(codePage(result.brand, { requestId, email, attemptsLeft: result.attemptsLeft })),
+        headers: pageHeaders(signInPolicy(result.brand, result.clientTarget)),
+      };
+    }
     return {
-      status: 400,
-      raw: htmlBody(codePage(result.brand, { requestId, email, attemptsLeft: result.attemptsLeft })),
-      headers: pageHeaders(signInPolicy(result.brand, result.clientTarget)),
+      status: 303,
+      headers: { location: result.returnTo },
+      cookies: result.cookies,
     };
-  }
-  return {
-    status: 303,
-    headers: { location: result.returnTo },
-    cookies: [result.cookie],
-  };
-});
+  },
+);

@@ -24,7 +24,15 @@ const RequestId = z.string().check(z.minLength(1), z.maxLength(64));
 
 export const SignInBridgeQuery = z.object({ request: RequestId });
 
-export const SignInBridgeStartForm = z.object({ request: RequestId, email: Email });
+/**
+ * The bridge's start: an `email` typed in, or the `account` (a user id) of one of the browser's
+ * recent accounts, whose address the service resolves (issue 12). Exactly one of the two.
+ */
+export const SignInBridgeStartForm = z.object({
+  request: RequestId,
+  email: z.optional(Email),
+  account: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+});
 
 export const SignInBridgeVerifyForm = z.extend(CodeBody, { request: RequestId });
 

@@ -80,6 +80,11 @@ interface HttpRequest<R extends RouteSpec> {
   };
   /** Milliseconds before the function times out (Lambda's context; the local server's deadline). */
   readonly remainingMs: () => number;
+  /**
+   * The request's cookies as API Gateway gives them (`name=value`). Only for a cookie of the route's
+   * own that is no credential (the recent accounts list): the chain reads the session cookies.
+   */
+  readonly cookies: readonly string[];
 }
 
 interface Internal extends Record<string, unknown> {
@@ -228,6 +233,7 @@ async function respond<R extends RouteSpec>(
       fetchSite: event.headers?.['sec-fetch-site'],
     },
     remainingMs: () => context.getRemainingTimeInMillis(),
+    cookies: event.cookies ?? [],
   })) as {
     status?: number;
     body?: unknown;

@@ -8,6 +8,12 @@
 import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
 import { postedByServicePage, sessionCookie } from '../sessions/cookies.ts';
+import {
+  type BridgeChoice,
+  bridgeChoices,
+  recentPlatformAddress,
+  rememberAccount,
+} from '../sessions/recent-accounts.ts';
 import { startSignIn } from '../sign-in/start.ts';
 import { verifySignIn } from '../sign-in/verify.ts';
 import { PLATFORM } from '../store/keys.ts';
@@ -23,6 +29,8 @@ export interface BridgeClient {
   userAgent: string;
   origin: string | undefined;
   fetchSite: string | undefined;
+  /** The request's cookies: the recent accounts list (shared/sessions/recent-accounts.ts) is one. */
+  cookies: readonly string[];
 }
 
 const unknownRequest = () =>
@@ -50,9 +58,17 @@ function ownPageOnly(deps: Deps, client: BridgeClient): void {
   }
 }
 
-/** `GET /oauth/login`: the pending request and the application to show. Two GetItem. */
-export async function bridgePage(deps: Deps, requestId: string): Promise<Brand> {
-  return brandOf(deps, await pending(deps, requestId));
+/**
+ * `GET /oauth/login`: the pending request and the application to show (two GetItem), and the
+ * browser's recent platform accounts as one-click choices (issue 12; with a valid cookie only, one
+ * BatchGetItem and the IP's limit).
+ */
+export async function bridgePage(
+  deps: Deps,
+  input: { requestId: string; cookies: readonly string[]; ip: string },
+): Promise<{ brand: Brand; choices: BridgeChoice[] }> {
+  const brand = await brandOf(deps, await pending(deps, input.requestId));
+  return { brand, choices: await bridgeChoices(deps, input) };
 }
 
 /** The code form's page: the application, and the CSP source of the client's redirect URI. */
@@ -61,26 +77,48 @@ export interface CodeFormView {
   clientTarget: string;
 }
 
+/** The address a start is for: typed in, or resolved from a recent account of the browser. */
+async function addressOf(
+  deps: Deps,
+  input: { email?: string | undefined; account?: string | undefined; client: BridgeClient },
+): Promise<string> {
+  if ((input.email === undefined) === (input.account === undefined)) {
+    throw fail('invalidRequest', 'Send either an email address or one of your recent accounts');
+  }
+  if (input.email !== undefined) return input.email;
+  return recentPlatformAddress(deps, {
+    cookies: input.client.cookies,
+    ip: input.client.ip,
+    userId: input.account ?? '',
+  });
+}
+
 /** `POST /oauth/login`: sends the code exactly as `POST /auth/code/start` on the platform does. */
 export async function startBridgeSignIn(
   deps: Deps,
-  input: { requestId: string; email: string; client: BridgeClient },
-): Promise<CodeFormView> {
+  input: {
+    requestId: string;
+    email?: string | undefined;
+    account?: string | undefined;
+    client: BridgeClient;
+  },
+): Promise<CodeFormView & { email: string }> {
   ownPageOnly(deps, input.client);
   const request = await pending(deps, input.requestId);
   const brand = await brandOf(deps, request);
+  const email = await addressOf(deps, input);
   await startSignIn(deps, {
     scope: PLATFORM,
     applicationId: null,
-    email: input.email,
+    email,
     sourceIp: input.client.ip,
     userAgent: input.client.userAgent,
   });
-  return { brand, clientTarget: formTargetOf(request.redirectUri) };
+  return { brand, clientTarget: formTargetOf(request.redirectUri), email };
 }
 
 export type BridgeVerifyOutcome =
-  | { outcome: 'signed-in'; cookie: string; returnTo: string }
+  | { outcome: 'signed-in'; cookies: string[]; returnTo: string }
   | ({ outcome: 'wrong-code'; attemptsLeft: number | undefined } & CodeFormView);
 
 /**
@@ -107,8 +145,12 @@ export async function verifyBridgeSignIn(
     const issuer = deps.config.ISSUER.replace(/\/+$/, '');
     return {
       outcome: 'signed-in',
-      // The platform session cookie (SPEC §5.2): the form came from the service's own origin.
-      cookie: sessionCookie(deps.config, PLATFORM, result.token),
+      cookies: [
+        // The platform session cookie (SPEC §5.2): the form came from the service's own origin.
+        sessionCookie(deps.config, PLATFORM, result.token),
+        // Issue 12: the account joins the browser's recent accounts, first.
+        await rememberAccount(deps, input.client.cookies, { userId: result.user.id, scope: PLATFORM }),
+      ],
       returnTo: `${issuer}/oauth/authorize?${request.query}`,
     };
   } catch (error) {

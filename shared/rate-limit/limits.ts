@@ -19,4 +19,6 @@ export const limits = {
   pollPerIp: { bucket: 'poll-ip', max: 60, windowSeconds: 60 },
   /** Not in SPEC §8: peek is test tooling, but it still must not be a free oracle. */
   peekPerIp: { bucket: 'peek-ip', max: 60, windowSeconds: 60 },
+  /** Not in SPEC §8 (issue 12): the recent-accounts routes, which read up to five profiles each. */
+  recentAccountsPerIp: { bucket: 'recent-ip', max: 30, windowSeconds: 60 },
 } as const satisfies Record<string, Limit>;

@@ -37,7 +37,8 @@ export const oauthAuthorizeRoutes = {
     entry: 'functions/oauth/login-page.ts',
     errorStyle: 'html',
     auth: 'none',
-    access: { table: 'read' },
+    // The browser's recent accounts (issue 12): their signed cookie and the per-IP limit.
+    access: { table: 'readwrite', codeKey: true },
     contract: { query: SignInBridgeQuery, responses: { 200: html }, errors: ['invalidRequest'] },
   },
   oauthSignInStart: {

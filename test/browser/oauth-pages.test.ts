@@ -12,7 +12,7 @@ import {
   metadataEnv,
   startClientMetadataServer,
 } from '../support/client-metadata-server.ts';
-import { latestCode } from '../support/inbox.ts';
+import { latestCode, mailTo } from '../support/inbox.ts';
 import { authorizePath, pkce } from '../support/oauth-authorize.ts';
 import { newEmail } from '../support/sign-in.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
@@ -22,7 +22,8 @@ import { createOwnedApplication } from '../support/tenancy.ts';
  * redirects, the browser's own cookie jar. The service listens on 127.0.0.1 with that origin as its
  * ISSUER (its pages post to their own origin); the client is the HTTPS metadata fixture plus a
  * loopback HTTP server as its redirect URI. `npm run docs:screenshots` runs this file with
- * `DOORCODE_SCREENSHOTS` set to write docs/images/oauth-sign-in.png and oauth-consent.png.
+ * `DOORCODE_SCREENSHOTS` set to write docs/images/oauth-sign-in.png, oauth-consent.png and
+ * oauth-recent-accounts.png (the sign-in page with a recent account).
  */
 const SCREENSHOTS = process.env.DOORCODE_SCREENSHOTS;
 
@@ -79,6 +80,12 @@ afterAll(async () => {
   await app?.close();
   await metadata?.close();
 });
+
+/** A new pending authorization request's id (asked without a session: the bridge's redirect). */
+async function bridgeRequest(): Promise<string> {
+  const toSignIn = await app.request('GET', authorizeUrl.slice(app.url.length));
+  return new URL(String(toSignIn.headers.location)).searchParams.get('request') ?? '';
+}
 
 async function screenshot(page: Page, name: string) {
   if (!SCREENSHOTS) return;
@@ -203,6 +210,36 @@ describe('the OAuth pages in Chromium', () => {
       expect(text).not.toContain('Approve');
       expect(text).not.toContain('Send me a code');
     }
+    await page.close();
+  }, 60_000);
+
+  it('shows a recent account on the sign-in page, and one click on it sends that account the code', async () => {
+    // Prepare: a browser signs in once through the bridge (its recent-accounts cookie is set).
+    const page = await browser.newPage();
+    const email = newEmail();
+    await page.goto(`${app.url}/oauth/login?request=${await bridgeRequest()}`);
+    await page.fill('#email', email);
+    await Promise.all([
+      page.waitForURL(/\/oauth\/login$/),
+      page.click('form:not(.recent) button[type=submit]'),
+    ]);
+    await page.fill('#code', await latestCode(email));
+    await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
+
+    // Act: the sign-in page of a new request, then a click on the newest recent account.
+    await page.goto(`${app.url}/oauth/login?request=${await bridgeRequest()}`);
+    const choice = page.locator('form.recent button').first();
+    const label = (await choice.textContent()) ?? '';
+    const html = await page.content();
+    await screenshot(page, 'oauth-recent-accounts.png');
+    const before = (await mailTo(email)).length;
+    await Promise.all([page.waitForURL(/\/oauth\/login$/), choice.click()]);
+
+    // Assess: the masked address only, then the code form and a new email to that address.
+    expect(label).toContain(`u***@${email.split('@')[1]}`);
+    expect(html).not.toContain(email);
+    await expect(page.textContent('body')).resolves.toContain('Enter your code');
+    expect((await mailTo(email)).length).toBe(before + 1);
     await page.close();
   }, 60_000);
 });

@@ -152,17 +152,22 @@ describe('IAM: each function may do exactly what its route declares', () => {
     ).toEqual([]);
   });
 
-  it('lets only the roles of routes that hash codes or derive refresh tokens read the code-hash secret (DESIGN §3)', () => {
+  it('lets only the roles of routes that hash codes, derive refresh tokens or sign the recent-accounts cookie read the code-hash secret (DESIGN §3)', () => {
     const readers = Object.keys(template.findResources('AWS::IAM::Role')).filter((roleId) =>
       roleStatements(template, roleId).some((s) => s.actions.some((a) => a.startsWith('secretsmanager:'))),
     );
     const codeRoutes = routeList.filter((route) => route.access.codeKey);
     // The token endpoint derives a refresh token's successor as an HMAC under the same key; the OAuth
-    // sign-in bridge starts and verifies codes as the API does.
+    // sign-in bridge starts and verifies codes as the API does; the recent-accounts routes sign
+    // and check their cookie with it (issue 12).
     expect(codeRoutes.map((route) => route.id).sort()).toEqual([
       'codeApprove',
       'codeStart',
       'codeVerify',
+      'forgetRecentAccount',
+      'forgetRecentAccounts',
+      'listRecentAccounts',
+      'oauthSignInPage',
       'oauthSignInStart',
       'oauthSignInVerify',
       'oauthToken',

@@ -69,15 +69,20 @@ export const approvalOf = (html: string): Record<string, string> => ({
 
 /**
  * Through the bridge for the pending request `requestId`: the email form, the code, the verify.
- * Returns the platform session cookie (`name=value`) and the verify answer.
+ * `recent` is the browser's recent-accounts cookie (`name=value`) sent with the posts, if any.
+ * Returns the platform session cookie (`name=value`), the recent-accounts cookie the verify set,
+ * and the verify answer.
  */
-export async function signInThroughBridge(app: TestApp, requestId: string, email: string) {
-  const started = await postForm(app, '/oauth/login', { request: requestId, email });
+export async function signInThroughBridge(app: TestApp, requestId: string, email: string, recent?: string) {
+  const headers = recent ? ownPage({ cookie: recent }) : ownPage();
+  const started = await postForm(app, '/oauth/login', { request: requestId, email }, headers);
   if (started.status !== 200) throw new Error(`bridge start answered ${started.status}: ${started.text}`);
   const code = await latestCode(email);
-  const verified = await postForm(app, '/oauth/login/verify', { request: requestId, email, code });
+  const verified = await postForm(app, '/oauth/login/verify', { request: requestId, email, code }, headers);
   if (verified.status !== 303) throw new Error(`bridge verify answered ${verified.status}: ${verified.text}`);
   const cookie = cookieFrom(verified, `${app.deps.config.SERVICE_NAME}.session_token`);
   if (!cookie) throw new Error('bridge verify set no platform cookie');
-  return { cookie, verified };
+  const recentCookie = cookieFrom(verified, `${app.deps.config.SERVICE_NAME}.recent_accounts`);
+  if (!recentCookie) throw new Error('bridge verify set no recent-accounts cookie');
+  return { cookie, recentCookie, verified };
 }

@@ -64,7 +64,16 @@ export async function signInSessionAndManagementPaths({ app, real, metadata }: B
   });
   const requestId = bridgeRequestOf(await app.request('GET', authorize, { ip: freshIp() }));
   await app.request('GET', `/oauth/login?request=${requestId}`, { ip: freshIp() });
-  await signInThroughBridge(app, requestId, newEmail());
+  const { recentCookie } = await signInThroughBridge(app, requestId, newEmail());
+  // Recent accounts (issue 12): the browser's list after that sign-in.
+  await app.request('GET', '/recent-accounts', { headers: { cookie: recentCookie }, ip: freshIp() });
+  await app.request('GET', `/oauth/login?request=${requestId}`, {
+    headers: { cookie: recentCookie },
+    ip: freshIp(),
+  });
+  const servicePage = { cookie: recentCookie, origin: new URL(TEST_ISSUER).origin };
+  await app.request('DELETE', '/recent-accounts/usr_unknown', { headers: servicePage, ip: freshIp() });
+  await app.request('DELETE', '/recent-accounts', { headers: servicePage, ip: freshIp() });
   const ownerCookie = `${real.deps.config.SERVICE_NAME}.session_token=${token}`;
   const consent = await app.request('GET', authorize, { headers: { cookie: ownerCookie }, ip: freshIp() });
   await postForm(app, '/oauth/consent', approvalOf(consent.text), ownPage({ cookie: ownerCookie }));

@@ -3,6 +3,7 @@
  * post to the service's own origin; every value escaped.
  */
 import { escapeHtml, htmlDocument, type PagePolicy } from '../../http/html.ts';
+import type { BridgeChoice } from '../../sessions/recent-accounts.ts';
 import { type Brand, brandHeader, logoSources } from './brand.ts';
 
 const hidden = (name: string, value: string) =>
@@ -19,13 +20,33 @@ export const signInPolicy = (brand: Brand, clientTarget?: string): PagePolicy =>
   formTargets: clientTarget ? [clientTarget] : [],
 });
 
-export function emailPage(brand: Brand, requestId: string): string {
+/**
+ * The browser's recent accounts (issue 12): one form each, posting the account's user id (never its
+ * address, which the service resolves) to send the code in one click.
+ */
+function recentChoices(requestId: string, choices: readonly BridgeChoice[]): string {
+  if (choices.length === 0) return '';
+  const forms = choices.map(
+    (choice) => `<form method="post" action="/oauth/login" class="recent">
+${hidden('request', requestId)}
+${hidden('account', choice.userId)}
+<button type="submit">${choice.name ? `${escapeHtml(choice.name)} · ` : ''}${escapeHtml(choice.maskedEmail)}</button>
+</form>`,
+  );
+  return `<h2>Recent accounts</h2>
+<p class="note">Send a code to one of the accounts recently used in this browser:</p>
+${forms.join('\n')}
+<h2>Another account</h2>
+`;
+}
+
+export function emailPage(brand: Brand, requestId: string, choices: readonly BridgeChoice[] = []): string {
   return htmlDocument(
     `Sign in to ${brand.applicationName}`,
     `${brandHeader(brand)}
 <h1>Sign in to continue</h1>
 <p class="note">An application asks to connect to <strong>${escapeHtml(brand.applicationName)}</strong> for you. Sign in with your email address: we send you a code.</p>
-<form method="post" action="/oauth/login">
+${recentChoices(requestId, choices)}<form method="post" action="/oauth/login">
 ${hidden('request', requestId)}
 <label for="email">Email address</label>
 <input id="email" name="email" type="email" autocomplete="email" required>

@@ -1,0 +1,8 @@
+import { http } from '../../shared/http/handler.ts';
+import { routes } from '../../shared/routes.ts';
+import { forgetRecentAccount } from '../../shared/sessions/recent-accounts.ts';
+
+export const handler = http(routes.forgetRecentAccount, async ({ deps, params, client, cookies }) => {
+  const { items, cookie } = await forgetRecentAccount(deps, { ...client, cookies, userId: params.userId });
+  return { body: { items }, cookies: [cookie], headers: { 'cache-control': 'no-store' } };
+});

@@ -1,0 +1,285 @@
+/**
+ * Recent accounts (issue 12, item 3): after a browser signs in on the service's own pages (the OAuth
+ * sign-in bridge; social sign-in later), an HttpOnly cookie on the service host remembers up to
+ * five accounts, newest first, so the bridge can offer them as one-click choices.
+ *
+ * The cookie holds no email address: only `{ userId, scope, lastUsedAt }` entries, signed with an
+ * HMAC under the code-hash key (DESIGN §3), which readers of the table do not have. A cookie that
+ * is malformed, forged or tampered with is an empty list, never an error. docs/security.md
+ * ("Recent accounts cookie") says why it is safe to hold.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import * as z from 'zod/mini';
+import type { Config } from '../config.ts';
+import type { Deps } from '../deps.ts';
+import { AppError, fail } from '../errors.ts';
+import { limits } from '../rate-limit/limits.ts';
+import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
+import { type Item, type Key, readItems } from '../store/batch.ts';
+import { keys, PLATFORM } from '../store/keys.ts';
+import { userFromItem } from '../users/user.ts';
+import { postedByServicePage, readCookies } from './cookies.ts';
+
+/** At most this many accounts per browser. */
+const MAX_RECENT_ACCOUNTS = 5;
+/** How long the browser keeps the cookie after the last sign-in: 90 days. */
+const RECENT_ACCOUNTS_MAX_AGE = 90 * 24 * 3600;
+/** The HMAC's purpose, in place of a sign-in request id: no request id has this form. */
+const PURPOSE = 'recent-accounts';
+const VERSION = 'v1';
+
+interface RecentAccount {
+  userId: string;
+  scope: string;
+  /** Unix seconds of the last sign-in with this account in this browser. */
+  lastUsedAt: number;
+}
+
+const Entry = z.tuple([
+  z.string().check(z.minLength(1), z.maxLength(100)),
+  z.string().check(z.minLength(1), z.maxLength(100)),
+  z.int().check(z.nonnegative()),
+]);
+const Entries = z.array(Entry).check(z.maxLength(MAX_RECENT_ACCOUNTS));
+
+const recentAccountsCookieName = (config: Config): string => `${config.SERVICE_NAME}.recent_accounts`;
+
+const attributes = 'HttpOnly; Secure; SameSite=Lax; Path=/';
+
+const sameText = (a: string, b: string): boolean => {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+};
+
+/** The signed cookie value of `accounts`: `v1.<base64url JSON>.<hex HMAC>`. */
+async function encode(deps: Deps, accounts: readonly RecentAccount[]): Promise<string> {
+  const payload = Buffer.from(
+    JSON.stringify(accounts.map((account) => [account.userId, account.scope, account.lastUsedAt])),
+  ).toString('base64url');
+  const mac = await deps.codeHasher.hash(PURPOSE, `${VERSION}.${payload}`);
+  return `${VERSION}.${payload}.${mac}`;
+}
+
+/** The accounts of one cookie value, or none when it is not one this service signed. */
+async function decode(deps: Deps, value: string): Promise<RecentAccount[]> {
+  const [version, payload, mac, ...rest] = value.split('.');
+  if (version !== VERSION || !payload || !mac || rest.length > 0) return [];
+  if (!sameText(mac, await deps.codeHasher.hash(PURPOSE, `${VERSION}.${payload}`))) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return [];
+  }
+  const entries = Entries.safeParse(parsed);
+  if (!entries.success) return [];
+  return entries.data.map(([userId, scope, lastUsedAt]) => ({ userId, scope, lastUsedAt }));
+}
+
+/**
+ * The browser's recent accounts from the request's cookies: the first value of the name that this
+ * service signed (a browser may send a stale copy too); none when no value is valid.
+ */
+async function readRecentAccounts(deps: Deps, cookies: readonly string[]): Promise<RecentAccount[]> {
+  for (const value of readCookies(cookies, recentAccountsCookieName(deps.config)).slice(0, 2)) {
+    const accounts = await decode(deps, value);
+    if (accounts.length > 0) return accounts;
+  }
+  return [];
+}
+
+/** The `Set-Cookie` of `accounts` (an empty list clears the cookie). */
+async function recentAccountsCookie(deps: Deps, accounts: readonly RecentAccount[]): Promise<string> {
+  const name = recentAccountsCookieName(deps.config);
+  if (accounts.length === 0) return `${name}=; Max-Age=0; ${attributes}`;
+  return `${name}=${await encode(deps, accounts)}; Max-Age=${RECENT_ACCOUNTS_MAX_AGE}; ${attributes}`;
+}
+
+/**
+ * The cookie after a successful browser sign-in of `userId` in `scope`: that account first, then
+ * the others as they were, without duplicates, at most five.
+ */
+export async function rememberAccount(
+  deps: Deps,
+  cookies: readonly string[],
+  account: { userId: string; scope: string },
+): Promise<string> {
+  const previous = await readRecentAccounts(deps, cookies);
+  const now: RecentAccount = { ...account, lastUsedAt: Math.floor(deps.clock.now() / 1000) };
+  const others = previous.filter((entry) => entry.userId !== account.userId);
+  return recentAccountsCookie(deps, [now, ...others].slice(0, MAX_RECENT_ACCOUNTS));
+}
+
+/** An address shown without revealing it: the first character of the local part, then the domain. */
+function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${email.slice(0, 1)}***${email.slice(at)}`;
+}
+
+/** One account as the list shows it: no full address. */
+export interface RecentAccountView {
+  userId: string;
+  name: string | null;
+  maskedEmail: string;
+  image: string | null;
+  /** The application the account belongs to; null for a platform account. */
+  application: { id: string; name: string } | null;
+  lastUsedAt: string;
+}
+
+interface Resolved {
+  view: RecentAccountView;
+  entry: RecentAccount;
+  email: string;
+}
+
+/**
+ * The accounts of the cookie that still exist, each with its profile (ONE BatchGetItem with the
+ * per-IP limit's log and the applications), after counting the request against the limit. A user
+ * deleted since, or whose scope changed, drops out; `changed` says the cookie should be rewritten.
+ */
+async function resolve(
+  deps: Deps,
+  input: { cookies: readonly string[]; ip: string },
+): Promise<{ accounts: Resolved[]; changed: boolean }> {
+  const entries = await readRecentAccounts(deps, input.cookies);
+  const wanted: Record<string, Key> = { limitLog: rateLogKey(limits.recentAccountsPerIp, input.ip) };
+  for (const [index, entry] of entries.entries()) {
+    wanted[`user${index}`] = keys.user(entry.userId);
+    if (entry.scope !== PLATFORM) wanted[`app${entry.scope}`] = keys.application(entry.scope);
+  }
+  const found: Record<string, Item | undefined> = await readItems(deps.db, wanted);
+  await consume(deps, limits.recentAccountsPerIp, input.ip, found.limitLog);
+  const accounts: Resolved[] = [];
+  for (const [index, entry] of entries.entries()) {
+    const item = found[`user${index}`];
+    if (!item || item.scope !== entry.scope) continue;
+    const application = entry.scope === PLATFORM ? undefined : found[`app${entry.scope}`];
+    if (entry.scope !== PLATFORM && !application) continue;
+    const user = userFromItem(item, deps.config.ISSUER.replace(/\/+$/, ''));
+    accounts.push({
+      entry,
+      email: user.email,
+      view: {
+        userId: entry.userId,
+        name: user.name,
+        maskedEmail: maskEmail(user.email),
+        image: user.image,
+        application: application ? { id: entry.scope, name: String(application.name) } : null,
+        lastUsedAt: new Date(entry.lastUsedAt * 1000).toISOString(),
+      },
+    });
+  }
+  return { accounts, changed: accounts.length !== entries.length };
+}
+
+/** `GET /recent-accounts`: the list, and a rewritten cookie when accounts dropped out. */
+export async function listRecentAccounts(
+  deps: Deps,
+  input: { cookies: readonly string[]; ip: string },
+): Promise<{ items: RecentAccountView[]; cookie: string | undefined }> {
+  const { accounts, changed } = await resolve(deps, input);
+  return {
+    items: accounts.map((account) => account.view),
+    cookie: changed
+      ? await recentAccountsCookie(
+          deps,
+          accounts.map((account) => account.entry),
+        )
+      : undefined,
+  };
+}
+
+/**
+ * The list may change only from the service's own pages, by the sign-in bridge's rule (`Origin`
+ * is ISSUER's, or absent or `null` with `Sec-Fetch-Site: same-origin`): another site could
+ * otherwise empty a browser's list.
+ */
+function ownPageOnly(
+  deps: Deps,
+  client: { origin: string | undefined; fetchSite: string | undefined },
+): void {
+  if (!postedByServicePage(deps.config, client)) {
+    throw fail('forbidden', "Recent accounts may only be changed from this service's own pages");
+  }
+}
+
+interface ChangeInput {
+  cookies: readonly string[];
+  ip: string;
+  origin: string | undefined;
+  fetchSite: string | undefined;
+}
+
+/**
+ * `DELETE /recent-accounts/{userId}`: the list without that account (an id not in it changes
+ * nothing), and its cookie (cleared when none is left). Accounts deleted since drop out too.
+ */
+export async function forgetRecentAccount(
+  deps: Deps,
+  input: ChangeInput & { userId: string },
+): Promise<{ items: RecentAccountView[]; cookie: string }> {
+  ownPageOnly(deps, input);
+  const { accounts } = await resolve(deps, input);
+  const kept = accounts.filter((account) => account.entry.userId !== input.userId);
+  return {
+    items: kept.map((account) => account.view),
+    cookie: await recentAccountsCookie(
+      deps,
+      kept.map((account) => account.entry),
+    ),
+  };
+}
+
+/** `DELETE /recent-accounts`: the cookie cleared; one read and one write of the IP's limit. */
+export async function forgetAllRecentAccounts(deps: Deps, input: ChangeInput): Promise<{ cookie: string }> {
+  ownPageOnly(deps, input);
+  const found = await readItems(deps.db, { limitLog: rateLogKey(limits.recentAccountsPerIp, input.ip) });
+  await consume(deps, limits.recentAccountsPerIp, input.ip, found.limitLog);
+  return { cookie: await recentAccountsCookie(deps, []) };
+}
+
+/** A platform account the sign-in bridge offers as a one-click choice: no full address. */
+export interface BridgeChoice {
+  userId: string;
+  name: string | null;
+  maskedEmail: string;
+}
+
+/**
+ * The browser's platform accounts for the sign-in bridge's page (`GET /oauth/login`): none without
+ * a valid cookie (then nothing is read), and none when the IP is over its limit (the page still
+ * shows the email form).
+ */
+export async function bridgeChoices(
+  deps: Deps,
+  input: { cookies: readonly string[]; ip: string },
+): Promise<BridgeChoice[]> {
+  if ((await readRecentAccounts(deps, input.cookies)).length === 0) return [];
+  try {
+    const { accounts } = await resolve(deps, input);
+    return accounts
+      .filter((account) => account.entry.scope === PLATFORM)
+      .map(({ view }) => ({ userId: view.userId, name: view.name, maskedEmail: view.maskedEmail }));
+  } catch (error) {
+    if (error instanceof AppError && error.kind === 'rateLimited') return [];
+    throw error;
+  }
+}
+
+/**
+ * The address of the platform account `userId` of the browser's list, for the bridge's one-click
+ * start: resolved on the server, so the page never holds it. An id that is not in the browser's
+ * signed list (or whose user is gone) is refused.
+ */
+export async function recentPlatformAddress(
+  deps: Deps,
+  input: { cookies: readonly string[]; ip: string; userId: string },
+): Promise<string> {
+  const { accounts } = await resolve(deps, input);
+  const account = accounts.find((a) => a.entry.userId === input.userId && a.entry.scope === PLATFORM);
+  if (!account) throw fail('invalidRequest', "This account is not among this browser's recent accounts");
+  return account.email;
+}
