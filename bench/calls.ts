@@ -338,6 +338,8 @@ export const callsBenchmark: Benchmark = {
             authentication: { syntheticEmailDomain: 'bots.bench.test' },
             oauth: { resources: ['https://api.bench.test/mcp'] },
             origin: null,
+            socialProviders: { google: null, github: null, microsoft: null, oidc: null },
+            socialReturnUrls: [],
           },
           owner,
         ),

@@ -59,6 +59,7 @@ try {
     PLATFORM_ORIGINS: process.env.PLATFORM_ORIGINS ?? `http://127.0.0.1:${port},http://localhost:${port}`,
     LOCAL_SIGNING_KEY_FILE: process.env.LOCAL_SIGNING_KEY_FILE ?? join(dataDir, 'signing-key.pem'),
     LOCAL_CODE_KEY_FILE: process.env.LOCAL_CODE_KEY_FILE ?? join(dataDir, 'code-hash-key'),
+    LOCAL_SEALING_KEY_FILE: process.env.LOCAL_SEALING_KEY_FILE ?? join(dataDir, 'sealing-key'),
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     SES_ENDPOINT: ses.endpoint,
     SES_CONFIGURATION_SET: process.env.SES_CONFIGURATION_SET ?? 'doorcode-local',

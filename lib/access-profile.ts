@@ -10,6 +10,7 @@ const keyOrder: Readonly<Record<keyof RouteAccess, true>> = {
   publicKeys: true,
   mail: true,
   codeKey: true,
+  seal: true,
 };
 
 /**

@@ -43,6 +43,7 @@ function absentAdapters(access: RouteAccess, auth: AuthMode): Record<string, str
     '#adapters/signing': access.sign !== true && access.publicKeys !== true,
     '#adapters/ses': access.mail !== true,
     '#adapters/code-key': access.codeKey !== true,
+    '#adapters/sealer': access.seal === undefined,
   };
   return {
     ...Object.fromEntries(

@@ -12,6 +12,7 @@ import { RouteApi } from './http-api.ts';
 import type { DoorcodeInputs } from './inputs.ts';
 import { MailReputation } from './mail-reputation.ts';
 import { RouteFunction } from './route-function.ts';
+import { SealingKey } from './sealing-key.ts';
 import { Sender } from './sender.ts';
 import { SigningKey } from './signing-key.ts';
 import { SingleTable } from './table.ts';
@@ -62,6 +63,7 @@ export class DoorcodeStack extends Stack {
       ...(inputs.signingKeys ? { generations: inputs.signingKeys } : {}),
     });
     const codeKey = new CodeKey(this, 'CodeKey', { serviceName: inputs.serviceName });
+    const sealing = new SealingKey(this, 'Sealing', { serviceName: inputs.serviceName });
     const sender = new Sender(this, 'Sender', {
       address: inputs.senderEmail,
       verifyDomain: inputs.senderVerification === 'domain',
@@ -96,6 +98,7 @@ export class DoorcodeStack extends Stack {
       PLATFORM_ORIGINS: inputs.platformOrigins.join(','),
       SIGNING_KEYS: signing.environmentValue(),
       CODE_KEY_SECRET_ARN: codeKey.secret.secretArn,
+      SEALING_KEY_ID: sealing.key.keyArn,
       LOG_LEVEL: inputs.logLevel,
     };
     const targets: GrantTargets = {
@@ -165,6 +168,11 @@ export class DoorcodeStack extends Stack {
       publicKeyRoleArns: usingRoles((access) => access.sign || access.publicKeys).map((role) => role.roleArn),
     });
 
+    sealing.allow({
+      encryptRoleArns: usingRoles((access) => access.seal === 'encrypt').map((role) => role.roleArn),
+      decryptRoleArns: usingRoles((access) => access.seal === 'decrypt').map((role) => role.roleArn),
+    });
+
     new CfnOutput(this, 'ApiUrl', {
       value: inputs.domain ? issuer : http.api.apiEndpoint,
       description: 'The API endpoint',
@@ -182,6 +190,10 @@ export class DoorcodeStack extends Stack {
     new CfnOutput(this, 'SigningRoleArns', {
       value: signerRoles.map((role) => role.roleArn).join(','),
       description: 'The only principals the key policies let call kms:Sign',
+    });
+    new CfnOutput(this, 'SealingKeyArn', {
+      value: sealing.key.keyArn,
+      description: "Seals application owners' OAuth client secrets (encryption context applicationId)",
     });
     new CfnOutput(this, 'CodeKeySecretArn', {
       value: codeKey.secret.secretArn,

@@ -99,6 +99,7 @@ export function accessStatements(
   }
   // kms:Sign and kms:GetPublicKey are not here: the signing keys' policies grant them to the roles
   // (lib/signing-key.ts), so the key policy alone says who may sign, and roles need not refer to keys.
+  // The same for kms:Encrypt and kms:Decrypt of `seal` (lib/sealing-key.ts).
   if (access.mail) {
     statements.push(
       new PolicyStatement({

@@ -71,6 +71,10 @@ export const Config = z
     CODE_KEY_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
     /** Local mode: a file holding the code-hash key as hex (instead of Secrets Manager). */
     LOCAL_CODE_KEY_FILE: z.optional(z.string().check(z.minLength(1))),
+    /** The KMS symmetric key (id, ARN or alias) that seals owners' OAuth client secrets (DESIGN §7). */
+    SEALING_KEY_ID: z.optional(z.string().check(z.minLength(1))),
+    /** Local mode: a file holding the AES-256-GCM sealing key as hex (instead of KMS). */
+    LOCAL_SEALING_KEY_FILE: z.optional(z.string().check(z.minLength(1))),
     /** Local mode: endpoints of DynamoDB Local and the SES emulator. */
     DYNAMODB_ENDPOINT: z.optional(z.url()),
     SES_ENDPOINT: z.optional(z.url()),
@@ -114,6 +118,10 @@ export const Config = z
     z.refine((config) => !(config.CODE_KEY_SECRET_ARN && config.LOCAL_CODE_KEY_FILE), {
       message: 'set either CODE_KEY_SECRET_ARN or LOCAL_CODE_KEY_FILE, not both',
       path: ['CODE_KEY_SECRET_ARN'],
+    }),
+    z.refine((config) => !(config.SEALING_KEY_ID && config.LOCAL_SEALING_KEY_FILE), {
+      message: 'set either SEALING_KEY_ID or LOCAL_SEALING_KEY_FILE, not both',
+      path: ['SEALING_KEY_ID'],
     }),
   );
 export type Config = z.infer<typeof Config>;

@@ -2,11 +2,13 @@
 
 import { codeHasherFrom } from '#adapters/code-key';
 import { createDb } from '#adapters/dynamodb';
+import { secretSealerFrom } from '#adapters/sealer';
 import { sesMailerFrom } from '#adapters/ses';
 import { signerFrom } from '#adapters/signing';
 import { type Clock, systemClock } from './clock.ts';
 import { type Config, loadConfig } from './config.ts';
 import type { CodeHasher } from './crypto/code-hasher.ts';
+import type { SecretSealer } from './crypto/secret-sealer.ts';
 import type { Signer } from './crypto/signer.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -23,6 +25,8 @@ export interface Deps {
   readonly signer: Signer;
   readonly mailer: Mailer;
   readonly codeHasher: CodeHasher;
+  /** Seals and opens owners' OAuth client secrets (DESIGN §7). */
+  readonly sealer: SecretSealer;
   readonly clock: Clock;
   readonly random: Random;
   readonly logger: Logger;
@@ -38,6 +42,10 @@ const allAccess: RouteAccess = {
   mail: true,
   codeKey: true,
 };
+
+/** The sealer a route's access allows: its adapter behind a stand-in that refuses the other operation. */
+const sealerFor = (access: RouteAccess, label: string, sealer: () => SecretSealer): SecretSealer =>
+  access.seal === undefined ? undeclared.sealer(label) : undeclared.sealer(label, sealer(), access.seal);
 
 const usesSigner = (access: RouteAccess) => access.sign === true || access.publicKeys === true;
 
@@ -67,6 +75,12 @@ export function createDeps(
     mailer: overrides.mailer ?? (access.mail ? sesMailerFrom(config) : undeclared.mailer(caller)),
     codeHasher:
       overrides.codeHasher ?? (access.codeKey ? codeHasherFrom(config) : undeclared.codeHasher(caller)),
+    sealer:
+      overrides.sealer ??
+      // The full deps (local server, tests) hold the whole sealer; each route's view narrows it.
+      (access === allAccess
+        ? secretSealerFrom(config)
+        : sealerFor(access, caller, () => secretSealerFrom(config))),
     clock,
     random: overrides.random ?? cryptoRandom,
     logger: overrides.logger ?? createLogger(config.LOG_LEVEL),
@@ -113,6 +127,7 @@ function declaredOnly(deps: Deps, route: RouteSpec): Deps {
       signer: usesSigner(access) ? deps.signer : undeclared.signer(label),
       mailer: access.mail ? deps.mailer : undeclared.mailer(label),
       codeHasher: access.codeKey ? deps.codeHasher : undeclared.codeHasher(label),
+      sealer: sealerFor(access, label, () => deps.sealer),
     };
     byRoute.set(route, view);
   }

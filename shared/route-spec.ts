@@ -37,6 +37,12 @@ export interface RouteAccess {
   readonly mail?: boolean;
   /** `secretsmanager:GetSecretValue` on the sign-in code-hash key (DESIGN §3): the routes that hash codes. */
   readonly codeKey?: boolean;
+  /**
+   * The secret-sealing key (DESIGN §7): `encrypt` (`kms:Encrypt`) for the routes that store an
+   * owner's OAuth client secret, `decrypt` (`kms:Decrypt`) for the one that uses it; either only
+   * with the encryption context `{ applicationId }`.
+   */
+  readonly seal?: 'encrypt' | 'decrypt';
 }
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';

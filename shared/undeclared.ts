@@ -1,4 +1,5 @@
 import type { CodeHasher } from './crypto/code-hasher.ts';
+import type { SecretSealer } from './crypto/secret-sealer.ts';
 import type { Signer } from './crypto/signer.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Db } from './store/db.ts';
@@ -39,5 +40,18 @@ export const undeclared = {
   },
   codeHasher(route: string): CodeHasher {
     return { hash: () => Promise.reject(refusal(route, 'codeHasher', '`codeKey`')) };
+  },
+  /** A route that declares `seal: 'encrypt'` may seal but not open, and `'decrypt'` the reverse. */
+  sealer(route: string, declared?: SecretSealer, access?: 'encrypt' | 'decrypt'): SecretSealer {
+    return {
+      seal:
+        declared && access === 'encrypt'
+          ? (applicationId, plaintext) => declared.seal(applicationId, plaintext)
+          : () => Promise.reject(refusal(route, 'sealer.seal', "`seal: 'encrypt'`")),
+      open:
+        declared && access === 'decrypt'
+          ? (applicationId, sealed) => declared.open(applicationId, sealed)
+          : () => Promise.reject(refusal(route, 'sealer.open', "`seal: 'decrypt'`")),
+    };
   },
 };

@@ -1,6 +1,7 @@
 import { http } from '../../shared/http/handler.ts';
 import { configurationRoutes as routes } from '../../shared/route-table/configuration.ts';
+import { configurationView } from '../../shared/tenancy/configuration-document.ts';
 
 export const handler = http(routes.getConfiguration, async ({ grant }) => ({
-  body: grant.application.configuration,
+  body: configurationView(grant.application.configuration),
 }));

@@ -14,3 +14,4 @@ export const createDb = absent;
 export const signerFrom = absent;
 export const sesMailerFrom = absent;
 export const codeHasherFrom = absent;
+export const secretSealerFrom = absent;

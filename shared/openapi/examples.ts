@@ -21,6 +21,7 @@ const byName: Array<[RegExp, string]> = [
   [/^origins?$/, 'https://app.example.com'],
   [/^resources$/, 'https://mcp.example.com/mcp'],
   [/^syntheticEmailDomain$/, 'agents.acme.test'],
+  [/^socialReturnUrls$/, 'https://app.example.com/after-sign-in'],
   [/(url|Url|uri|Uri|issuer|resource|^image)$/, 'https://auth.example.com/'],
   [/(color|Color)$/, '#3366ff'],
   // SPEC §2: eight letters and digits of the code alphabet, shown as XXXX-XXXX.

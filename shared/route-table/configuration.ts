@@ -1,7 +1,7 @@
 /** Application configuration (issue 8 item 4). Spread into the one table (shared/routes.ts). */
 import { ConfigurationView } from '../contracts/configuration.ts';
 import type { RouteSpec } from '../route-spec.ts';
-import { Configuration, ConfigurationPatch } from '../tenancy/configuration-document.ts';
+import { ConfigurationInput, ConfigurationPatch } from '../tenancy/configuration-document.ts';
 import { ApplicationPath } from '../tenancy/schemas.ts';
 import { manageErrors, writeErrors } from './organizations.ts';
 
@@ -22,11 +22,11 @@ export const configurationRoutes = {
     entry: 'functions/configuration/replace.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, seal: 'encrypt' },
     permission: { action: 'configuration.write', from: 'params' },
     contract: {
       params: ApplicationPath,
-      body: { json: Configuration },
+      body: { json: ConfigurationInput },
       responses: { 200: ConfigurationView },
       errors: [...writeErrors, 'resourceTaken'],
     },
@@ -38,7 +38,7 @@ export const configurationRoutes = {
     entry: 'functions/configuration/patch.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, seal: 'encrypt' },
     permission: { action: 'configuration.write', from: 'params' },
     contract: {
       params: ApplicationPath,

@@ -2,10 +2,21 @@
  * An application's configuration (issue 8 item 4): one validated document, its schemas (strict, so
  * an unknown key is named in the 400), the RFC 7396 merge of a patch, and how it is stored on the
  * application item. SPEC §2 names `authentication.syntheticEmailDomain` and `oauth.resources`;
- * `origin` is the official origin of SPEC §1.8.
+ * `origin` is the official origin of SPEC §1.8; `socialProviders` and `socialReturnUrls` are social
+ * sign-in's (shared/tenancy/social-providers.ts).
  */
 import * as z from 'zod/mini';
 import { httpsOrigin } from './origins.ts';
+import {
+  noSocialProviders,
+  providersPatch,
+  providersView,
+  ReturnUrls,
+  replacedProviders,
+  SocialProviders,
+  SocialProvidersInput,
+  SocialProvidersPatch,
+} from './social-providers.ts';
 import { isReservedTestDomain } from './test-domains.ts';
 
 /** An application registers at most this many OAuth resources. */
@@ -80,13 +91,18 @@ const Origin = z.pipe(
   }),
 );
 
-/** The whole document, as `PUT` takes it: every key given (null where it has no value). */
-export const Configuration = z.strictObject({
+/**
+ * The whole document, as `PUT` takes it: every key given (null where it has no value). Client
+ * secrets come as plaintext and are sealed before the write is decided (shared/tenancy/configuration.ts).
+ */
+export const ConfigurationInput = z.strictObject({
   authentication: z.strictObject({ syntheticEmailDomain: z.nullable(EmailDomain) }),
   oauth: z.strictObject({ resources: Resources }),
   origin: z.nullable(Origin),
+  socialProviders: SocialProvidersInput,
+  socialReturnUrls: ReturnUrls,
 });
-export type Configuration = z.output<typeof Configuration>;
+export type ConfigurationInput = z.output<typeof ConfigurationInput>;
 
 /** A merge patch (RFC 7396) of the document: any key may be left out; null removes (resets) it. */
 export const ConfigurationPatch = z.strictObject({
@@ -95,6 +111,8 @@ export const ConfigurationPatch = z.strictObject({
   ),
   oauth: z.optional(z.nullable(z.strictObject({ resources: z.optional(z.nullable(Resources)) }))),
   origin: z.optional(z.nullable(Origin)),
+  socialProviders: z.optional(z.nullable(SocialProvidersPatch)),
+  socialReturnUrls: z.optional(z.nullable(ReturnUrls)),
 });
 export type ConfigurationPatch = z.output<typeof ConfigurationPatch>;
 
@@ -108,12 +126,19 @@ const Merged = z.strictObject({
     resources: [],
   })),
   origin: z._default(z.nullable(Origin), null),
+  socialProviders: z._default(SocialProviders, noSocialProviders),
+  socialReturnUrls: z._default(ReturnUrls, () => []),
 });
+
+/** The document as the service holds it: client secrets only in their sealed form. */
+export type Configuration = z.output<typeof Merged>;
 
 export const defaultConfiguration = (): Configuration => ({
   authentication: { syntheticEmailDomain: null },
   oauth: { resources: [] },
   origin: null,
+  socialProviders: noSocialProviders(),
+  socialReturnUrls: [],
 });
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -130,10 +155,29 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return result;
 }
 
-/** The current document with `patch` merged in, validated as a whole; zod's issues when it is not valid. */
+/**
+ * The current document with `patch` (its secrets sealed) merged in, validated as a whole; zod's
+ * issues when it is not valid.
+ */
 export function patched(current: Configuration, patch: ConfigurationPatch) {
-  return z.safeParse(Merged, mergePatch(current, patch));
+  const { socialProviders, ...rest } = patch;
+  const merge = socialProviders ? { ...rest, socialProviders: providersPatch(socialProviders) } : patch;
+  return z.safeParse(Merged, mergePatch(current, merge));
 }
+
+/** `PUT`'s document (its secrets sealed) over the current one: a secret left out is kept. */
+export function replaced(current: Configuration, input: ConfigurationInput) {
+  return z.safeParse(Merged, {
+    ...input,
+    socialProviders: replacedProviders(current.socialProviders, input.socialProviders),
+  });
+}
+
+/** The document as every answer shows it: a client secret only as `{ set }`. */
+export const configurationView = (configuration: Configuration) => ({
+  ...configuration,
+  socialProviders: providersView(configuration.socialProviders),
+});
 
 /**
  * The document as the application item holds it: `config` (a map: `authentication`, `oauth`) and
@@ -156,6 +200,9 @@ export function configurationFromItem(item: Record<string, unknown>): Configurat
     // A flat `oauth.resources` was never written: only the nested list has its resource items.
     oauth: { resources: Array.isArray(oauth.resources) ? (oauth.resources as string[]) : [] },
     origin: typeof item.origin === 'string' ? item.origin : null,
+    // Written only by a validated configuration write: parsed again so the type holds.
+    socialProviders: z.safeParse(SocialProviders, stored.socialProviders ?? {}).data ?? noSocialProviders(),
+    socialReturnUrls: Array.isArray(stored.socialReturnUrls) ? (stored.socialReturnUrls as string[]) : [],
   };
 }
 
@@ -163,4 +210,6 @@ export function configurationFromItem(item: Record<string, unknown>): Configurat
 export const storedConfig = (configuration: Configuration) => ({
   authentication: configuration.authentication,
   oauth: configuration.oauth,
+  socialProviders: configuration.socialProviders,
+  socialReturnUrls: configuration.socialReturnUrls,
 });

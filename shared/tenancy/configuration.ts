@@ -9,30 +9,53 @@ import { invalidRequest } from '../validation.ts';
 import { type Application, applicationFromItem } from './applications.ts';
 import {
   type Configuration,
+  type ConfigurationInput,
   type ConfigurationPatch,
+  configurationView,
   patched,
+  replaced,
   resourceUri,
   storedConfig,
 } from './configuration-document.ts';
 import { isForeignServiceResource } from './service-resources.ts';
+import { sealSecrets } from './social-providers.ts';
 
 /** Lost races before a configuration write answers 429 busy: each one means another write landed. */
 const MAX_WRITES = 4;
 
-/** `PUT /applications/{id}/configuration`: the whole document replaced. */
-export const replaceConfiguration = (deps: Deps, app: Application, next: Configuration) =>
-  changeConfiguration(deps, app, () => next);
+/** Seals a client secret for `app` (DESIGN §7): the plaintext goes no further than this. */
+const sealFor = (deps: Deps, app: Application) => (plaintext: string) => deps.sealer.seal(app.id, plaintext);
+
+/**
+ * `PUT /applications/{id}/configuration`: the whole document replaced; a client secret left out
+ * (or sent back as `{ set: true }`) keeps the stored one. Answers the read view.
+ */
+export async function replaceConfiguration(deps: Deps, app: Application, input: ConfigurationInput) {
+  const sealed = { ...input, socialProviders: await sealSecrets(input.socialProviders, sealFor(deps, app)) };
+  const written = await changeConfiguration(deps, app, (current) => {
+    const next = replaced(current, sealed);
+    if (!next.success) throw invalidRequest('body', next.error.issues);
+    return next.data;
+  });
+  return configurationView(written);
+}
 
 /**
  * `PATCH /applications/{id}/configuration`: an RFC 7396 merge patch, merged into the document as it
- * is when written (again after a lost race) and validated as a whole, so a 400 names the key.
+ * is when written (again after a lost race) and validated as a whole, so a 400 names the key. Its
+ * client secrets are sealed once, before the first merge.
  */
-export const patchConfiguration = (deps: Deps, app: Application, patch: ConfigurationPatch) =>
-  changeConfiguration(deps, app, (current) => {
-    const merged = patched(current, patch);
+export async function patchConfiguration(deps: Deps, app: Application, patch: ConfigurationPatch) {
+  const sealed = patch.socialProviders
+    ? { ...patch, socialProviders: await sealSecrets(patch.socialProviders, sealFor(deps, app)) }
+    : patch;
+  const written = await changeConfiguration(deps, app, (current) => {
+    const merged = patched(current, sealed);
     if (!merged.success) throw invalidRequest('body', merged.error.issues);
     return merged.data;
   });
+  return configurationView(written);
+}
 
 /**
  * Decides the new document from the current one and writes it with the resource claims and

@@ -60,6 +60,8 @@ describe('AWS calls per configuration request', () => {
       authentication: { syntheticEmailDomain: 'bots.test' },
       oauth: { resources },
       origin: null,
+      socialProviders: { google: null, github: null, microsoft: null, oidc: null },
+      socialReturnUrls: [],
     });
     expect(
       await commandsOf(() => manage(app, 'PUT', path(owned), { token }, document([newResource()]))),

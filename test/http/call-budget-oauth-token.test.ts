@@ -45,7 +45,13 @@ describe('AWS calls per token request', () => {
       'PUT',
       `/applications/${owned.applicationId}/configuration`,
       { token: owned.owner.token },
-      { authentication: { syntheticEmailDomain: null }, oauth: { resources: [resource] }, origin: null },
+      {
+        authentication: { syntheticEmailDomain: null },
+        oauth: { resources: [resource] },
+        origin: null,
+        socialProviders: { google: null, github: null, microsoft: null, oidc: null },
+        socialReturnUrls: [],
+      },
     );
     expect(configured.status, configured.text).toBe(200);
     const issued = await newCode(app, { ...input(), resource });

@@ -31,6 +31,8 @@ const document = (
   authentication: { syntheticEmailDomain: change.domain ?? null },
   oauth: { resources: change.resources ?? [] },
   origin: change.origin ?? null,
+  socialProviders: { google: null, github: null, microsoft: null, oidc: null },
+  socialReturnUrls: [],
 });
 
 /** A resource URI no other test of the run claims. */
@@ -80,6 +82,8 @@ describe('PUT /applications/{applicationId}/configuration', () => {
       authentication: { syntheticEmailDomain: 'Bots.Acme.Test' },
       oauth: { resources: [resource] },
       origin: 'https://Notes.Acme.COM:443',
+      socialProviders: { google: null, github: null, microsoft: null, oidc: null },
+      socialReturnUrls: [],
     });
 
     // Assess
@@ -137,7 +141,7 @@ describe('PUT /applications/{applicationId}/configuration', () => {
   });
 
   it.each([
-    ['a missing key', { authentication: { syntheticEmailDomain: null }, oauth: { resources: [] } }, 'origin'],
+    ['a missing key', { ...document(), origin: undefined }, 'origin'],
     ['an unknown key', { ...document(), theme: 'dark' }, 'theme'],
     ['an unknown nested key', { ...document(), oauth: { resources: [], scopes: [] } }, 'oauth.scopes'],
     ['an http resource', document({ resources: ['http://api.acme.com/mcp'] }), 'oauth.resources.0'],
@@ -221,6 +225,8 @@ describe('an application item written before the nested document', () => {
     expect(Item?.config).toEqual({
       authentication: { syntheticEmailDomain: 'legacy.test' },
       oauth: { resources: [] },
+      socialProviders: { google: null, github: null, microsoft: null, oidc: null },
+      socialReturnUrls: [],
     });
   });
 });

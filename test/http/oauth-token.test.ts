@@ -253,6 +253,8 @@ describe('POST /oauth/token: the exchange reads the role and the resource again'
           authentication: { syntheticEmailDomain: null },
           oauth: { resources },
           origin: null,
+          socialProviders: { google: null, github: null, microsoft: null, oidc: null },
+          socialReturnUrls: [],
         },
       );
     expect((await configure(holder, [resource])).status).toBe(200);

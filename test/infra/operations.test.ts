@@ -157,16 +157,23 @@ describe('teardown (README "Teardown: what cdk destroy keeps")', () => {
       .map((resource) => resource.Type)
       .sort();
 
-  it('keeps the table, the signing key, the SES identity and both log groups, and nothing else', () => {
+  it('keeps the table, the signing key, the sealing key, the SES identity and both log groups, and nothing else', () => {
     expect(retained(defaults)).toEqual([
       'AWS::DynamoDB::Table',
+      'AWS::KMS::Key',
       'AWS::KMS::Key',
       'AWS::Logs::LogGroup',
       'AWS::Logs::LogGroup',
       'AWS::SES::EmailIdentity',
     ]);
-    const signingKeys = defaults.template.findResources('AWS::KMS::Key', { DeletionPolicy: 'Retain' });
-    for (const key of Object.values(signingKeys)) expect(key.Properties.KeyUsage).toBe('SIGN_VERIFY');
+    const keys = Object.values(
+      defaults.template.findResources('AWS::KMS::Key', { DeletionPolicy: 'Retain' }),
+    );
+    // The signing key, and the symmetric sealing key (KMS's default usage, rotated).
+    expect(keys.map((key) => key.Properties.KeyUsage ?? 'ENCRYPT_DECRYPT').sort()).toEqual([
+      'ENCRYPT_DECRYPT',
+      'SIGN_VERIFY',
+    ]);
     defaults.template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Delete' });
   });
 

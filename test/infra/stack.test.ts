@@ -14,6 +14,11 @@ const keyId = Object.keys(
   template.findResources('AWS::KMS::Key', { Properties: { KeyUsage: 'SIGN_VERIFY' } }),
 )[0]!;
 const apiId = onlyResourceOf('AWS::ApiGatewayV2::Api');
+const sealingKeyId = Object.keys(
+  template.findResources('AWS::KMS::Key', {
+    Properties: { Description: "doorcode: seals application owners' OAuth client secrets" },
+  }),
+)[0]!;
 
 describe('Lambda functions', () => {
   it('creates exactly one function per route, and no other function', () => {
@@ -61,6 +66,7 @@ describe('Lambda functions', () => {
       'Fn::Join': ['', ['[{"keyId":"', { 'Fn::GetAtt': [keyId, 'Arn'] }, '"}]']],
     });
     expect(variables.CODE_KEY_SECRET_ARN).toEqual({ Ref: onlyResourceOf('AWS::SecretsManager::Secret') });
+    expect(variables.SEALING_KEY_ID).toEqual({ 'Fn::GetAtt': [sealingKeyId, 'Arn'] });
     expect(variables.SES_CONFIGURATION_SET).toEqual({ Ref: onlyResourceOf('AWS::SES::ConfigurationSet') });
     expect(variables.MAX_CODE_EMAILS_PER_HOUR).toBe(String(testInputs.maxCodeEmailsPerHour));
     // What CloudFormation puts in place of the tokens at deploy time.
@@ -71,6 +77,7 @@ describe('Lambda functions', () => {
       SIGNING_KEYS:
         '[{"keyId":"arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab"}]',
       CODE_KEY_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:CodeKeySecret-AbCdEf',
+      SEALING_KEY_ID: 'arn:aws:kms:eu-west-1:123456789012:key/5678abcd-12ab-34cd-56ef-1234567890ab',
       SES_CONFIGURATION_SET: 'MailConfigurationSet1A2B3C4D',
       AWS_REGION: 'eu-west-1',
     };

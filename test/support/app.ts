@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import type { Clock } from '../../shared/clock.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { inMemoryCodeHasher } from '../../shared/crypto/local-code-key.ts';
+import { LocalSecretSealer } from '../../shared/crypto/local-secret-sealer.ts';
 import { LocalSigner } from '../../shared/crypto/local-signer.ts';
 import { createDeps, type Deps } from '../../shared/deps.ts';
 import { UNDECLARED_ERROR } from '../../shared/http/handler.ts';
@@ -71,6 +72,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const defaults = createDeps(config, {
     signer: new LocalSigner(testKeyPair().pem),
     codeHasher: inMemoryCodeHasher(TEST_CODE_KEY),
+    sealer: new LocalSecretSealer(randomBytes(32)),
     clock,
     logger: createLogger('debug', (line) => logs.push(line)),
   });

@@ -248,12 +248,16 @@ export async function deviceAdministrationAndTeardownPaths({ app }: Battery): Pr
     { token },
     {
       oauth: { resources: [resource] },
+      // A provider with its client secret: the write seals it, every answer shows only { set }.
+      socialProviders: {
+        google: { enabled: true, clientId: 'battery.apps.example.com', clientSecret: 'battery-secret' },
+      },
     },
   );
   const external = await connect(app, { userId: owned.owner.userId, applicationId, resource });
   await refreshRequest(app, external.tokens.refresh_token);
 
-  // Configuration replaced as read, a key revoked, then the application and organization deleted.
+  // Configuration replaced as read (the secret kept by its { set: true }), a key revoked, then the application and organization deleted.
   const configuration = await manage(app, 'GET', `/applications/${applicationId}/configuration`, { token });
   await manage(app, 'PUT', `/applications/${applicationId}/configuration`, { token }, configuration.body);
   const keys = await manage(app, 'GET', `/applications/${applicationId}/api-keys`, { token });

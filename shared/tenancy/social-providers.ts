@@ -1,0 +1,217 @@
+/**
+ * The social sign-in part of an application's configuration (issue 12 item 1): the owner's own
+ * OAuth client per provider, and the return URLs the flow may end on. The client secret is
+ * write-only (DESIGN §7): a write takes its plaintext, which shared/tenancy/configuration.ts seals
+ * before anything else sees it; the document holds only `{ sealed }`; a read shows `{ set }`.
+ */
+import * as z from 'zod/mini';
+
+const SOCIAL_PROVIDERS = ['google', 'github', 'microsoft', 'oidc'] as const;
+export type SocialProviderName = (typeof SOCIAL_PROVIDERS)[number];
+
+/** At most this many return URLs; each is matched exactly, so a handful is all an application needs. */
+const MAX_RETURN_URLS = 20;
+const MAX_URL_LENGTH = 2000;
+
+/** An absolute https URL with no fragment and no user info, in WHATWG serialization (one spelling). */
+function httpsUrl(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' || text.includes('#') || url.username || url.password) return null;
+  return url.href.length <= MAX_URL_LENGTH ? url.href : null;
+}
+
+const HttpsUrl = (message: string) =>
+  z.pipe(
+    z.string().check(z.maxLength(MAX_URL_LENGTH)),
+    z.transform((text: string, ctx) => {
+      const url = httpsUrl(text);
+      if (url !== null) return url;
+      ctx.issues.push({ code: 'custom', message, input: text });
+      return z.NEVER;
+    }),
+  );
+
+/** OpenID Connect Discovery 1.0 §4: the issuer is an https URL with no query or fragment. */
+const Issuer = z.pipe(
+  HttpsUrl('an issuer is an https URL with no fragment'),
+  z.string().check(z.refine((url: string) => !url.includes('?'), 'an issuer has no query')),
+);
+
+export const ReturnUrls = z.array(HttpsUrl('a return URL is an absolute https URL without a fragment')).check(
+  z.maxLength(MAX_RETURN_URLS, `at most ${MAX_RETURN_URLS} return URLs`),
+  z.check((ctx) => {
+    const seen = new Set<string>();
+    ctx.value.forEach((url, index) => {
+      if (seen.has(url)) {
+        ctx.issues.push({
+          code: 'custom',
+          message: 'a return URL is listed once',
+          input: url,
+          path: [index],
+        });
+      }
+      seen.add(url);
+    });
+  }),
+);
+
+const ClientId = z.string().check(z.minLength(1), z.maxLength(512));
+/** The plaintext as a write sends it; never stored, answered or logged. */
+const PlainSecret = z.string().check(z.minLength(1), z.maxLength(1024));
+/** The read form, accepted back: `{ set: true }` keeps the stored secret, `{ set: false }` removes it. */
+const SecretState = z.strictObject({ set: z.boolean() });
+const SecretInput = z.optional(z.nullable(z.union([PlainSecret, SecretState])));
+
+/** The sealed form the application item holds (shared/crypto/secret-sealer.ts). */
+export const SealedSecret = z.strictObject({ sealed: z.string().check(z.minLength(1)) });
+export type SealedSecret = z.output<typeof SealedSecret>;
+
+const providerShape = { enabled: z.boolean(), clientId: ClientId };
+
+/** A provider as `PUT` takes it: the secret left out (or `{ set: true }`) keeps the stored one. */
+const ProviderInput = z.strictObject({ ...providerShape, clientSecret: SecretInput });
+const OidcInput = z.strictObject({ ...providerShape, issuer: Issuer, clientSecret: SecretInput });
+
+export const SocialProvidersInput = z.strictObject({
+  google: z.nullable(ProviderInput),
+  github: z.nullable(ProviderInput),
+  microsoft: z.nullable(ProviderInput),
+  oidc: z.nullable(OidcInput),
+});
+export type SocialProvidersInput = z.output<typeof SocialProvidersInput>;
+
+/** A provider in a merge patch: any key may be left out; `clientSecret: null` removes the secret. */
+const ProviderPatch = z.strictObject({
+  enabled: z.optional(z.boolean()),
+  clientId: z.optional(ClientId),
+  clientSecret: SecretInput,
+});
+const OidcPatch = z.strictObject({
+  enabled: z.optional(z.boolean()),
+  clientId: z.optional(ClientId),
+  issuer: z.optional(Issuer),
+  clientSecret: SecretInput,
+});
+export const SocialProvidersPatch = z.strictObject({
+  google: z.optional(z.nullable(ProviderPatch)),
+  github: z.optional(z.nullable(ProviderPatch)),
+  microsoft: z.optional(z.nullable(ProviderPatch)),
+  oidc: z.optional(z.nullable(OidcPatch)),
+});
+export type SocialProvidersPatch = z.output<typeof SocialProvidersPatch>;
+
+/** A provider as stored and merged: the secret sealed, or none. */
+const secretRequired = z.check<{ enabled: boolean; clientSecret: SealedSecret | null }>((ctx) => {
+  if (ctx.value.enabled && ctx.value.clientSecret === null) {
+    ctx.issues.push({
+      code: 'custom',
+      message: 'an enabled provider needs its client secret',
+      input: ctx.value,
+      path: ['clientSecret'],
+    });
+  }
+});
+const storedShape = { ...providerShape, clientSecret: z._default(z.nullable(SealedSecret), null) };
+const StoredProvider = z.strictObject(storedShape).check(secretRequired);
+const StoredOidc = z.strictObject({ ...storedShape, issuer: Issuer }).check(secretRequired);
+
+export const SocialProviders = z.strictObject({
+  google: z._default(z.nullable(StoredProvider), null),
+  github: z._default(z.nullable(StoredProvider), null),
+  microsoft: z._default(z.nullable(StoredProvider), null),
+  oidc: z._default(z.nullable(StoredOidc), null),
+});
+export type SocialProviders = z.output<typeof SocialProviders>;
+
+export const noSocialProviders = (): SocialProviders => ({
+  google: null,
+  github: null,
+  microsoft: null,
+  oidc: null,
+});
+
+/** Seals `plaintext` for the application (the configuration write's `deps.sealer.seal`). */
+export type Seal = (plaintext: string) => Promise<string>;
+
+type Secret = string | { set: boolean } | null | undefined;
+
+/** A plaintext secret sealed; the other forms as they are (merge and PUT decide what they mean). */
+const sealOne = async (
+  secret: Secret,
+  seal: Seal,
+): Promise<SealedSecret | { set: boolean } | null | undefined> =>
+  typeof secret === 'string' ? { sealed: await seal(secret) } : secret;
+
+/**
+ * The providers of a write with every plaintext secret sealed, before the write is decided (and
+ * decided again after a lost race, without sealing again). Only `{ sealed }`, `{ set }`, null or
+ * nothing remain.
+ */
+export async function sealSecrets<
+  P extends Partial<Record<SocialProviderName, { clientSecret?: Secret } | null>>,
+>(providers: P, seal: Seal): Promise<P> {
+  const sealed: Record<string, unknown> = { ...providers };
+  for (const name of SOCIAL_PROVIDERS) {
+    const provider = providers[name];
+    if (provider && provider.clientSecret !== undefined) {
+      sealed[name] = { ...provider, clientSecret: await sealOne(provider.clientSecret, seal) };
+    }
+  }
+  return sealed as P;
+}
+
+/** `{ set: true }` or nothing keeps the stored secret; `{ set: false }` is null (removed). */
+function keptSecret(secret: unknown, stored: SealedSecret | null | undefined): SealedSecret | null {
+  if (secret === undefined || (typeof secret === 'object' && secret !== null && 'set' in secret)) {
+    return secret === undefined || (secret as { set: boolean }).set ? (stored ?? null) : null;
+  }
+  return secret as SealedSecret | null;
+}
+
+/** `PUT`'s providers (secrets already sealed) over the stored ones, as the document will hold them. */
+export function replacedProviders(current: SocialProviders, input: SocialProvidersInput): unknown {
+  return Object.fromEntries(
+    SOCIAL_PROVIDERS.map((name) => {
+      const given = input[name];
+      if (given === null) return [name, null];
+      return [name, { ...given, clientSecret: keptSecret(given.clientSecret, current[name]?.clientSecret) }];
+    }),
+  );
+}
+
+/**
+ * A patch's providers (secrets already sealed) in merge-patch form: `{ set: true }` is left out
+ * (keep), `{ set: false }` becomes null (remove); `{ sealed }` replaces the stored object whole.
+ */
+export function providersPatch(patch: SocialProvidersPatch): unknown {
+  return Object.fromEntries(
+    Object.entries(patch).map(([name, provider]) => {
+      if (!provider || provider.clientSecret === undefined) return [name, provider];
+      const { clientSecret, ...rest } = provider as { clientSecret: unknown };
+      if (typeof clientSecret === 'object' && clientSecret !== null && 'set' in clientSecret) {
+        return [name, (clientSecret as { set: boolean }).set ? rest : { ...rest, clientSecret: null }];
+      }
+      return [name, { ...rest, clientSecret }];
+    }),
+  );
+}
+
+/** A provider as a read answers it: the secret only as `{ set }`, never its sealed form. */
+function providerView<P extends { clientSecret: SealedSecret | null }>(provider: P | null) {
+  if (provider === null) return null;
+  const { clientSecret, ...rest } = provider;
+  return { ...rest, clientSecret: { set: clientSecret !== null } };
+}
+
+/** The providers as a read answers them. */
+export const providersView = (providers: SocialProviders) => ({
+  google: providerView(providers.google),
+  github: providerView(providers.github),
+  microsoft: providerView(providers.microsoft),
+  oidc: providerView(providers.oidc),
+});

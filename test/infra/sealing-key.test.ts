@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { KEY_ADMIN_ACTIONS } from '../../lib/signing-key.ts';
+import { routeList } from '../../shared/routes.ts';
+import { synthDoorcode } from './synth.ts';
+
+interface KeyStatement {
+  Sid?: string;
+  Effect: 'Allow' | 'Deny';
+  Principal: { AWS: unknown } | '*';
+  Action: string | string[];
+  Condition?: Record<string, Record<string, unknown>>;
+}
+type Synth = ReturnType<typeof synthDoorcode>;
+type Route = (typeof routeList)[number];
+
+const description = "doorcode: seals application owners' OAuth client secrets";
+const actionsOf = (s: KeyStatement) => [s.Action].flat();
+const arnsOf = (value: unknown) =>
+  [value]
+    .flat()
+    .map((arn) => JSON.stringify(arn))
+    .sort();
+
+function sealingKey(synth: Synth) {
+  const keys = Object.values(
+    synth.template.findResources('AWS::KMS::Key', { Properties: { Description: description } }),
+  );
+  expect(keys).toHaveLength(1);
+  const key = keys[0]!;
+  return { key, statements: (key.Properties.KeyPolicy as { Statement: KeyStatement[] }).Statement };
+}
+
+/** `{"Fn::GetAtt":["<role>","Arn"]}` of the roles of `routes` whose access passes `uses`, once each. */
+const roleArns = (synth: Synth, routes: readonly Route[], uses: (route: Route) => boolean) =>
+  [
+    ...new Set(
+      routes
+        .filter(uses)
+        .map((route) =>
+          JSON.stringify({ 'Fn::GetAtt': [synth.logicalId(synth.routeFunction(route.id).role), 'Arn'] }),
+        ),
+    ),
+  ].sort();
+
+/** Who the key policy allows `action`: the `aws:PrincipalArn` roles of each Allow naming it. */
+const allowed = (statements: KeyStatement[], action: string) =>
+  statements
+    .filter((s) => s.Effect === 'Allow' && actionsOf(s).some((a) => a === action || a === 'kms:*'))
+    .flatMap((s) => arnsOf(s.Condition?.ArnEquals?.['aws:PrincipalArn']))
+    .sort();
+
+const applicationContext = {
+  StringLike: { 'kms:EncryptionContext:applicationId': 'app_*' },
+  'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['applicationId'] },
+};
+
+describe('the sealing key (DESIGN §7)', () => {
+  const synth = synthDoorcode();
+  const { key, statements } = sealingKey(synth);
+  const encrypters = roleArns(synth, routeList, (route) => route.access.seal === 'encrypt');
+
+  it('is a symmetric key, rotated by KMS, retained, with an explicit policy', () => {
+    expect(key.Properties.KeyUsage ?? 'ENCRYPT_DECRYPT').toBe('ENCRYPT_DECRYPT');
+    expect(key.Properties.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect((key as { DeletionPolicy?: string }).DeletionPolicy).toBe('Retain');
+    expect(statements.flatMap(actionsOf).some((action) => action.includes('*'))).toBe(false);
+  });
+
+  it('lets only the configuration write routes encrypt, and only with one application as the context', () => {
+    const writers = routeList.filter((route) => route.access.seal === 'encrypt').map((route) => route.id);
+    expect(writers.sort()).toEqual(['patchConfiguration', 'replaceConfiguration']);
+    expect(allowed(statements, 'kms:Encrypt')).toEqual(encrypters);
+    const encrypt = statements.find((s) => s.Effect === 'Allow' && actionsOf(s).includes('kms:Encrypt'));
+    expect(encrypt?.Principal).toEqual({ AWS: '*' });
+    expect(encrypt?.Condition).toMatchObject({
+      ...applicationContext,
+      StringEquals: { 'aws:PrincipalAccount': { Ref: 'AWS::AccountId' } },
+    });
+    const deny = statements.find((s) => s.Effect === 'Deny' && actionsOf(s).includes('kms:Encrypt'));
+    expect(arnsOf(deny?.Condition?.ArnNotEquals?.['aws:PrincipalArn'])).toEqual(encrypters);
+  });
+
+  it('lets nobody decrypt while no route declares seal: decrypt (the social callback is not built yet)', () => {
+    expect(routeList.some((route) => route.access.seal === 'decrypt')).toBe(false);
+    expect(allowed(statements, 'kms:Decrypt')).toEqual([]);
+    const deny = statements.filter((s) => s.Effect === 'Deny' && actionsOf(s).includes('kms:Decrypt'));
+    expect(deny).toHaveLength(1);
+    expect(deny[0]?.Condition).toBeUndefined();
+  });
+
+  it('lets the account root administer the key and rotation, never use it', () => {
+    const root = statements.filter((s) => s.Sid === 'AdministerWithoutUse');
+    expect(root).toHaveLength(1);
+    expect(actionsOf(root[0]!)).toEqual(
+      expect.arrayContaining([...KEY_ADMIN_ACTIONS, 'kms:EnableKeyRotation']),
+    );
+    for (const use of [
+      'kms:Encrypt',
+      'kms:Decrypt',
+      'kms:ReEncryptFrom',
+      'kms:ReEncryptTo',
+      'kms:GenerateDataKey',
+      'kms:CreateGrant',
+    ]) {
+      expect(actionsOf(root[0]!)).not.toContain(use);
+    }
+  });
+
+  it('gives no role an IAM statement on KMS: the key policy alone says who seals', () => {
+    for (const role of Object.values(synth.template.findResources('AWS::IAM::Role'))) {
+      const policies = (role.Properties.Policies ?? []) as Array<{
+        PolicyDocument: { Statement: KeyStatement[] };
+      }>;
+      const actions = policies.flatMap((policy) => policy.PolicyDocument.Statement.flatMap(actionsOf));
+      expect(actions.filter((action) => action.startsWith('kms:'))).toEqual([]);
+    }
+  });
+
+  it('hands SEALING_KEY_ID to the functions and names the key in an output', () => {
+    const outputs = synth.template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    const logicalId = Object.keys(
+      synth.template.findResources('AWS::KMS::Key', { Properties: { Description: description } }),
+    )[0];
+    expect(outputs.SealingKeyArn?.Value).toEqual({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+  });
+
+  it('renders a route that declares seal: decrypt as the only role allowed to decrypt', () => {
+    // A stand-in for the future social callback: the session route, declaring decrypt.
+    const routes = routeList.map((route) =>
+      route.id === 'session' ? { ...route, access: { ...route.access, seal: 'decrypt' as const } } : route,
+    ) as unknown as typeof routeList;
+    const withCallback = synthDoorcode({}, routes);
+    const policy = sealingKey(withCallback).statements;
+    const decrypters = roleArns(withCallback, routes, (route) => route.access.seal === 'decrypt');
+    expect(decrypters).toHaveLength(1);
+    expect(allowed(policy, 'kms:Decrypt')).toEqual(decrypters);
+    expect(allowed(policy, 'kms:Encrypt')).not.toEqual(expect.arrayContaining(decrypters));
+    const decrypt = policy.find((s) => s.Effect === 'Allow' && actionsOf(s).includes('kms:Decrypt'));
+    expect(decrypt?.Condition).toMatchObject(applicationContext);
+    const deny = policy.find((s) => s.Effect === 'Deny' && actionsOf(s).includes('kms:Decrypt'));
+    expect(arnsOf(deny?.Condition?.ArnNotEquals?.['aws:PrincipalArn'])).toEqual(decrypters);
+  });
+});
