@@ -5,14 +5,14 @@ import { startBridgeSignIn } from '../../shared/oauth/sign-in-bridge.ts';
 import { routes } from '../../shared/routes.ts';
 
 export const handler = http(routes.oauthSignInStart, async ({ deps, body, client, cookies }) => {
-  const { brand, clientTarget, email } = await startBridgeSignIn(deps, {
+  const { brand, clientTarget, to } = await startBridgeSignIn(deps, {
     requestId: body.request,
     email: body.email,
     account: body.account,
     client: { ...client, cookies },
   });
   return {
-    raw: htmlBody(codePage(brand, { requestId: body.request, email })),
+    raw: htmlBody(codePage(brand, { requestId: body.request, to })),
     headers: pageHeaders(signInPolicy(brand, clientTarget)),
   };
 });

@@ -7,10 +7,11 @@ import { routes } from '../../shared/routes.ts';
 export const handler = http(
   routes.oauthSignInVerify,
   async ({ deps, body, client, cookies, remainingMs }) => {
-    const { request: requestId, email, code } = body;
+    const { request: requestId, email, account, code } = body;
     const result = await verifyBridgeSignIn(deps, {
       requestId,
       email,
+      account,
       code,
       client: { ...client, cookies },
       remainingMs,
@@ -18,7 +19,9 @@ export const handler = http(
     if (result.outcome === 'wrong-code') {
       return {
         status: 400,
-        raw: htmlBody(codePage(result.brand, { requestId, email, attemptsLeft: result.attemptsLeft })),
+        raw: htmlBody(
+          codePage(result.brand, { requestId, to: result.to, attemptsLeft: result.attemptsLeft }),
+        ),
         headers: pageHeaders(signInPolicy(result.brand, result.clientTarget)),
       };
     }

@@ -1,6 +1,6 @@
 /** The requests of the OAuth authorization routes (SPEC §4.2, issue 10); their answers are HTML or redirects. */
 import * as z from 'zod/mini';
-import { CodeBody, Email } from '../sign-in/schemas.ts';
+import { Code, Email } from '../sign-in/schemas.ts';
 
 const text = z.optional(z.string());
 
@@ -34,7 +34,16 @@ export const SignInBridgeStartForm = z.object({
   account: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
 });
 
-export const SignInBridgeVerifyForm = z.extend(CodeBody, { request: RequestId });
+/**
+ * The code form: the address typed on the email form, or, for a recent account chosen with one click,
+ * that account's id (resolved again from the browser's signed list: the page never holds its address).
+ */
+export const SignInBridgeVerifyForm = z.object({
+  request: RequestId,
+  code: Code,
+  email: z.optional(Email),
+  account: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+});
 
 export const ConsentForm = z.object({
   request: RequestId,

@@ -11,6 +11,7 @@ import { postedByServicePage, sessionCookie } from '../sessions/cookies.ts';
 import {
   type BridgeChoice,
   bridgeChoices,
+  maskEmail,
   recentPlatformAddress,
   rememberAccount,
 } from '../sessions/recent-accounts.ts';
@@ -102,7 +103,7 @@ export async function startBridgeSignIn(
     account?: string | undefined;
     client: BridgeClient;
   },
-): Promise<CodeFormView & { email: string }> {
+): Promise<CodeFormView & { to: CodeRecipient }> {
   ownPageOnly(deps, input.client);
   const request = await pending(deps, input.requestId);
   const brand = await brandOf(deps, request);
@@ -114,12 +115,21 @@ export async function startBridgeSignIn(
     sourceIp: input.client.ip,
     userAgent: input.client.userAgent,
   });
-  return { brand, clientTarget: formTargetOf(request.redirectUri), email };
+  return { brand, clientTarget: formTargetOf(request.redirectUri), to: recipientOf(input, email) };
 }
+
+/**
+ * Whom the code page names: the address the user typed, or, for a recent account, only its masked
+ * form and id: one click must not show the full address of an account this browser merely remembers.
+ */
+export type CodeRecipient = { email: string } | { account: string; masked: string };
+
+const recipientOf = (input: { account?: string | undefined }, email: string): CodeRecipient =>
+  input.account === undefined ? { email } : { account: input.account, masked: maskEmail(email) };
 
 export type BridgeVerifyOutcome =
   | { outcome: 'signed-in'; cookies: string[]; returnTo: string }
-  | ({ outcome: 'wrong-code'; attemptsLeft: number | undefined } & CodeFormView);
+  | ({ outcome: 'wrong-code'; attemptsLeft: number | undefined; to: CodeRecipient } & CodeFormView);
 
 /**
  * `POST /oauth/login/verify`: checks the code exactly as `POST /auth/code/verify` does; on success
@@ -129,14 +139,22 @@ export type BridgeVerifyOutcome =
  */
 export async function verifyBridgeSignIn(
   deps: Deps,
-  input: { requestId: string; email: string; code: string; client: BridgeClient; remainingMs: () => number },
+  input: {
+    requestId: string;
+    email?: string | undefined;
+    account?: string | undefined;
+    code: string;
+    client: BridgeClient;
+    remainingMs: () => number;
+  },
 ): Promise<BridgeVerifyOutcome> {
   ownPageOnly(deps, input.client);
   const request = await pending(deps, input.requestId);
+  const email = await addressOf(deps, input);
   try {
     const result = await verifySignIn(deps, {
       scope: PLATFORM,
-      email: input.email,
+      email,
       code: input.code,
       sourceIp: input.client.ip,
       userAgent: input.client.userAgent,
@@ -161,6 +179,7 @@ export async function verifyBridgeSignIn(
       brand: await brandOf(deps, request),
       clientTarget: formTargetOf(request.redirectUri),
       attemptsLeft: typeof attemptsLeft === 'number' ? attemptsLeft : undefined,
+      to: recipientOf(input, email),
     };
   }
 }

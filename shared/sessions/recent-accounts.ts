@@ -112,7 +112,7 @@ export async function rememberAccount(
 }
 
 /** An address shown without revealing it: the first character of the local part, then the domain. */
-function maskEmail(email: string): string {
+export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
   if (at <= 0) return '***';
   return `${email.slice(0, 1)}***${email.slice(at)}`;

@@ -6,7 +6,7 @@ import { CODE_ALPHABET, CODE_LENGTH, normaliseCode } from './code.ts';
 export const Email = z.pipe(z.email().check(z.maxLength(254)), z.transform(normaliseEmail));
 
 /** SPEC §2: case-insensitive, hyphens ignored. A code that cannot be right is not counted as an attempt. */
-const Code = z.pipe(z.string().check(z.maxLength(32)), z.transform(normaliseCode)).check(
+export const Code = z.pipe(z.string().check(z.maxLength(32)), z.transform(normaliseCode)).check(
   z.refine(
     (code: string) => code.length === CODE_LENGTH && [...code].every((c) => CODE_ALPHABET.includes(c)),
     {

@@ -8,7 +8,7 @@ import {
   startClientMetadataServer,
 } from '../support/client-metadata-server.ts';
 import { freshIp } from '../support/http-client.ts';
-import { mailTo } from '../support/inbox.ts';
+import { latestCode, mailTo } from '../support/inbox.ts';
 import {
   authorizePath,
   bridgeRequestOf,
@@ -19,7 +19,7 @@ import {
   postForm,
   signInThroughBridge,
 } from '../support/oauth-authorize.ts';
-import { newEmail } from '../support/sign-in.ts';
+import { newEmail, wrongCode } from '../support/sign-in.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
 
 // Recent accounts (issue 12, item 3): the signed cookie the sign-in bridge sets, and the list route.
@@ -298,6 +298,44 @@ describe('the sign-in bridge with recent accounts', () => {
     expect(started.status).toBe(200);
     expect(started.text).toContain('Enter your code');
     expect((await mailTo(email)).length).toBe(before + 1);
+    // The code page names the account masked and carries its id, never its address (review).
+    expect(started.text).not.toContain(email);
+    expect(started.text).toContain(`u***@${email.split('@')[1]}`);
+    expect(started.text).toContain(`name="account" value="${userId}"`);
+  });
+
+  it('signs the chosen recent account in from the code page, which names it only by its id', async () => {
+    // Prepare
+    const email = newEmail();
+    const { recentCookie } = await bridgeSignIn(email);
+    const requestId = bridgeRequestOf(await app.request('GET', authorize, { ip: freshIp() }));
+    const page = await app.request('GET', `/oauth/login?request=${requestId}`, {
+      headers: { cookie: recentCookie },
+      ip: freshIp(),
+    });
+    const account = hiddenField(page.text, 'account');
+    await postForm(app, '/oauth/login', { request: requestId, account }, ownPage({ cookie: recentCookie }));
+
+    // Act
+    const wrong = await postForm(
+      app,
+      '/oauth/login/verify',
+      { request: requestId, account, code: wrongCode(await latestCode(email)) },
+      ownPage({ cookie: recentCookie }),
+    );
+    const verified = await postForm(
+      app,
+      '/oauth/login/verify',
+      { request: requestId, account, code: await latestCode(email) },
+      ownPage({ cookie: recentCookie }),
+    );
+
+    // Assess
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).not.toContain(email);
+    expect(wrong.text).toContain(`name="account" value="${account}"`);
+    expect(verified.status).toBe(303);
+    expect(String(verified.headers.location)).toContain('/oauth/authorize?');
   });
 
   it("refuses an account that is not in the browser's signed list, and a form with both or neither", async () => {

@@ -57,21 +57,28 @@ ${hidden('request', requestId)}
 
 export function codePage(
   brand: Brand,
-  input: { requestId: string; email: string; attemptsLeft?: number | undefined },
+  input: {
+    requestId: string;
+    /** Who the code went to: the address typed, or a recent account by its id (shown masked). */
+    to: { email: string } | { account: string; masked: string };
+    attemptsLeft?: number | undefined;
+  },
 ): string {
   const wrong =
     input.attemptsLeft === undefined
       ? ''
       : `<p class="error">That code is not right. ${input.attemptsLeft} attempt${input.attemptsLeft === 1 ? '' : 's'} left.</p>`;
+  const shown = 'email' in input.to ? input.to.email : input.to.masked;
+  const who = 'email' in input.to ? hidden('email', input.to.email) : hidden('account', input.to.account);
   return htmlDocument(
     `Sign in to ${brand.applicationName}`,
     `${brandHeader(brand)}
 <h1>Enter your code</h1>
-<p class="note">We sent an 8-character code to <strong>${escapeHtml(input.email)}</strong>. It works for 10 minutes.</p>
+<p class="note">We sent an 8-character code to <strong>${escapeHtml(shown)}</strong>. It works for 10 minutes.</p>
 ${wrong}
 <form method="post" action="/oauth/login/verify">
 ${hidden('request', input.requestId)}
-${hidden('email', input.email)}
+${who}
 <label for="code">Code</label>
 <input id="code" name="code" type="text" autocomplete="one-time-code" inputmode="text" required>
 <button type="submit">Sign in</button>
