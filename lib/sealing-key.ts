@@ -1,13 +1,8 @@
-import { Aws, Duration, RemovalPolicy } from 'aws-cdk-lib';
-import {
-  AccountRootPrincipal,
-  AnyPrincipal,
-  Effect,
-  PolicyDocument,
-  PolicyStatement,
-} from 'aws-cdk-lib/aws-iam';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AccountRootPrincipal, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
+import { allowRoles, denyAllBut } from './key-policy.ts';
 import { KEY_ADMIN_ACTIONS } from './signing-key.ts';
 
 /**
@@ -38,36 +33,10 @@ export interface SealingKeyUsers {
 }
 
 /** Allow `action` to `roles` with an application's context; deny it to everyone else, whatever else says. */
-function useStatements(action: 'kms:Encrypt' | 'kms:Decrypt', sid: string, roles: readonly string[]) {
-  const statements: PolicyStatement[] = [];
-  if (roles.length > 0) {
-    statements.push(
-      new PolicyStatement({
-        sid: `${sid}WithTheServiceRoles`,
-        // By condition, not by principal, for the signing key's reasons (lib/signing-key.ts).
-        principals: [new AnyPrincipal()],
-        actions: [action],
-        resources: ['*'],
-        conditions: {
-          ...applicationContext,
-          StringEquals: { 'aws:PrincipalAccount': Aws.ACCOUNT_ID },
-          ArnEquals: { 'aws:PrincipalArn': [...roles] },
-        },
-      }),
-    );
-  }
-  statements.push(
-    new PolicyStatement({
-      sid: `Deny${sid}ToEveryoneElse`,
-      effect: Effect.DENY,
-      principals: [new AnyPrincipal()],
-      actions: [action],
-      resources: ['*'],
-      ...(roles.length > 0 ? { conditions: { ArnNotEquals: { 'aws:PrincipalArn': [...roles] } } } : {}),
-    }),
-  );
-  return statements;
-}
+const useStatements = (action: 'kms:Encrypt' | 'kms:Decrypt', sid: string, roles: readonly string[]) => [
+  ...(roles.length > 0 ? [allowRoles(`${sid}WithTheServiceRoles`, action, roles, applicationContext)] : []),
+  denyAllBut(`Deny${sid}ToEveryoneElse`, action, roles),
+];
 
 export interface SealingKeyProps {
   readonly serviceName: string;

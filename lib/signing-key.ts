@@ -1,14 +1,9 @@
-import { Annotations, Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import {
-  AccountRootPrincipal,
-  AnyPrincipal,
-  Effect,
-  PolicyDocument,
-  PolicyStatement,
-} from 'aws-cdk-lib/aws-iam';
+import { Annotations, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AccountRootPrincipal, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import type { SigningKeyGeneration } from './inputs.ts';
+import { allowRoles, denyAllBut } from './key-policy.ts';
 
 /** The one algorithm KmsSigner uses; the Sign grant is conditioned on it. */
 const SIGNING_ALGORITHM = 'RSASSA_PKCS1_V1_5_SHA_256';
@@ -51,58 +46,22 @@ export interface SigningKeyUsers {
 
 /** The key policy statements of every generation beside administration (statement ids are stable). */
 function keyUseStatements(users: SigningKeyUsers): PolicyStatement[] {
-  const signers = [...users.signerRoleArns];
-  const statements: PolicyStatement[] = [];
-  if (signers.length > 0) {
-    statements.push(
-      new PolicyStatement({
-        sid: 'SignWithTheServiceRoles',
-        // By condition, not by principal: KMS checks that a named principal exists when the policy is
-        // written, and a role created seconds earlier in the same deploy may not be visible to it yet
-        // (the deploy then fails, not retried); a principal is also pinned to the role's unique id, so a
-        // recreated role would silently lose access. `aws:PrincipalArn` is compared at each request.
-        principals: [new AnyPrincipal()],
-        actions: ['kms:Sign'],
-        resources: ['*'],
-        // KmsSigner sends only a SHA-256 digest with this algorithm; nothing else may be signed.
-        conditions: {
-          StringEquals: {
-            'kms:SigningAlgorithm': SIGNING_ALGORITHM,
-            'kms:MessageType': 'DIGEST',
-            'aws:PrincipalAccount': Aws.ACCOUNT_ID,
-          },
-          ArnEquals: { 'aws:PrincipalArn': signers },
-        },
-      }),
-    );
-  }
-  // Whatever any other policy, grant or future statement says: only the signing roles sign.
-  statements.push(
-    new PolicyStatement({
-      sid: 'DenySignToEveryoneElse',
-      effect: Effect.DENY,
-      principals: [new AnyPrincipal()],
-      actions: ['kms:Sign'],
-      resources: ['*'],
-      ...(signers.length > 0 ? { conditions: { ArnNotEquals: { 'aws:PrincipalArn': signers } } } : {}),
-    }),
-  );
-  if (users.publicKeyRoleArns.length > 0) {
-    statements.push(
-      new PolicyStatement({
-        sid: 'ReadThePublicKey',
-        // By condition, for the same reasons as the signing statement.
-        principals: [new AnyPrincipal()],
-        actions: ['kms:GetPublicKey'],
-        resources: ['*'],
-        conditions: {
-          StringEquals: { 'aws:PrincipalAccount': Aws.ACCOUNT_ID },
-          ArnEquals: { 'aws:PrincipalArn': [...users.publicKeyRoleArns] },
-        },
-      }),
-    );
-  }
-  return statements;
+  const signers = users.signerRoleArns;
+  return [
+    // KmsSigner sends only a SHA-256 digest with this algorithm; nothing else may be signed.
+    ...(signers.length > 0
+      ? [
+          allowRoles('SignWithTheServiceRoles', 'kms:Sign', signers, {
+            StringEquals: { 'kms:SigningAlgorithm': SIGNING_ALGORITHM, 'kms:MessageType': 'DIGEST' },
+          }),
+        ]
+      : []),
+    // Whatever any other policy, grant or future statement says: only the signing roles sign.
+    denyAllBut('DenySignToEveryoneElse', 'kms:Sign', signers),
+    ...(users.publicKeyRoleArns.length > 0
+      ? [allowRoles('ReadThePublicKey', 'kms:GetPublicKey', users.publicKeyRoleArns)]
+      : []),
+  ];
 }
 
 export interface SigningKeyProps {
