@@ -9,6 +9,7 @@ import { expectError } from '../support/expect-error.ts';
 import { freshIp } from '../support/http-client.ts';
 import { mailTo } from '../support/inbox.ts';
 import { newEmail } from '../support/sign-in.ts';
+import { createTestApplication } from '../support/tenancy.ts';
 
 const PLATFORM = 'platform';
 const HOUR = 3_600_000;
@@ -43,23 +44,61 @@ const capCounter = (target: TestApp, at: number) =>
  * The real SES mailer (sending to the emulator), whose suppression list is a stand-in: the emulator
  * has none, so this one answers like SES's GetSuppressedDestination for the addresses in `list`.
  */
-function withSuppressionList(real: Mailer, list: Set<string>): Mailer {
+function withSuppressionList(real: Mailer, list: Set<string>, asked: string[] = []): Mailer {
   return {
     send: (message) => real.send(message),
-    isSuppressed: async (address) => list.has(address),
+    isSuppressed: async (address) => {
+      asked.push(address);
+      return list.has(address);
+    },
   };
 }
 
 describe('POST /auth/code/start to an address on the SES suppression list (issue 9, item 4)', () => {
   const suppressed = new Set<string>();
+  const asked: string[] = [];
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp({
       env: { MAX_CODE_EMAILS_PER_HOUR: '100' },
-      overrides: (defaults) => ({ mailer: withSuppressionList(defaults.mailer, suppressed) }),
+      overrides: (defaults) => ({ mailer: withSuppressionList(defaults.mailer, suppressed, asked) }),
     });
   });
   afterAll(() => app.close());
+
+  it('asks SES only for a start that may send: not for an unknown key, nor for a test address', async () => {
+    // Prepare
+    const { publicKey } = await createTestApplication(app, {
+      authentication: { syntheticEmailDomain: 'bots.suppression.test' },
+    });
+    const real = newEmail();
+    const bot = newEmail('bots.suppression.test');
+    const unknownKey = newEmail();
+    asked.length = 0;
+
+    // Act
+    const answers = [
+      await app.request('POST', '/auth/code/start', {
+        body: { email: unknownKey },
+        headers: { 'x-api-key': `pu_${'A'.repeat(43)}` },
+        ip: freshIp(),
+      }),
+      await app.request('POST', '/auth/code/start', {
+        body: { email: bot },
+        headers: { 'x-api-key': publicKey },
+        ip: freshIp(),
+      }),
+      await app.request('POST', '/auth/code/start', {
+        body: { email: real },
+        headers: { 'x-api-key': publicKey },
+        ip: freshIp(),
+      }),
+    ];
+
+    // Assess: one GetSuppressedDestination, for the address that is mailed.
+    expect(answers.map((answer) => answer.status)).toEqual([401, 200, 200]);
+    expect(asked).toEqual([real]);
+  });
 
   it('answers like any start, sends nothing, and leaves a request whose code nobody knows', async () => {
     // Prepare
