@@ -29,12 +29,9 @@ export interface DoorcodeStackProps extends StackProps {
 /** `jwks` -> `RouteJwks`: stable construct ids, so logical ids follow the route table. */
 const routeConstructId = (id: RouteId): string => `Route${id.charAt(0).toUpperCase()}${id.slice(1)}`;
 
-/**
- * The routes `reservedConcurrency` applies to: sign-in by code, which must keep answering when other
- * functions of the account take its concurrency, and the only routes that send mail or check codes.
- */
-export const isSignInRoute = (route: { readonly path: string }): boolean =>
-  route.path.startsWith('/auth/code/');
+/** The routes `reservedConcurrency` applies to: those the route table marks `reserved`. */
+export const hasReservedConcurrency = (route: { readonly reserved?: true }): boolean =>
+  route.reserved === true;
 
 /** The whole service: one function per entry of the route table, behind one HTTP API. */
 export class DoorcodeStack extends Stack {
@@ -136,7 +133,7 @@ export class DoorcodeStack extends Stack {
         role: roles.roleFor(route.access),
         logGroup: functionLogs,
         memoryMb: inputs.lambdaMemoryMb,
-        ...(inputs.reservedConcurrency !== undefined && isSignInRoute(route)
+        ...(inputs.reservedConcurrency !== undefined && hasReservedConcurrency(route)
           ? { reservedConcurrency: inputs.reservedConcurrency }
           : {}),
       });

@@ -126,6 +126,11 @@ export interface RouteSpec {
   readonly permission?: Permission;
   /** Its own API Gateway throttle; without one the route shares the stage's `DEFAULT_THROTTLE`. */
   readonly throttle?: RouteThrottle;
+  /**
+   * Its function gets the deploy's `reservedConcurrency` (lib/doorcode-stack.ts): the routes that must
+   * keep answering when the account's other functions take its concurrency (sign-in by code).
+   */
+  readonly reserved?: true;
 }
 
 export interface Permission {

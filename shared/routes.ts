@@ -87,6 +87,8 @@ export const routes = {
     contract: { responses: { 200: OpenApiDocument }, errors: [] },
   },
   codeStart: {
+    // Sign-in by code keeps answering when other functions take the account's concurrency.
+    reserved: true,
     method: 'POST',
     path: '/auth/code/start',
     entry: 'functions/auth/code-start.ts',
@@ -103,6 +105,8 @@ export const routes = {
     },
   },
   codeVerify: {
+    // Sign-in by code keeps answering when other functions take the account's concurrency.
+    reserved: true,
     method: 'POST',
     path: '/auth/code/verify',
     entry: 'functions/auth/code-verify.ts',
@@ -127,6 +131,8 @@ export const routes = {
     },
   },
   codeApprove: {
+    // Sign-in by code keeps answering when other functions take the account's concurrency.
+    reserved: true,
     method: 'POST',
     path: '/auth/code/approve',
     entry: 'functions/auth/code-approve.ts',
@@ -149,6 +155,8 @@ export const routes = {
     },
   },
   codePoll: {
+    // Sign-in by code keeps answering when other functions take the account's concurrency.
+    reserved: true,
     method: 'POST',
     path: '/auth/code/poll',
     entry: 'functions/auth/code-poll.ts',
@@ -173,6 +181,8 @@ export const routes = {
     },
   },
   codePeek: {
+    // Sign-in by code keeps answering when other functions take the account's concurrency.
+    reserved: true,
     method: 'POST',
     path: '/auth/code/peek',
     entry: 'functions/auth/code-peek.ts',

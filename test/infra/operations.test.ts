@@ -1,6 +1,6 @@
 import { CfnResource, TagManager } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { isSignInRoute } from '../../lib/doorcode-stack.ts';
+import { hasReservedConcurrency } from '../../lib/doorcode-stack.ts';
 import { routeList } from '../../shared/routes.ts';
 import { tableSchema } from '../../shared/store/table.ts';
 import { allIdentityStatements } from './policies.ts';
@@ -68,7 +68,7 @@ describe('operational settings (README "Deploy to AWS")', () => {
       ].sort(),
     );
     expect(functions.filter(({ properties }) => 'ReservedConcurrentExecutions' in properties)).toHaveLength(
-      routeList.filter(isSignInRoute).length,
+      routeList.filter(hasReservedConcurrency).length,
     );
   });
 
