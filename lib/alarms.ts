@@ -17,7 +17,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { type CodeRefusal, METRIC_NAMESPACE, type MetricName } from '../shared/metrics/metrics.ts';
+import { CODE_REFUSALS, METRIC_NAMESPACE, type MetricName } from '../shared/metrics/metrics.ts';
 
 export interface AlarmsProps {
   readonly serviceName: string;
@@ -204,7 +204,6 @@ export class Alarms extends Construct {
         period: FIVE_MINUTES,
       });
     const graph = (title: string, left: IMetric[]) => new GraphWidget({ title, left, width: 8, height: 6 });
-    const reasons: CodeRefusal[] = ['wrong', 'expired', 'tooMany'];
     this.dashboard.addWidgets(
       new TextWidget({
         markdown: `# ${serviceName}\nMetrics and alarms, and what to do: docs/operations.md.`,
@@ -215,7 +214,7 @@ export class Alarms extends Construct {
       graph('Sign-ins', [service('SignInsStarted'), service('SignInsCompleted'), service('SignInsFailed')]),
       graph(
         'Codes refused',
-        reasons.map((reason) => service('CodesRefused', { Reason: reason }).with({ label: reason })),
+        CODE_REFUSALS.map((reason) => service('CodesRefused', { Reason: reason }).with({ label: reason })),
       ),
       graph('Rate limits, signing and the mail cap', [
         service('RateLimited'),

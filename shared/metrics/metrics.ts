@@ -7,7 +7,8 @@
 /** The CloudWatch namespace of every metric here; the one dimension is `Service` (SERVICE_NAME). */
 export const METRIC_NAMESPACE = 'Doorcode';
 
-const metricNames = [
+/** Every metric the service writes (lib/alarms.ts graphs each of them). */
+export const METRIC_NAMES = [
   'SignInsStarted',
   'SignInsCompleted',
   'SignInsFailed',
@@ -18,10 +19,11 @@ const metricNames = [
   'KmsSignErrors',
   'MailCapReached',
 ] as const;
-export type MetricName = (typeof metricNames)[number];
+export type MetricName = (typeof METRIC_NAMES)[number];
 
 /** Why a sign-in code was refused: the `Reason` dimension of `CodesRefused`. */
-export type CodeRefusal = 'wrong' | 'expired' | 'tooMany';
+export const CODE_REFUSALS = ['wrong', 'expired', 'tooMany'] as const;
+export type CodeRefusal = (typeof CODE_REFUSALS)[number];
 
 /** Counts what happened during one request; the handler chain writes them once, when it answers. */
 export interface Metrics {
