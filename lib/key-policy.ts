@@ -1,5 +1,5 @@
 import { Aws } from 'aws-cdk-lib';
-import { AnyPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { AccountRootPrincipal, AnyPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 
 type Conditions = Record<string, Record<string, unknown>>;
 
@@ -42,4 +42,16 @@ export const denyAllBut = (sid: string, action: string, roles: readonly string[]
     actions: [action],
     resources: ['*'],
     ...(roles.length > 0 ? { conditions: { ArnNotEquals: { 'aws:PrincipalArn': [...roles] } } } : {}),
+  });
+
+/**
+ * The account root (so the account's administrators' IAM policies apply) may take `actions`, a list
+ * of administrative actions written out one by one: no wildcard, so never a use of the key.
+ */
+export const administerWithoutUse = (actions: readonly string[]) =>
+  new PolicyStatement({
+    sid: 'AdministerWithoutUse',
+    principals: [new AccountRootPrincipal()],
+    actions: [...actions],
+    resources: ['*'],
   });

@@ -1,8 +1,8 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { AccountRootPrincipal, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyDocument } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import { allowRoles, denyAllBut } from './key-policy.ts';
+import { administerWithoutUse, allowRoles, denyAllBut } from './key-policy.ts';
 import { KEY_ADMIN_ACTIONS } from './signing-key.ts';
 
 /**
@@ -59,14 +59,7 @@ export class SealingKey extends Construct {
       description: `${props.serviceName}: seals application owners' OAuth client secrets`,
       enableKeyRotation: true,
       policy: new PolicyDocument({
-        statements: [
-          new PolicyStatement({
-            sid: 'AdministerWithoutUse',
-            principals: [new AccountRootPrincipal()],
-            actions: [...SEALING_KEY_ADMIN_ACTIONS],
-            resources: ['*'],
-          }),
-        ],
+        statements: [administerWithoutUse(SEALING_KEY_ADMIN_ACTIONS)],
       }),
       removalPolicy: RemovalPolicy.RETAIN,
       pendingWindow: Duration.days(30),

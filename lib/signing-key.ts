@@ -1,12 +1,10 @@
 import { Annotations, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { AccountRootPrincipal, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyDocument, type PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
+import { SIGNING_ALGORITHM } from '../shared/crypto/signer.ts';
 import type { SigningKeyGeneration } from './inputs.ts';
-import { allowRoles, denyAllBut } from './key-policy.ts';
-
-/** The one algorithm KmsSigner uses; the Sign grant is conditioned on it. */
-const SIGNING_ALGORITHM = 'RSASSA_PKCS1_V1_5_SHA_256';
+import { administerWithoutUse, allowRoles, denyAllBut } from './key-policy.ts';
 
 /** How long clients may cache the JWKS (functions/well-known/jwks.ts: `max-age=3600`). */
 const JWKS_CACHE_MS = 3_600_000;
@@ -97,12 +95,7 @@ export class SigningKey extends Construct {
     const first = generations.reduce((a, b) => (startOf(b) < startOf(a) ? b : a));
     this.versions = generations.map((generation) => {
       const original = generation.id === '1';
-      const admin = new PolicyStatement({
-        sid: 'AdministerWithoutUse',
-        principals: [new AccountRootPrincipal()],
-        actions: [...KEY_ADMIN_ACTIONS],
-        resources: ['*'],
-      });
+      const admin = administerWithoutUse(KEY_ADMIN_ACTIONS);
       const key = new Key(this, original ? 'Key' : `Key${generation.id}`, {
         description: `${props.serviceName}: signs session tokens (RS256), generation ${generation.id}`,
         keySpec: KeySpec.RSA_2048,

@@ -3,9 +3,7 @@ import { GetPublicKeyCommand, type KMSClient, SignCommand } from '@aws-sdk/clien
 import { type Clock, systemClock } from '../clock.ts';
 import { activeGeneration, type KeyGeneration, publishedGenerations } from './key-schedule.ts';
 import { toPublicJwk } from './public-jwk.ts';
-import type { PublicJwk, Signer } from './signer.ts';
-
-const SIGNING_ALGORITHM = 'RSASSA_PKCS1_V1_5_SHA_256';
+import { type PublicJwk, SIGNING_ALGORITHM, type Signer } from './signer.ts';
 
 /**
  * Signs through AWS KMS. `keys` are the key generations (shared/crypto/key-schedule.ts): by the

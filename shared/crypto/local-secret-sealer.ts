@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { localKeyFile } from './local-code-key.ts';
 import type { SecretSealer } from './secret-sealer.ts';
 
 const KEY_BYTES = 32;
@@ -27,11 +26,7 @@ export class LocalSecretSealer implements SecretSealer {
    * key (shared/crypto/local-code-key.ts): reading the local table's data alone opens no secret.
    */
   static fromFile(file: string): LocalSecretSealer {
-    if (!existsSync(file)) {
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      writeFileSync(file, `${randomBytes(KEY_BYTES).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-    }
-    const hex = readFileSync(file, 'utf8').trim();
+    const hex = localKeyFile(file, KEY_BYTES).trim();
     if (!/^[0-9a-f]{64}$/i.test(hex)) throw new Error(`${file} does not hold a 64-hex-digit sealing key`);
     return new LocalSecretSealer(Buffer.from(hex, 'hex'));
   }

@@ -27,6 +27,9 @@ export interface Signer {
   sign(signingInput: Uint8Array, kid?: string): Promise<Uint8Array>;
 }
 
+/** KMS's name of RS256, the only signing algorithm: KmsSigner signs with it, the key policy allows no other. */
+export const SIGNING_ALGORITHM = 'RSASSA_PKCS1_V1_5_SHA_256';
+
 /** Used when no signing key is configured: the JWKS is empty and signing fails loudly. */
 export const noSigner: Signer = {
   activeKey: () => Promise.reject(new Error('No signing key is configured')),

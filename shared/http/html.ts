@@ -3,20 +3,10 @@
  * escaping function for every dynamic value, and the headers that keep the pages from being framed,
  * scripted, cached or leaking their URL. The pages need no JavaScript: plain forms.
  */
+
 import { createHash } from 'node:crypto';
 import type { AppError } from '../errors.ts';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** A value made safe for text and for a double- or single-quoted attribute. */
-export const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+import { escapeHtml } from '../html-escape.ts';
 
 /** The one style sheet, inline and allowed by its hash (CSP Level 2 §4.2.4): no 'unsafe-inline'. */
 const STYLE = `

@@ -1,12 +1,7 @@
+import { escapeHtml } from '../html-escape.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { clientInWords, oneLine, utcInWords } from '../mail/plain-text.ts';
 import { formatCode } from './code.ts';
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 export interface SignInEmail {
   to: string;

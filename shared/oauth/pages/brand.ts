@@ -1,5 +1,5 @@
 /** The application's name and logo at the top of the sign-in and consent pages (escaped here). */
-import { escapeHtml } from '../../http/html.ts';
+import { escapeHtml } from '../../html-escape.ts';
 
 export interface Brand {
   applicationName: string;

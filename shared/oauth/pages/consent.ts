@@ -5,7 +5,8 @@
  * cannot approve a consent window opened under the cursor). And the refusal page: an error for the
  * client, carried back only if the user follows its link. Every value escaped.
  */
-import { escapeHtml, htmlDocument, type PagePolicy } from '../../http/html.ts';
+import { escapeHtml } from '../../html-escape.ts';
+import { htmlDocument, type PagePolicy } from '../../http/html.ts';
 import type { ConsentView, RefusalView } from '../authorize.ts';
 import type { Scope } from '../model.ts';
 import { brandHeader, logoSources } from './brand.ts';

@@ -2,7 +2,8 @@
  * The sign-in bridge's two pages (issue 10): the email form and the code form. Plain forms that
  * post to the service's own origin; every value escaped.
  */
-import { escapeHtml, htmlDocument, type PagePolicy } from '../../http/html.ts';
+import { escapeHtml } from '../../html-escape.ts';
+import { htmlDocument, type PagePolicy } from '../../http/html.ts';
 import type { BridgeChoice } from '../../sessions/recent-accounts.ts';
 import { type Brand, brandHeader, logoSources } from './brand.ts';
 
