@@ -1,5 +1,6 @@
 import { createLocalJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import type { Clock } from '../clock.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { PublicJwk, Signer } from './signer.ts';
 
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -10,6 +11,23 @@ export async function signJwt(signer: Signer, payload: JWTPayload, typ = 'JWT'):
   const signingInput = `${encode({ alg: 'RS256', typ, kid })}.${encode(payload)}`;
   const signature = await signer.sign(Buffer.from(signingInput, 'ascii'), kid);
   return `${signingInput}.${Buffer.from(signature).toString('base64url')}`;
+}
+
+/**
+ * A token of the service signed through its Signer (one KMS `Sign` on AWS); a failure (Sign or
+ * GetPublicKey) counts in `KmsSignErrors`, which lib/alarms.ts alarms on: every issuer signs here.
+ */
+export async function signToken(
+  deps: { signer: Signer; metrics: Pick<Metrics, 'count'> },
+  payload: JWTPayload,
+  typ: string,
+): Promise<string> {
+  try {
+    return await signJwt(deps.signer, payload, typ);
+  } catch (error) {
+    deps.metrics.count('KmsSignErrors');
+    throw error;
+  }
 }
 
 export interface VerifyOptions {

@@ -4,11 +4,13 @@
  * so a client that holds no token, or a dead one, discovers where to get one; a 403 for a tool names
  * the one scope to ask for (the step-up).
  */
+
 import { AppError } from '../errors.ts';
+import { serviceUrl } from '../service-url.ts';
 
 /** RFC 9728 §3: the metadata of the resource `<ISSUER>/mcp/<applicationId>` (SPEC §4.1). */
 export const resourceMetadataUrl = (issuer: string, applicationId: string): string =>
-  `${issuer.replace(/\/+$/, '')}/.well-known/oauth-protected-resource/mcp/${encodeURIComponent(applicationId)}`;
+  serviceUrl(issuer, `/.well-known/oauth-protected-resource/mcp/${encodeURIComponent(applicationId)}`);
 
 /** RFC 6750 §3: a quoted-string value (no quote or backslash ever comes from a client here). */
 const quoted = (value: string) => `"${value.replace(/[\\"]/g, '\\$&')}"`;

@@ -8,6 +8,7 @@
  */
 import type { Deps } from '../deps.ts';
 import { jsonRpcIdOf, type RawBody } from '../http/respond.ts';
+import { ownMcpResource } from '../tenancy/service-resources.ts';
 import { insufficientScope } from './challenge.ts';
 import { checkOrigin } from './origin.ts';
 import { authenticate } from './principal.ts';
@@ -125,7 +126,7 @@ function webRequest(
     if (value !== undefined) headers.set(name, value);
   }
   headers.set('content-type', 'application/json');
-  const url = `${deps.config.ISSUER.replace(/\/+$/, '')}/mcp/${encodeURIComponent(request.applicationId)}`;
+  const url = ownMcpResource(deps.config.ISSUER, request.applicationId);
   return new Request(url, { method: 'POST', headers, body: JSON.stringify(request.message), signal });
 }
 

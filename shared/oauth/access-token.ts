@@ -5,10 +5,10 @@
  * locally against the published keys and reads the grant (`gid`) once to know it is still live.
  */
 import type { JWTPayload } from 'jose';
-import { signJwt, verifyJwt } from '../crypto/jwt.ts';
+import { signToken, verifyJwt } from '../crypto/jwt.ts';
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
-import { countingSignErrors } from '../sessions/token.ts';
+import { isString } from '../sessions/token.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokenClaims, SCOPES, type Scope } from './model.ts';
 
 const ACCESS_TOKEN_TYPE = 'at+jwt';
@@ -35,13 +35,9 @@ export async function issueAccessToken(
     iat,
     exp: iat + ACCESS_TOKEN_TTL_SECONDS,
   };
-  const accessToken = await countingSignErrors(deps, () =>
-    signJwt(deps.signer, claims as unknown as JWTPayload, ACCESS_TOKEN_TYPE),
-  );
+  const accessToken = await signToken(deps, claims as unknown as JWTPayload, ACCESS_TOKEN_TYPE);
   return { accessToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS, claims };
 }
-
-const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 /**
  * The claims of an access token for `resource`, verified locally (RS256 only, issuer, audience,
@@ -53,17 +49,10 @@ export async function verifyAccessToken(
   token: string,
   resource: string,
 ): Promise<AccessTokenClaims | null> {
-  const [header] = token.split('.');
-  try {
-    const typ = (JSON.parse(Buffer.from(header ?? '', 'base64url').toString('utf8')) as { typ?: unknown })
-      .typ;
-    if (typ !== ACCESS_TOKEN_TYPE) return null;
-  } catch {
-    return null;
-  }
   const payload = await verifyJwt(deps.signer, token, {
     issuer: deps.config.ISSUER,
     audience: resource,
+    typ: ACCESS_TOKEN_TYPE,
     clock: deps.clock,
   });
   if (!payload) return null;

@@ -13,6 +13,7 @@ import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../random.ts';
+import { serviceUrl } from '../service-url.ts';
 import type { ResolvedSession } from '../sessions/resolve.ts';
 import { grantsOf } from '../store/oauth.ts';
 import { putAuthorizationRequest } from '../store/oauth-requests.ts';
@@ -77,8 +78,6 @@ export type AuthorizeOutcome =
 
 /** RFC 7636 §4.2: BASE64URL(SHA256(verifier)) is 43 characters of the base64url alphabet. */
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
-
-const issuerBase = (deps: Deps) => deps.config.ISSUER.replace(/\/+$/, '');
 
 /** RFC 6749 §3.1: a parameter sent more than once is an invalid request. */
 function refuseRepeated(rawQuery: string): void {
@@ -154,7 +153,7 @@ export async function authorize(
     await store(deps, { ...base, requestId, expiresAt });
     return {
       kind: 'sign-in',
-      location: `${issuerBase(deps)}/oauth/login?request=${encodeURIComponent(requestId)}`,
+      location: serviceUrl(deps.config.ISSUER, `/oauth/login?request=${encodeURIComponent(requestId)}`),
     };
   }
 
@@ -221,7 +220,7 @@ async function resourceTarget(
   roleReadFollows: boolean,
 ): Promise<{ resource: string; applicationId: string } | null> {
   if (!resource || resource.includes('#')) return null;
-  const ownPrefix = `${issuerBase(deps)}/mcp/`;
+  const ownPrefix = serviceUrl(deps.config.ISSUER, '/mcp/');
   if (resource.startsWith(ownPrefix)) {
     const id = resource.slice(ownPrefix.length);
     if (id === '' || id.includes('/') || ownMcpResource(deps.config.ISSUER, id) !== resource) return null;

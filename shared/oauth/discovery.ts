@@ -4,20 +4,18 @@
  * to authorize (RFC 8414 authorization server metadata). docs/oauth.md "Discovery" explains them.
  * Built from the configuration alone: the static documents' bundles hold no SDK client.
  */
-import { SCOPES } from './model.ts';
 
-/** The issuer without a trailing slash, to which endpoint paths are appended. */
-const base = (issuer: string) => issuer.replace(/\/+$/, '');
+import { serviceUrl } from '../service-url.ts';
+import { SCOPES } from './model.ts';
 
 /** RFC 8414 §2 metadata of this authorization server. Static: it depends on the configuration alone. */
 export function authorizationServerMetadata(issuer: string) {
-  const origin = base(issuer);
   return {
     // RFC 8414 §3.3: identical to the `iss` of the tokens and of the authorization response (RFC 9207).
     issuer,
-    authorization_endpoint: `${origin}/oauth/authorize`,
-    token_endpoint: `${origin}/oauth/token`,
-    jwks_uri: `${origin}/.well-known/jwks.json`,
+    authorization_endpoint: serviceUrl(issuer, '/oauth/authorize'),
+    token_endpoint: serviceUrl(issuer, '/oauth/token'),
+    jwks_uri: serviceUrl(issuer, '/.well-known/jwks.json'),
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
@@ -44,4 +42,4 @@ export function protectedResourceMetadata(issuer: string, resource: string) {
 
 /** SPEC §4.1: the `/mcp` path on this host. */
 export const serviceResourceMetadata = (issuer: string) =>
-  protectedResourceMetadata(issuer, `${base(issuer)}/mcp`);
+  protectedResourceMetadata(issuer, serviceUrl(issuer, '/mcp'));

@@ -7,6 +7,7 @@
  */
 import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
+import { serviceUrl } from '../service-url.ts';
 import { postedByServicePage, sessionCookie } from '../sessions/cookies.ts';
 import {
   type BridgeChoice,
@@ -160,7 +161,6 @@ export async function verifyBridgeSignIn(
       userAgent: input.client.userAgent,
       remainingMs: input.remainingMs,
     });
-    const issuer = deps.config.ISSUER.replace(/\/+$/, '');
     return {
       outcome: 'signed-in',
       cookies: [
@@ -169,7 +169,7 @@ export async function verifyBridgeSignIn(
         // Issue 12: the account joins the browser's recent accounts, first.
         await rememberAccount(deps, input.client.cookies, { userId: result.user.id, scope: PLATFORM }),
       ],
-      returnTo: `${issuer}/oauth/authorize?${request.query}`,
+      returnTo: serviceUrl(deps.config.ISSUER, `/oauth/authorize?${request.query}`),
     };
   } catch (error) {
     if (!(error instanceof AppError) || error.kind !== 'wrongCode') throw error;

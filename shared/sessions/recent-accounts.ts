@@ -158,7 +158,7 @@ async function resolve(
     if (!item || item.scope !== entry.scope) continue;
     const application = entry.scope === PLATFORM ? undefined : found[`app${entry.scope}`];
     if (entry.scope !== PLATFORM && !application) continue;
-    const user = userFromItem(item, deps.config.ISSUER.replace(/\/+$/, ''));
+    const user = userFromItem(item, deps.config.ISSUER);
     accounts.push({
       entry,
       email: user.email,

@@ -1,5 +1,5 @@
 import type { JWTPayload } from 'jose';
-import { signJwt, verifyJwt } from '../crypto/jwt.ts';
+import { signToken, verifyJwt } from '../crypto/jwt.ts';
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
 
@@ -48,37 +48,26 @@ export async function issueSessionToken(
   const issuedAt = Math.floor(deps.clock.now() / 1000);
   const expiresAt = issuedAt + (input.lifetime ?? SESSION_TTL_SECONDS);
   const jti = newId(deps.random, 'jti');
-  const token = await countingSignErrors(deps, () =>
-    signJwt(
-      deps.signer,
-      {
-        iss: deps.config.ISSUER,
-        sub: input.userId,
-        email: input.email,
-        sid: input.sessionId,
-        aud: input.scope,
-        jti,
-        iat: issuedAt,
-        exp: expiresAt,
-        ...(input.actorId ? { act: { sub: input.actorId } } : {}),
-      },
-      SESSION_TOKEN_TYPE,
-    ),
+  const token = await signToken(
+    deps,
+    {
+      iss: deps.config.ISSUER,
+      sub: input.userId,
+      email: input.email,
+      sid: input.sessionId,
+      aud: input.scope,
+      jti,
+      iat: issuedAt,
+      exp: expiresAt,
+      ...(input.actorId ? { act: { sub: input.actorId } } : {}),
+    },
+    SESSION_TOKEN_TYPE,
   );
   return { token, jti, issuedAt, expiresAt };
 }
 
-/** A failed signature (KMS Sign or GetPublicKey, on AWS) counts in `KmsSignErrors`; lib/alarms.ts alarms on it. */
-export async function countingSignErrors<T>(deps: Deps, sign: () => Promise<T>): Promise<T> {
-  try {
-    return await sign();
-  } catch (error) {
-    deps.metrics.count('KmsSignErrors');
-    throw error;
-  }
-}
-
-const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+/** A non-empty string claim. */
+export const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 /**
  * Verifies signature, issuer, expiry and the header's `typ` (`JWT`) locally; null for anything that

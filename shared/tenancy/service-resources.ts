@@ -5,12 +5,13 @@
  * URI on the service's origin) would squat a resource the service itself vouches for, answering the
  * rightful application 409 and sending its OAuth flows to the squatter.
  */
+import { serviceUrl } from '../service-url.ts';
 /**
  * The application's own MCP resource `<ISSUER>/mcp/<applicationId>`, in the form the configuration
  * stores: the `resource` of its protected resource metadata and the `aud` of its access tokens.
  */
 export const ownMcpResource = (issuer: string, applicationId: string): string =>
-  new URL(`${issuer.replace(/\/+$/, '')}/mcp/${encodeURIComponent(applicationId)}`).href;
+  new URL(serviceUrl(issuer, `/mcp/${encodeURIComponent(applicationId)}`)).href;
 
 /**
  * Whether `uri` (stored form) is on the service's own origin (its host and port, whatever the scheme:

@@ -1,4 +1,5 @@
 import { sha256Bytes, sha256Hex } from '../crypto/hash.ts';
+import { serviceUrl } from '../service-url.ts';
 
 /** The image types a data URL may carry (shared/users/schemas.ts checks their magic bytes). */
 const imageTypes = {
@@ -59,8 +60,7 @@ const IMAGES_PATH = '/images';
  * The URL of a stored image. Built when answering, from the id the profile keeps, so a new base
  * URL (a custom domain added later) moves every image URL with it.
  */
-export const imageUrl = (issuer: string, id: string): string =>
-  `${issuer.replace(/\/+$/, '')}${IMAGES_PATH}/${id}`;
+export const imageUrl = (issuer: string, id: string): string => serviceUrl(issuer, `${IMAGES_PATH}/${id}`);
 
 const imageId = new RegExp(`^[A-Za-z0-9_-]{${(ID_BYTES * 4) / 3}}\\.(png|jpg|gif|webp)$`);
 
