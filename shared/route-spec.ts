@@ -22,6 +22,16 @@ export interface RouteThrottle {
   readonly burst: number;
 }
 
+/**
+ * The routes that send a sign-in email (`POST /auth/code/start`, the sign-in bridge's `POST /oauth/login`):
+ * 10 a second each stays under SES's default production sending rate (14 a second) for either alone;
+ * together they could exceed it, which the hourly cap on sign-in emails bounds (`maxCodeEmailsPerHour`).
+ */
+export const MAIL_THROTTLE: RouteThrottle = { rate: 10, burst: 20 };
+
+/** The routes that check a sign-in code (verify, approve, the bridge's verify). */
+export const CODE_CHECK_THROTTLE: RouteThrottle = { rate: 25, burst: 50 };
+
 /** The stage-wide throttle, which every route without its own `throttle` gets. */
 export const DEFAULT_THROTTLE: RouteThrottle = { rate: 100, burst: 200 };
 

@@ -11,7 +11,13 @@ import { ConditionalGet, ImagePath } from './contracts/images.ts';
 import { OpenApiDocument } from './contracts/openapi.ts';
 import { Revoked, SessionInfo, SessionList, SignedOut, UserResult } from './contracts/sessions.ts';
 import { Approved, PeekResult, StartResult } from './contracts/sign-in.ts';
-import { bodyErrors, credentialErrors, type RouteSpec } from './route-spec.ts';
+import {
+  bodyErrors,
+  CODE_CHECK_THROTTLE,
+  credentialErrors,
+  MAIL_THROTTLE,
+  type RouteSpec,
+} from './route-spec.ts';
 import { apiKeyRoutes } from './route-table/api-keys.ts';
 import { applicationRoutes } from './route-table/applications.ts';
 import { configurationRoutes } from './route-table/configuration.ts';
@@ -95,9 +101,8 @@ export const routes = {
     errorStyle: 'app',
     auth: 'key-optional',
     access: { table: 'readwrite', mail: true, codeKey: true },
-    // Every start sends an email: 10 a second stays under SES's default production sending rate
-    // (14 a second), and a distributed flood costs at most that much mail.
-    throttle: { rate: 10, burst: 20 },
+    // Every start sends an email.
+    throttle: MAIL_THROTTLE,
     contract: {
       body: { json: StartBody },
       responses: { 200: StartResult },
@@ -113,7 +118,7 @@ export const routes = {
     errorStyle: 'app',
     auth: 'key-optional',
     access: { table: 'readwrite', sign: true, codeKey: true },
-    throttle: { rate: 25, burst: 50 },
+    throttle: CODE_CHECK_THROTTLE,
     contract: {
       body: { json: CodeBody },
       responses: { 200: SignInResult },
@@ -139,7 +144,7 @@ export const routes = {
     errorStyle: 'app',
     auth: 'key-optional',
     access: { table: 'readwrite', codeKey: true },
-    throttle: { rate: 25, burst: 50 },
+    throttle: CODE_CHECK_THROTTLE,
     contract: {
       body: { json: CodeBody },
       responses: { 200: Approved },

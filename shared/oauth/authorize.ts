@@ -9,10 +9,13 @@
  * session gets the consent page, or the page with the link when its user holds no role.
  * docs/oauth.md, "Authorization request", states the rules.
  */
+
+import type * as z from 'zod/mini';
+import type { AuthorizeQuery as AuthorizeQuerySchema } from '../contracts/oauth-authorize.ts';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import { newId } from '../random.ts';
+import { newId, newSecret } from '../random.ts';
 import { serviceUrl } from '../service-url.ts';
 import type { ResolvedSession } from '../sessions/resolve.ts';
 import { grantsOf } from '../store/oauth.ts';
@@ -32,16 +35,7 @@ import { formTargetOf, matchesRedirectUri, redirectTargetLabel, redirectWith } f
 import { roleOnApplication } from './role.ts';
 
 /** The parameters of SPEC §4.2 as the chain parsed them (each a single string, or absent). */
-export interface AuthorizeQuery {
-  client_id?: string | undefined;
-  redirect_uri?: string | undefined;
-  response_type?: string | undefined;
-  code_challenge?: string | undefined;
-  code_challenge_method?: string | undefined;
-  resource?: string | undefined;
-  scope?: string | undefined;
-  state?: string | undefined;
-}
+export type AuthorizeQuery = z.output<typeof AuthorizeQuerySchema>;
 
 /** What the consent page shows and posts back. */
 export interface ConsentView {
@@ -167,7 +161,7 @@ export async function authorize(
       true,
     );
   }
-  const csrfToken = Buffer.from(deps.random.bytes(32)).toString('base64url');
+  const csrfToken = newSecret(deps.random);
   await store(deps, {
     ...base,
     requestId,

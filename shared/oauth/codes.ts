@@ -6,7 +6,7 @@
  */
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
-import { newId } from '../random.ts';
+import { newId, newSecret } from '../random.ts';
 import { putAuthorizationCode } from '../store/oauth.ts';
 import { AUTHORIZATION_CODE_TTL_SECONDS, type AuthorizationCodeRecord } from './model.ts';
 
@@ -16,7 +16,7 @@ export type CodeInput = Omit<
 >;
 
 export async function issueAuthorizationCode(deps: Deps, input: CodeInput): Promise<string> {
-  const code = Buffer.from(deps.random.bytes(32)).toString('base64url');
+  const code = newSecret(deps.random);
   const issuedAt = Math.floor(deps.clock.now() / 1000);
   const record: AuthorizationCodeRecord = {
     ...input,

@@ -50,5 +50,3 @@ export async function listConnections(deps: Deps, userId: string) {
  * already revoked answers `revoked: false` alike (the key is in the caller's own partition, so
  * another user's grant is never even read).
  */
-export const revokeConnection = (deps: Deps, userId: string, grantId: string): Promise<boolean> =>
-  endGrant(deps, userId, grantId);

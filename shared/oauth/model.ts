@@ -22,9 +22,13 @@ export const scopesOfRole = (role: Role | undefined): readonly Scope[] =>
  * grant fewer), never an error.
  */
 export function grantedScopes(requested: string | undefined, role: Role | undefined): Scope[] {
+  return narrowScopes(requested === undefined ? scopesOfRole(role) : requested.split(' '), role);
+}
+
+/** Of `held` (a grant's or a code's scopes), those `role` still allows, in the order of `SCOPES`. */
+export function narrowScopes(held: readonly string[], role: Role | undefined): Scope[] {
   const allowed = scopesOfRole(role);
-  const asked = requested === undefined ? allowed : requested.split(' ').filter(Boolean);
-  return SCOPES.filter((scope) => allowed.includes(scope) && asked.includes(scope));
+  return SCOPES.filter((scope) => allowed.includes(scope) && held.includes(scope));
 }
 
 /** SPEC §5.4: access tokens are valid 3600 s. */

@@ -16,7 +16,12 @@ import { fail } from '../errors.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { readGrant, readRefreshToken, rotateRefreshToken } from '../store/oauth.ts';
 import { endGrant } from './grants.ts';
-import { grantedScopes, REFRESH_REPLAY_GRACE_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from './model.ts';
+import {
+  grantedScopes,
+  narrowScopes,
+  REFRESH_REPLAY_GRACE_SECONDS,
+  REFRESH_TOKEN_TTL_SECONDS,
+} from './model.ts';
 import { holdsResource, roleOnApplication } from './role.ts';
 import { answer, required, type TokenAnswer } from './token-answer.ts';
 
@@ -54,7 +59,7 @@ export async function refreshGrant(deps: Deps, form: TokenForm): Promise<TokenAn
   // So does an external resource the application released (another tenant may hold it now); its
   // own MCP endpoint needs no read.
   const held = await roleOnApplication(deps, grant.userId, grant.applicationId);
-  const scopes = held ? grantedScopes(grant.scopes.join(' '), held.role) : [];
+  const scopes = held ? narrowScopes(grant.scopes, held.role) : [];
   if (scopes.length === 0 || !(await holdsResource(deps, grant.applicationId, record.resource))) {
     await endGrant(deps, grant.userId, grant.grantId);
     throw invalid();

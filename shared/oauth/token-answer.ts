@@ -1,18 +1,13 @@
 /** What both grants of the token endpoint share: reading the form's required fields, and the answer. */
-import type { TokenForm } from '../contracts/oauth-token.ts';
+import type * as z from 'zod/mini';
+import type { TokenForm, TokenResponse } from '../contracts/oauth-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { type IssuedAccessToken, issueAccessToken } from './access-token.ts';
 import type { Scope } from './model.ts';
 
-/** RFC 6749 §5.1: the answer of both grants. */
-export interface TokenAnswer {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  refresh_token: string;
-  scope: string;
-}
+/** RFC 6749 §5.1: the answer of both grants, as its contract declares it. */
+export type TokenAnswer = z.output<typeof TokenResponse>;
 
 /** The named form fields, each present and non-empty, or `invalid_request` naming the first missing. */
 export function required<K extends keyof TokenForm>(form: TokenForm, names: readonly K[]): Record<K, string> {

@@ -7,12 +7,12 @@ import type { TokenForm } from '../contracts/oauth-token.ts';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
-import { newWriteId } from '../random.ts';
+import { newSecret, newWriteId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { burnCode, readAuthorizationCode, spendCode } from '../store/oauth.ts';
 import { issueAccessToken } from './access-token.ts';
 import { endGrant } from './grants.ts';
-import { grantedScopes, REFRESH_TOKEN_TTL_SECONDS, type RefreshTokenRecord } from './model.ts';
+import { narrowScopes, REFRESH_TOKEN_TTL_SECONDS, type RefreshTokenRecord } from './model.ts';
 import { refreshGrant } from './refresh.ts';
 import { holdsResource, roleOnApplication } from './role.ts';
 import { answerOf, required, type TokenAnswer } from './token-answer.ts';
@@ -100,14 +100,14 @@ async function exchangeCode(deps: Deps, form: TokenForm): Promise<TokenAnswer> {
   // consent holds what the role allows now. The resource must still be the application's (an
   // external one may have been released and claimed by another tenant). A refusal spends the code.
   const held = await roleOnApplication(deps, code.userId, code.applicationId);
-  const scopes = held ? grantedScopes(code.scopes.join(' '), held.role) : [];
+  const scopes = held ? narrowScopes(code.scopes, held.role) : [];
   if (!held || scopes.length === 0 || !(await holdsResource(deps, code.applicationId, code.resource))) {
     await burnCode(deps.db, codeHash, now);
     throw fail('invalidGrant', 'The authorization code is no longer valid for this user or resource');
   }
 
   // 256 random bits, shown once, stored as its SHA-256 (DESIGN §3).
-  const refreshToken = Buffer.from(deps.random.bytes(32)).toString('base64url');
+  const refreshToken = newSecret(deps.random);
   const refresh: RefreshTokenRecord = {
     tokenHash: sha256Hex(refreshToken),
     grantId: code.grantId,

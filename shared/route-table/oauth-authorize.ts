@@ -12,7 +12,7 @@ import {
   SignInBridgeStartForm,
   SignInBridgeVerifyForm,
 } from '../contracts/oauth-authorize.ts';
-import { bodyErrors, type RouteSpec } from '../route-spec.ts';
+import { bodyErrors, CODE_CHECK_THROTTLE, MAIL_THROTTLE, type RouteSpec } from '../route-spec.ts';
 
 const html = { raw: 'text/html' } as const;
 
@@ -48,8 +48,8 @@ export const oauthAuthorizeRoutes = {
     errorStyle: 'html',
     auth: 'none',
     access: { table: 'readwrite', mail: true, codeKey: true },
-    // Every post sends an email, as `POST /auth/code/start` does: the same throttle.
-    throttle: { rate: 10, burst: 20 },
+    // Every post sends an email, as `POST /auth/code/start` does.
+    throttle: MAIL_THROTTLE,
     contract: {
       body: { form: SignInBridgeStartForm },
       responses: { 200: html },
@@ -63,7 +63,7 @@ export const oauthAuthorizeRoutes = {
     errorStyle: 'html',
     auth: 'none',
     access: { table: 'readwrite', sign: true, codeKey: true },
-    throttle: { rate: 25, burst: 50 },
+    throttle: CODE_CHECK_THROTTLE,
     contract: {
       body: { form: SignInBridgeVerifyForm },
       responses: { 303: NoBody, 400: html },

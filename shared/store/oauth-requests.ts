@@ -7,13 +7,11 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthorizationRequest } from '../oauth/model.ts';
 import type { Db } from './db.ts';
 import { conditionFailureItem, isConditionFailure } from './errors.ts';
-import { type CreateOutcome, putNew, readNow } from './items.ts';
+import { type CreateOutcome, putNew, readNow, withoutKeys } from './items.ts';
 import { keys } from './keys.ts';
 
-const recordOf = (item: Record<string, unknown>): AuthorizationRequest => {
-  const { pk: _pk, sk: _sk, ...request } = item;
-  return request as unknown as AuthorizationRequest;
-};
+const recordOf = (item: Record<string, unknown>): AuthorizationRequest =>
+  withoutKeys(item) as unknown as AuthorizationRequest;
 
 /** A new pending request; its id has 128 random bits, so `exists` never happens in practice. */
 export const putAuthorizationRequest = (db: Db, request: AuthorizationRequest): Promise<CreateOutcome> =>

@@ -7,7 +7,7 @@ import type { AuthorizationCodeRecord, GrantRecord, RefreshTokenRecord, Scope } 
 import { type Item, readItems } from './batch.ts';
 import type { Db } from './db.ts';
 import { conditionFailureItem, isConditionFailure } from './errors.ts';
-import { type CreateOutcome, putNew, queryAll, readNow } from './items.ts';
+import { type CreateOutcome, putNew, queryAll, readNow, withoutKeys } from './items.ts';
 import { keys } from './keys.ts';
 import { transactWrite } from './transact.ts';
 
@@ -42,11 +42,6 @@ export async function readGrantAndApplication(
     ...(found.application ? { application: found.application } : {}),
   };
 }
-
-const withoutKeys = (item: Item): Record<string, unknown> => {
-  const { pk: _pk, sk: _sk, ...rest } = item;
-  return rest;
-};
 
 /** The authorization code stored under `codeHash` (consistent: a spend is seen at once), or undefined. */
 export async function readAuthorizationCode(
