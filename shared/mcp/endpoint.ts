@@ -91,19 +91,6 @@ function notServed(message: McpMessage, method: string): McpAnswer {
   };
 }
 
-/** JSON-RPC 2.0 §5.1: invalid request. */
-const INVALID_REQUEST = -32600;
-
-function transportRefusal(message: McpMessage, status: number): McpAnswer {
-  const text = `The request does not meet the Streamable HTTP transport (the server answered ${status}): send Accept: application/json, text/event-stream and a JSON body`;
-  const body = { jsonrpc: '2.0', id: jsonRpcIdOf(message), error: { code: INVALID_REQUEST, message: text } };
-  return {
-    status: 400,
-    raw: { base64: Buffer.from(JSON.stringify(body)).toString('base64'), contentType: 'application/json' },
-    headers: {},
-  };
-}
-
 /** `work`, or a rejection with the signal's reason once it aborts (a hung SDK call cannot outlive the deadline). */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -153,9 +140,6 @@ async function fromResponse(
   }
   if (!ANSWERED.has(response.status)) {
     await response.body?.cancel().catch(() => undefined);
-    // A transport refusal the chain did not foresee (406 for an Accept without JSON, say) is the
-    // client's, answered as a JSON-RPC invalid request with 400, never a 500.
-    if (response.status >= 400 && response.status < 500) return transportRefusal(message, response.status);
     throw new Error(`The MCP server answered ${response.status}`);
   }
   const reading = response.arrayBuffer();

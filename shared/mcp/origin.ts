@@ -9,6 +9,7 @@ import { isPlatformOrigin } from '../sessions/cookies.ts';
 
 export function checkOrigin(config: Config, origin: string | undefined): void {
   if (origin === undefined) return;
-  if (origin === new URL(config.ISSUER).origin || isPlatformOrigin(config, origin)) return;
+  // The service's own origin counts as a platform origin (shared/sessions/cookies.ts).
+  if (isPlatformOrigin(config, origin)) return;
   throw fail('forbidden', 'Requests from this origin are not accepted');
 }

@@ -9,9 +9,9 @@
  */
 import type { Deps } from '../deps.ts';
 import { verifyAccessToken } from '../oauth/access-token.ts';
-import { SCOPES, type Scope, scopesOfRole } from '../oauth/model.ts';
+import { narrowScopes, type Scope } from '../oauth/model.ts';
+import { roleIn } from '../oauth/role.ts';
 import { readGrantAndApplication } from '../store/oauth.ts';
-import { readMember } from '../store/organizations.ts';
 import { type Application, applicationFromItem } from '../tenancy/applications.ts';
 import type { Role } from '../tenancy/permissions.ts';
 import { ownMcpResource } from '../tenancy/service-resources.ts';
@@ -67,18 +67,14 @@ export async function authenticate(
     grant.clientId === claims.client_id;
   if (!live || !read.application) throw unauthorized(metadata, true);
   const application = applicationFromItem(read.application);
-  const member = await readMember(deps.db, application.organizationId, claims.sub);
-  const role = member?.role as Role | undefined;
-  const allowed = scopesOfRole(role);
-  if (!role || allowed.length === 0) throw unauthorized(metadata, true);
-  const held = claims.scope.split(' ');
+  const role = await roleIn(deps, application, claims.sub);
+  if (!role) throw unauthorized(metadata, true);
   return {
     userId: claims.sub,
     clientId: claims.client_id,
     grantId: claims.gid,
-    scopes: SCOPES.filter(
-      (scope) => held.includes(scope) && grant.scopes.includes(scope) && allowed.includes(scope),
-    ),
+    // The token's scopes that its grant still holds and the role allows on this very call.
+    scopes: narrowScopes(claims.scope.split(' '), role).filter((scope) => grant.scopes.includes(scope)),
     role,
     application,
     metadata,

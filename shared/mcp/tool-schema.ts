@@ -5,21 +5,24 @@
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type * as z from 'zod/v4/core';
-import { toJSONSchema } from 'zod/v4/core';
+import { jsonSchemaOf } from '../json-schema.ts';
 
-/** JSON Schema 2020-12, the dialect MCP tool schemas use. */
-const TARGET = 'draft-2020-12';
+// A tool's schemas are the same on every request: converted once per container, then reused.
+const converted = new WeakMap<z.$ZodType, StandardSchemaWithJSON<unknown, unknown>>();
 
 export function toolSchema<S extends z.$ZodType>(schema: S): StandardSchemaWithJSON<z.input<S>, z.output<S>> {
+  const known = converted.get(schema);
+  if (known) return known as StandardSchemaWithJSON<z.input<S>, z.output<S>>;
   const standard = schema['~standard'] as StandardSchemaWithJSON<z.input<S>, z.output<S>>['~standard'];
-  return {
+  const input = jsonSchemaOf(schema, 'input');
+  const output = jsonSchemaOf(schema, 'output');
+  const described: StandardSchemaWithJSON<z.input<S>, z.output<S>> = {
     '~standard': {
       ...standard,
       validate: standard.validate,
-      jsonSchema: {
-        input: () => toJSONSchema(schema, { target: TARGET, io: 'input' }) as Record<string, unknown>,
-        output: () => toJSONSchema(schema, { target: TARGET, io: 'output' }) as Record<string, unknown>,
-      },
+      jsonSchema: { input: () => input, output: () => output },
     },
   };
+  converted.set(schema, described as StandardSchemaWithJSON<unknown, unknown>);
+  return described;
 }

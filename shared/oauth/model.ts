@@ -13,7 +13,7 @@ export type Scope = (typeof SCOPES)[number];
  * DESIGN §6: owners and admins may hold both scopes, members only `auth:read`. A user with no role
  * in the organization that owns the application may hold none (the authorization is refused).
  */
-export const scopesOfRole = (role: Role | undefined): readonly Scope[] =>
+const scopesOfRole = (role: Role | undefined): readonly Scope[] =>
   role === 'owner' || role === 'admin' ? SCOPES : role === 'member' ? ['auth:read'] : [];
 
 /**

@@ -24,8 +24,17 @@ export async function roleOnApplication(
 ): Promise<ApplicationRole | null> {
   const application = await getApplication(deps, applicationId);
   if (!application) return null;
+  return { application, role: await roleIn(deps, application, userId) };
+}
+
+/** The user's role on an application already read: one strongly consistent GetItem of the membership. */
+export async function roleIn(
+  deps: Deps,
+  application: Application,
+  userId: string,
+): Promise<Role | undefined> {
   const member = await readMember(deps.db, application.organizationId, userId);
-  return { application, role: member?.role as Role | undefined };
+  return member?.role as Role | undefined;
 }
 
 /**

@@ -9,10 +9,10 @@
 
 import type * as mini from 'zod/mini';
 import type * as z from 'zod/v4/core';
-import { toJSONSchema } from 'zod/v4/core';
 import type { OpenApiDocument } from '../contracts/openapi.ts';
 import { AppError, type ErrorName } from '../errors.ts';
 import { jsonRpcCodeOf, oauthErrorOf } from '../http/respond.ts';
+import { jsonSchemaOf } from '../json-schema.ts';
 import type { AuthMode, ErrorStyle, RawResponse, RouteSpec } from '../route-spec.ts';
 import { type RouteId, routeList } from '../routes.ts';
 import { exampleOf } from './examples.ts';
@@ -34,8 +34,8 @@ export interface DocumentOptions {
 const ALWAYS: ErrorName = 'internal';
 
 /** A zod schema as JSON Schema 2020-12 (the dialect OpenAPI 3.1 uses), without its `$schema`. */
-function jsonSchemaOf(schema: z.$ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _, ...rest } = toJSONSchema(schema, { target: 'draft-2020-12', io }) as JsonSchema;
+function openApiSchemaOf(schema: z.$ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _, ...rest } = jsonSchemaOf(schema, io) as JsonSchema;
   return rest;
 }
 
@@ -134,7 +134,7 @@ function parametersOf(route: RouteSpec): Json[] {
   ];
   const declared = parts.flatMap(([where, schema]) => {
     if (!schema) return [];
-    const object = jsonSchemaOf(schema, 'input');
+    const object = openApiSchemaOf(schema, 'input');
     const properties = (object.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((object.required ?? []) as string[]);
     return Object.entries(properties)
@@ -159,7 +159,7 @@ function requestBodyOf(route: RouteSpec): Json | undefined {
   if (!body) return undefined;
   const [mediaType, schema] =
     'json' in body ? ['application/json', body.json] : ['application/x-www-form-urlencoded', body.form];
-  const json = jsonSchemaOf(schema, 'input');
+  const json = openApiSchemaOf(schema, 'input');
   return { required: true, content: { [mediaType]: { schema: json, example: exampleOf(json) } } };
 }
 
@@ -317,7 +317,7 @@ function responsesOf(route: RouteSpec & { readonly id: string }): Json {
     } else if (isNoBody(declared)) {
       parts.descriptions.push('No body');
     } else {
-      const schema = jsonSchemaOf(declared, 'output');
+      const schema = openApiSchemaOf(declared, 'output');
       parts.descriptions.push('Success');
       parts.variants.push({ mediaType: 'application/json', schema, example: exampleOf(schema) });
     }
