@@ -6,6 +6,7 @@
  * sign-in's (shared/tenancy/social-providers.ts).
  */
 import * as z from 'zod/mini';
+import { httpsUri, UniqueHttpsUris } from './https-uri.ts';
 import { httpsOrigin } from './origins.ts';
 import {
   noSocialProviders,
@@ -21,50 +22,19 @@ import { isReservedTestDomain } from './test-domains.ts';
 
 /** An application registers at most this many OAuth resources. */
 const MAX_RESOURCES = 20;
-/** DynamoDB's partition key holds at most 2048 bytes: `RESOURCE#` and the resource must fit. */
-const MAX_RESOURCE_LENGTH = 2000;
 
 type Ctx = z.core.ParsePayload<unknown>;
 const refuse = (ctx: Ctx, input: string, message: string): never => {
   ctx.issues.push({ code: 'custom', message, input });
   return z.NEVER;
 };
+/** RFC 8707 §2: an absolute https URI without a fragment, in one spelling (shared/tenancy/https-uri.ts). */
+export const resourceUri = httpsUri;
 
-/**
- * RFC 8707 §2: an absolute https URI without a fragment, in its WHATWG URL serialization (lower-case
- * host, default port left out, an empty path written `/`), so one resource has one spelling here
- * and in `applicationOfResource`. Null for anything else.
- */
-export function resourceUri(text: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'https:' || text.includes('#') || url.username || url.password) return null;
-  return url.href.length <= MAX_RESOURCE_LENGTH ? url.href : null;
-}
-
-const ResourceUri = z.pipe(
-  z.string().check(z.maxLength(MAX_RESOURCE_LENGTH)),
-  z.transform((text: string, ctx) => {
-    const uri = resourceUri(text);
-    return uri ?? refuse(ctx, text, 'a resource is an absolute https URI without a fragment');
-  }),
-);
-
-const Resources = z.array(ResourceUri).check(
-  z.maxLength(MAX_RESOURCES, `at most ${MAX_RESOURCES} resources`),
-  z.check((ctx) => {
-    const seen = new Set<string>();
-    ctx.value.forEach((uri, index) => {
-      if (seen.has(uri)) {
-        ctx.issues.push({ code: 'custom', message: 'a resource is listed once', input: uri, path: [index] });
-      }
-      seen.add(uri);
-    });
-  }),
+const Resources = UniqueHttpsUris(
+  MAX_RESOURCES,
+  'resource',
+  'a resource is an absolute https URI without a fragment',
 );
 
 /**

@@ -5,59 +5,23 @@
  * before anything else sees it; the document holds only `{ sealed }`; a read shows `{ set }`.
  */
 import * as z from 'zod/mini';
+import { HttpsUri, UniqueHttpsUris } from './https-uri.ts';
 
 const SOCIAL_PROVIDERS = ['google', 'github', 'microsoft', 'oidc'] as const;
 export type SocialProviderName = (typeof SOCIAL_PROVIDERS)[number];
 
 /** At most this many return URLs; each is matched exactly, so a handful is all an application needs. */
 const MAX_RETURN_URLS = 20;
-const MAX_URL_LENGTH = 2000;
-
-/** An absolute https URL with no fragment and no user info, in WHATWG serialization (one spelling). */
-function httpsUrl(text: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'https:' || text.includes('#') || url.username || url.password) return null;
-  return url.href.length <= MAX_URL_LENGTH ? url.href : null;
-}
-
-const HttpsUrl = (message: string) =>
-  z.pipe(
-    z.string().check(z.maxLength(MAX_URL_LENGTH)),
-    z.transform((text: string, ctx) => {
-      const url = httpsUrl(text);
-      if (url !== null) return url;
-      ctx.issues.push({ code: 'custom', message, input: text });
-      return z.NEVER;
-    }),
-  );
-
 /** OpenID Connect Discovery 1.0 §4: the issuer is an https URL with no query or fragment. */
 const Issuer = z.pipe(
-  HttpsUrl('an issuer is an https URL with no fragment'),
+  HttpsUri('an issuer is an https URL with no fragment'),
   z.string().check(z.refine((url: string) => !url.includes('?'), 'an issuer has no query')),
 );
 
-export const ReturnUrls = z.array(HttpsUrl('a return URL is an absolute https URL without a fragment')).check(
-  z.maxLength(MAX_RETURN_URLS, `at most ${MAX_RETURN_URLS} return URLs`),
-  z.check((ctx) => {
-    const seen = new Set<string>();
-    ctx.value.forEach((url, index) => {
-      if (seen.has(url)) {
-        ctx.issues.push({
-          code: 'custom',
-          message: 'a return URL is listed once',
-          input: url,
-          path: [index],
-        });
-      }
-      seen.add(url);
-    });
-  }),
+export const ReturnUrls = UniqueHttpsUris(
+  MAX_RETURN_URLS,
+  'return URL',
+  'a return URL is an absolute https URL without a fragment',
 );
 
 const ClientId = z.string().check(z.minLength(1), z.maxLength(512));
