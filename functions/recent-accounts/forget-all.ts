@@ -4,5 +4,5 @@ import { forgetAllRecentAccounts } from '../../shared/sessions/recent-accounts.t
 
 export const handler = http(routes.forgetRecentAccounts, async ({ deps, client, cookies }) => {
   const { cookie } = await forgetAllRecentAccounts(deps, { ...client, cookies });
-  return { body: { items: [] }, cookies: [cookie], headers: { 'cache-control': 'no-store' } };
+  return { body: { items: [] }, cookies: [cookie] };
 });

@@ -4,5 +4,5 @@ import { forgetRecentAccount } from '../../shared/sessions/recent-accounts.ts';
 
 export const handler = http(routes.forgetRecentAccount, async ({ deps, params, client, cookies }) => {
   const { items, cookie } = await forgetRecentAccount(deps, { ...client, cookies, userId: params.userId });
-  return { body: { items }, cookies: [cookie], headers: { 'cache-control': 'no-store' } };
+  return { body: { items }, cookies: [cookie] };
 });

@@ -4,9 +4,6 @@ import { listRecentAccounts } from '../../shared/sessions/recent-accounts.ts';
 
 export const handler = http(routes.listRecentAccounts, async ({ deps, client, cookies }) => {
   const { items, cookie } = await listRecentAccounts(deps, { cookies, ip: client.ip });
-  return {
-    body: { items },
-    ...(cookie ? { cookies: [cookie] } : {}),
-    headers: { 'cache-control': 'no-store' },
-  };
+  // Every answer is `Cache-Control: no-store` already (shared/http/respond.ts).
+  return { body: { items }, ...(cookie ? { cookies: [cookie] } : {}) };
 });

@@ -8,9 +8,9 @@
  * is malformed, forged or tampered with is an empty list, never an error. docs/security.md
  * ("Recent accounts cookie") says why it is safe to hold.
  */
-import { timingSafeEqual } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { Config } from '../config.ts';
+import { sameDigest } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
@@ -18,7 +18,7 @@ import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { type Item, type Key, readItems } from '../store/batch.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
 import { userFromItem } from '../users/user.ts';
-import { postedByServicePage, readCookies } from './cookies.ts';
+import { MAX_SAME_NAME_COOKIES, postedByServicePage, readCookies } from './cookies.ts';
 
 /** At most this many accounts per browser. */
 const MAX_RECENT_ACCOUNTS = 5;
@@ -46,12 +46,6 @@ const recentAccountsCookieName = (config: Config): string => `${config.SERVICE_N
 
 const attributes = 'HttpOnly; Secure; SameSite=Lax; Path=/';
 
-const sameText = (a: string, b: string): boolean => {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-};
-
 /** The signed cookie value of `accounts`: `v1.<base64url JSON>.<hex HMAC>`. */
 async function encode(deps: Deps, accounts: readonly RecentAccount[]): Promise<string> {
   const payload = Buffer.from(
@@ -65,7 +59,7 @@ async function encode(deps: Deps, accounts: readonly RecentAccount[]): Promise<s
 async function decode(deps: Deps, value: string): Promise<RecentAccount[]> {
   const [version, payload, mac, ...rest] = value.split('.');
   if (version !== VERSION || !payload || !mac || rest.length > 0) return [];
-  if (!sameText(mac, await deps.codeHasher.hash(PURPOSE, `${VERSION}.${payload}`))) return [];
+  if (!sameDigest(mac, await deps.codeHasher.hash(PURPOSE, `${VERSION}.${payload}`))) return [];
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
@@ -82,7 +76,10 @@ async function decode(deps: Deps, value: string): Promise<RecentAccount[]> {
  * service signed (a browser may send a stale copy too); none when no value is valid.
  */
 async function readRecentAccounts(deps: Deps, cookies: readonly string[]): Promise<RecentAccount[]> {
-  for (const value of readCookies(cookies, recentAccountsCookieName(deps.config)).slice(0, 2)) {
+  for (const value of readCookies(cookies, recentAccountsCookieName(deps.config)).slice(
+    0,
+    MAX_SAME_NAME_COOKIES,
+  )) {
     const accounts = await decode(deps, value);
     if (accounts.length > 0) return accounts;
   }
@@ -143,8 +140,9 @@ interface Resolved {
 async function resolve(
   deps: Deps,
   input: { cookies: readonly string[]; ip: string },
+  read?: RecentAccount[],
 ): Promise<{ accounts: Resolved[]; changed: boolean }> {
-  const entries = await readRecentAccounts(deps, input.cookies);
+  const entries = read ?? (await readRecentAccounts(deps, input.cookies));
   const wanted: Record<string, Key> = { limitLog: rateLogKey(limits.recentAccountsPerIp, input.ip) };
   for (const [index, entry] of entries.entries()) {
     wanted[`user${index}`] = keys.user(entry.userId);
@@ -257,9 +255,10 @@ export async function bridgeChoices(
   deps: Deps,
   input: { cookies: readonly string[]; ip: string },
 ): Promise<BridgeChoice[]> {
-  if ((await readRecentAccounts(deps, input.cookies)).length === 0) return [];
+  const entries = await readRecentAccounts(deps, input.cookies);
+  if (entries.length === 0) return [];
   try {
-    const { accounts } = await resolve(deps, input);
+    const { accounts } = await resolve(deps, input, entries);
     return accounts
       .filter((account) => account.entry.scope === PLATFORM)
       .map(({ view }) => ({ userId: view.userId, name: view.name, maskedEmail: view.maskedEmail }));
