@@ -38,7 +38,10 @@ const holds = (id: string, pkg: string) =>
 /** Each client package and whether an access declares it. */
 const clients: Array<[string, (access: RouteAccess) => boolean]> = [
   ['@aws-sdk/client-sesv2', (access) => access.mail === true],
-  ['@aws-sdk/client-kms', (access) => access.sign === true || access.publicKeys === true],
+  [
+    '@aws-sdk/client-kms',
+    (access) => access.sign === true || access.publicKeys === true || access.seal !== undefined,
+  ],
   ['@aws-sdk/client-dynamodb', (access) => access.table !== undefined],
   ['@aws-sdk/lib-dynamodb', (access) => access.table !== undefined],
   ['@aws-sdk/client-secrets-manager', (access) => access.codeKey === true],
@@ -54,5 +57,24 @@ describe('a route bundle holds the SDK clients its access declares, and no other
   it('leaves every client out of the preflight bundle', () => {
     for (const [pkg] of clients) expect(holds('preflight', pkg)).toBe(false);
     expect(inputs.get('preflight')!.filter((path) => path.includes('@aws-sdk/'))).toEqual([]);
+  });
+});
+
+/** The service's own adapters that hold a client, and whether an access declares them. */
+const adapters: Array<[string, (access: RouteAccess) => boolean]> = [
+  ['shared/crypto/kms-secret-sealer.ts', (access) => access.seal !== undefined],
+  ['shared/crypto/kms-signer.ts', (access) => access.sign === true || access.publicKeys === true],
+];
+
+describe('a route bundle holds the adapters its access declares, and no other (DESIGN §1)', () => {
+  it.each(routeList)('$id', (route) => {
+    for (const [file, declared] of adapters) {
+      const held = inputs.get(route.id)!.some((path) => path.endsWith(file));
+      expect({ file, held }).toEqual({ file, held: declared(route.access) });
+    }
+  });
+
+  it('bundles the sealer for some routes, so the check above is not vacuous', () => {
+    expect(routeList.some((route) => route.access.seal !== undefined)).toBe(true);
   });
 });
