@@ -78,20 +78,34 @@ export interface SigningKeyGeneration {
   readonly notAfter?: string;
 }
 
+const NOT_JSON = Symbol('not JSON');
+
+/**
+ * A context value that is JSON: given as text (`-c key='…'`) it is parsed, given as a value (cdk.json)
+ * it is taken as it is; text that does not parse is a problem naming `key` and an example.
+ */
+function jsonContext(value: unknown, key: string, example: string, problems: string[]): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    problems.push(`${key}: not JSON; expected ${example}`);
+    return NOT_JSON;
+  }
+}
+
 const generationId = /^[a-z0-9][a-z0-9-]{0,23}$/;
 
 /** Validates the `signingKeys` context value (JSON text or an array). */
 function signingKeysOf(value: unknown, problems: string[]): SigningKeyGeneration[] | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  let parsed: unknown = value;
-  if (typeof value === 'string') {
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      problems.push('signingKeys: not JSON; expected [{"id":"1","notAfter":"…"},{"id":"2","notBefore":"…"}]');
-      return undefined;
-    }
-  }
+  const parsed = jsonContext(
+    value,
+    'signingKeys',
+    '[{"id":"1","notAfter":"…"},{"id":"2","notBefore":"…"}]',
+    problems,
+  );
+  if (parsed === NOT_JSON) return undefined;
   if (!Array.isArray(parsed) || parsed.length === 0) {
     problems.push('signingKeys: expected a non-empty JSON array of { id, notBefore?, notAfter? }');
     return undefined;
@@ -228,15 +242,8 @@ const MAX_TAGS = 50;
 /** Validates the `tags` context value (a JSON object of strings, as text or an object). */
 function tagsOf(value: unknown, problems: string[]): Record<string, string> {
   if (value === undefined || value === null || value === '') return {};
-  let parsed: unknown = value;
-  if (typeof value === 'string') {
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      problems.push('tags: not JSON; expected {"team":"identity","cost-center":"1234"}');
-      return {};
-    }
-  }
+  const parsed = jsonContext(value, 'tags', '{"team":"identity","cost-center":"1234"}', problems);
+  if (parsed === NOT_JSON) return {};
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     problems.push('tags: expected a JSON object of tag names and values');
     return {};
