@@ -185,15 +185,7 @@ function errorVariant(style: ErrorStyle, errors: readonly AppError[]): Variant {
           type: 'object',
           required: ['error'],
           properties: {
-            error: {
-              type: 'object',
-              required: ['code', 'message'],
-              properties: {
-                code: { enum: unique(errors.map((error) => error.code)) },
-                message,
-                details: { type: 'object' },
-              },
-            },
+            error: envelopeError(errors, message),
           },
         },
       };
@@ -221,15 +213,8 @@ function errorVariant(style: ErrorStyle, errors: readonly AppError[]): Variant {
               properties: {
                 code: { enum: unique(errors.map(jsonRpcCodeOf)) },
                 message,
-                data: {
-                  type: 'object',
-                  required: ['code', 'message'],
-                  properties: {
-                    code: { enum: unique(errors.map((error) => error.code)) },
-                    message,
-                    details: { type: 'object' },
-                  },
-                },
+                // The platform envelope's error, as the JSON-RPC error's data.
+                data: envelopeError(errors, message),
               },
             },
           },
@@ -241,6 +226,17 @@ function errorVariant(style: ErrorStyle, errors: readonly AppError[]): Variant {
 }
 
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
+
+/** The `error` object of the platform envelope (SPEC §7) with the codes of `errors`. */
+const envelopeError = (errors: readonly AppError[], message: JsonSchema): JsonSchema => ({
+  type: 'object',
+  required: ['code', 'message'],
+  properties: {
+    code: { enum: unique(errors.map((error) => error.code)) },
+    message,
+    details: { type: 'object' },
+  },
+});
 
 const errorDescription = (style: ErrorStyle, errors: readonly AppError[]): string => {
   const codes = unique(errors.map((error) => (style === 'oauth' ? oauthErrorOf(error) : error.code)));
