@@ -9,6 +9,7 @@
 import type { TestApp } from './app.ts';
 import { freshIp, type TestResponse } from './http-client.ts';
 import { latestCode } from './inbox.ts';
+import { formOf } from './oauth-authorize.ts';
 
 /** A browser: one source address and the cookies the service set. */
 export interface Browser {
@@ -43,22 +44,6 @@ const cookieHeader = (browser: Browser): Record<string, string> =>
   browser.cookies.size === 0
     ? {}
     : { cookie: [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
-
-/** The hidden fields of the page's one form (values as the page escaped them, unescaped). */
-function formOf(html: string): { action: string; fields: Record<string, string> } {
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-  if (!action) throw new Error(`no form in the page: ${html.slice(0, 300)}`);
-  const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[match[1] as string] = (match[2] as string)
-      .replaceAll('&quot;', '"')
-      .replaceAll('&#39;', "'")
-      .replaceAll('&lt;', '<')
-      .replaceAll('&gt;', '>')
-      .replaceAll('&amp;', '&');
-  }
-  return { action, fields };
-}
 
 /**
  * Follows `authorizationUrl` (a URL on the service) until the service redirects elsewhere, signing
