@@ -38,12 +38,16 @@ export function postForm(
   return app.request('POST', path, { raw: new URLSearchParams(fields).toString(), headers, ip });
 }
 
-/** The `name=value` of the cookie an answer sets under `name`. */
-export function cookieFrom(response: TestResponse, name: string): string | undefined {
+/** The `name=value` pairs of the cookies an answer sets, in its order (attributes left out). */
+export function setCookiePairs(response: TestResponse): string[] {
   const set = response.headers['set-cookie'];
   const all = Array.isArray(set) ? set : set ? [set] : [];
-  return all.map((cookie) => cookie.split(';')[0] ?? '').find((pair) => pair.startsWith(`${name}=`));
+  return all.map((cookie) => cookie.split(';')[0] ?? '');
 }
+
+/** The `name=value` of the cookie an answer sets under `name`. */
+export const cookieFrom = (response: TestResponse, name: string): string | undefined =>
+  setCookiePairs(response).find((pair) => pair.startsWith(`${name}=`));
 
 /** The request id of a redirect to the sign-in bridge. */
 export const bridgeRequestOf = (response: TestResponse): string =>

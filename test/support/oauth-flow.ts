@@ -9,7 +9,7 @@
 import type { TestApp } from './app.ts';
 import { freshIp, type TestResponse } from './http-client.ts';
 import { latestCode } from './inbox.ts';
-import { formOf } from './oauth-authorize.ts';
+import { formOf, setCookiePairs } from './oauth-authorize.ts';
 
 /** A browser: one source address and the cookies the service set. */
 export interface Browser {
@@ -32,9 +32,7 @@ export interface AuthorizationAnswer {
 const MAX_STEPS = 12;
 
 function remember(browser: Browser, response: TestResponse) {
-  const set = response.headers['set-cookie'];
-  for (const cookie of Array.isArray(set) ? set : set ? [set] : []) {
-    const pair = cookie.split(';')[0] ?? '';
+  for (const pair of setCookiePairs(response)) {
     const at = pair.indexOf('=');
     if (at > 0) browser.cookies.set(pair.slice(0, at), pair.slice(at + 1));
   }
