@@ -9,7 +9,7 @@
 import type { TestApp } from './app.ts';
 import { freshIp, type TestResponse } from './http-client.ts';
 import { latestCode } from './inbox.ts';
-import { formOf, setCookiePairs } from './oauth-authorize.ts';
+import { formOf, ownPage, postForm, setCookiePairs } from './oauth-authorize.ts';
 
 /** A browser: one source address and the cookies the service set. */
 export interface Browser {
@@ -66,16 +66,13 @@ export async function authorizeInBrowser(
     return response;
   };
   const post = async (path: string, fields: Record<string, string>) => {
-    const response = await app.request('POST', path, {
-      raw: new URLSearchParams(fields).toString(),
-      headers: {
-        ...cookieHeader(browser),
-        origin,
-        'sec-fetch-site': 'same-origin',
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      ip: browser.ip,
-    });
+    const response = await postForm(
+      app,
+      path,
+      fields,
+      ownPage({ ...cookieHeader(browser), origin, 'sec-fetch-site': 'same-origin' }),
+      browser.ip,
+    );
     remember(browser, response);
     return response;
   };

@@ -2,8 +2,8 @@ import { issueAuthorizationCode } from '../../shared/oauth/codes.ts';
 import type { Scope } from '../../shared/oauth/model.ts';
 import { ownMcpResource } from '../../shared/tenancy/service-resources.ts';
 import type { TestApp } from './app.ts';
-import { freshIp, type TestResponse } from './http-client.ts';
-import { pkce } from './oauth-authorize.ts';
+import type { TestResponse } from './http-client.ts';
+import { pkce, postForm } from './oauth-authorize.ts';
 
 /** A public client as the authorize route would have read it from its client ID metadata document. */
 export const CLIENT = {
@@ -55,11 +55,7 @@ export const tokenRequest = (
   fields: Record<string, string>,
   headers: Record<string, string> = {},
 ): Promise<TestResponse> =>
-  app.request('POST', '/oauth/token', {
-    raw: new URLSearchParams(fields).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    ip: freshIp(),
-  });
+  postForm(app, '/oauth/token', fields, { 'content-type': 'application/x-www-form-urlencoded', ...headers });
 
 /** A refresh of `refreshToken` (with extra fields, e.g. `scope`). */
 export const refreshRequest = (app: TestApp, refreshToken: string, extra: Record<string, string> = {}) =>
