@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallCounter } from '../../bench/call-counter.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { countedBy } from '../support/counted.ts';
 import { mcpAccessToken, mcpPost, toolCall } from '../support/mcp.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
@@ -18,7 +19,7 @@ let owned: Awaited<ReturnType<typeof createOwnedApplication>>;
 let token: string;
 
 beforeAll(async () => {
-  app = await startTestApp({ overrides: (defaults) => ({ signer: counter.signer(defaults.signer) }) });
+  app = await startTestApp({ overrides: countedBy(counter) });
   counter.watch(app.deps);
   owned = await createOwnedApplication(app);
   token = await mcpAccessToken(app, owned.owner.userId, owned.applicationId, ['auth:read', 'auth:write']);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallCounter } from '../../bench/call-counter.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { countedBy } from '../support/counted.ts';
 import { connect, newCode, refreshRequest, tokenRequest } from '../support/oauth-token.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
@@ -11,7 +12,7 @@ let app: TestApp;
 let owned: Awaited<ReturnType<typeof createOwnedApplication>>;
 
 beforeAll(async () => {
-  app = await startTestApp({ overrides: (defaults) => ({ signer: counter.signer(defaults.signer) }) });
+  app = await startTestApp({ overrides: countedBy(counter) });
   counter.watch(app.deps);
   owned = await createOwnedApplication(app);
 });

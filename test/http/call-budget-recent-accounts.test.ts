@@ -6,6 +6,7 @@ import {
   metadataEnv,
   startClientMetadataServer,
 } from '../support/client-metadata-server.ts';
+import { countedBy } from '../support/counted.ts';
 import { freshIp } from '../support/http-client.ts';
 import { authorizePath, bridgeRequestOf, pkce, signInThroughBridge } from '../support/oauth-authorize.ts';
 import { newEmail } from '../support/sign-in.ts';
@@ -24,10 +25,7 @@ beforeAll(async () => {
   metadata = await startClientMetadataServer();
   app = await startTestApp({
     env: metadataEnv(metadata),
-    overrides: (defaults) => ({
-      signer: counter.signer(defaults.signer),
-      mailer: counter.mailer(defaults.mailer),
-    }),
+    overrides: countedBy(counter),
   });
   counter.watch(app.deps);
   const owned = await createOwnedApplication(app);

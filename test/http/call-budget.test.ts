@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallCounter } from '../../bench/call-counter.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { countedBy } from '../support/counted.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
@@ -20,10 +21,7 @@ beforeAll(async () => {
   app = await startTestApp({
     // As deployed: the stack always sets the hourly cap on sign-in emails (one UpdateItem per email).
     env: { MAX_CODE_EMAILS_PER_HOUR: '1000' },
-    overrides: (defaults) => ({
-      signer: counter.signer(defaults.signer),
-      mailer: counter.mailer(defaults.mailer),
-    }),
+    overrides: countedBy(counter),
   });
   counter.watch(app.deps);
 });

@@ -1,16 +1,29 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys, PLATFORM } from '../../shared/store/keys.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import {
+  type ClientMetadataServer,
+  metadataEnv,
+  startClientMetadataServer,
+} from '../support/client-metadata-server.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { latestCode, mailTo } from '../support/inbox.ts';
+import { approvalOf, authorizePath, ownPage, pkce, postForm } from '../support/oauth-authorize.ts';
+import { newCode, oauthErrorOf, refreshRequest, tokenRequest } from '../support/oauth-token.ts';
 import { bearer, newEmail, signIn, wrongCode } from '../support/sign-in.ts';
+import { createOwnedApplication } from '../support/tenancy.ts';
 
+let metadata: ClientMetadataServer;
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  metadata = await startClientMetadataServer();
+  app = await startTestApp({ env: metadataEnv(metadata) });
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  await metadata.close();
+});
 
 async function start(email: string, ip = freshIp()) {
   const response = await app.request('POST', '/auth/code/start', { body: { email }, ip });
@@ -279,5 +292,66 @@ describe('POST /auth/refresh under concurrency', () => {
       200,
     );
     expect((await app.request('GET', '/auth/session', { headers: bearer(token) })).status).toBe(401);
+  });
+});
+
+describe('POST /oauth/token under concurrency (SPEC §8, DESIGN §3)', () => {
+  it('exchanges one code once of five parallel exchanges, and the replays revoke the grant', async () => {
+    const owned = await createOwnedApplication(app);
+    const issued = await newCode(app, { userId: owned.owner.userId, applicationId: owned.applicationId });
+
+    const answers = await Promise.all(Array.from({ length: 5 }, () => tokenRequest(app, issued.fields)));
+
+    expect(countOf(answers, 200), String(statuses(answers))).toBe(1);
+    const losers = answers.filter((a) => a.status !== 200);
+    expect(losers).toHaveLength(4);
+    for (const answer of losers) {
+      expect(oauthErrorOf(answer)).toEqual({ status: 400, error: 'invalid_grant', cacheControl: 'no-store' });
+    }
+    // shared/oauth/token.ts: a second exchange of a code ends the grant the first one created.
+    const winner = answers.find((a) => a.status === 200)!;
+    expect(oauthErrorOf(await refreshRequest(app, winner.body.refresh_token))).toEqual({
+      status: 400,
+      error: 'invalid_grant',
+      cacheControl: 'no-store',
+    });
+  });
+});
+
+describe('POST /oauth/consent under concurrency', () => {
+  it('issues one code of five parallel approvals of one pending request', async () => {
+    const owned = await createOwnedApplication(app);
+    const cookie = `${app.deps.config.SERVICE_NAME}.session_token=${owned.owner.token}`;
+    const redirect = 'https://agent.example.com/callback';
+    const page = await app.request(
+      'GET',
+      authorizePath({
+        client_id: metadata.serveClient(`/agent-${owned.applicationId}.json`),
+        redirect_uri: redirect,
+        response_type: 'code',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        resource: `${TEST_ISSUER}/mcp/${owned.applicationId}`,
+        state: 'st-race',
+      }),
+      { headers: { cookie }, ip: freshIp() },
+    );
+    expect(page.status, page.text).toBe(200);
+    const approval = approvalOf(page.text);
+
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => postForm(app, '/oauth/consent', approval, ownPage({ cookie }))),
+    );
+
+    const withCode = answers.filter(
+      (a) => a.status === 303 && new URL(String(a.headers.location)).searchParams.get('code'),
+    );
+    expect(withCode, String(statuses(answers))).toHaveLength(1);
+    const location = new URL(String(withCode[0]!.headers.location));
+    expect(`${location.origin}${location.pathname}`).toBe(redirect);
+    for (const answer of answers.filter((a) => a !== withCode[0])) {
+      expect(answer.status).toBe(400);
+      expect(answer.headers.location).toBeUndefined();
+    }
   });
 });

@@ -7,7 +7,9 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import { loseFirstAnswer } from '../support/lost-answer.ts';
+import { newCode, refreshRequest, tokenRequest } from '../support/oauth-token.ts';
 import { bearer, newEmail, signIn, wrongCode } from '../support/sign-in.ts';
+import { createOwnedApplication } from '../support/tenancy.ts';
 
 // db.ts: the SDK sends a request again when its answer is lost (maxAttempts 3). A write that landed
 // and is sent again must be taken for what it did, never counted twice nor refused as a race.
@@ -31,8 +33,9 @@ const post = (path: string, body: Record<string, unknown>): Promise<TestResponse
 async function losingFirstAnswer<T>(
   picks: (command: string, input: Record<string, unknown>) => boolean,
   act: () => Promise<T>,
+  options: { newToken?: boolean } = {},
 ): Promise<{ result: T; sends: number }> {
-  const lost = loseFirstAnswer(app.deps.db, picks);
+  const lost = loseFirstAnswer(app.deps.db, picks, options);
   try {
     const result = await act();
     return { result, sends: lost.sends() };
@@ -196,4 +199,28 @@ describe('a write whose answer was lost and that the SDK sent again', () => {
     expect(sends).toBe(2);
     expect(result.status, result.text).toBe(200);
   });
+
+  // shared/store/oauth.ts spendCode: a resend DynamoDB applies again (another ClientRequestToken)
+  // finds the code spent by its own writeId (spentBy), so it is taken for our spend, not for a
+  // replay that would revoke the grant it just created.
+  it.each([
+    ['with its ClientRequestToken', false],
+    ['with another ClientRequestToken', true],
+  ])(
+    'exchanges an authorization code whose spend is sent again %s, with a working refresh token',
+    async (_case, newToken) => {
+      const owned = await createOwnedApplication(app);
+      const issued = await newCode(app, { userId: owned.owner.userId, applicationId: owned.applicationId });
+
+      const { result, sends } = await losingFirstAnswer(transacting, () => tokenRequest(app, issued.fields), {
+        newToken,
+      });
+
+      expect(sends).toBe(2);
+      expect(result.status, result.text).toBe(200);
+      const refreshed = await refreshRequest(app, result.body.refresh_token);
+      expect(refreshed.status, refreshed.text).toBe(200);
+      expect(refreshed.body.refresh_token).toEqual(expect.any(String));
+    },
+  );
 });

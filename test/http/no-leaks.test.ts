@@ -1,14 +1,28 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../shared/crypto/hash.ts';
 import { normaliseCode } from '../../shared/sign-in/code.ts';
-import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
+import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import {
+  type ClientMetadataServer,
+  metadataEnv,
+  startClientMetadataServer,
+} from '../support/client-metadata-server.ts';
 import { freshIp, type RequestOptions, type TestResponse } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
+import {
+  approvalOf,
+  authorizePath,
+  bridgeRequestOf,
+  cookieFrom,
+  ownPage,
+  pkce,
+} from '../support/oauth-authorize.ts';
 import { bearer, newEmail, wrongCode } from '../support/sign-in.ts';
-import { createTestApplication } from '../support/tenancy.ts';
+import { createOwnedApplication, createTestApplication } from '../support/tenancy.ts';
 
 /** Who made a request: a user of these flows, or nobody in particular. */
-type Who = 'ada' | 'bob' | 'bot' | 'anyone';
+type Who = 'ada' | 'bob' | 'bot' | 'cat' | 'anyone';
 
 interface Recorded {
   who: Who;
@@ -16,6 +30,7 @@ interface Recorded {
   response: TestResponse;
 }
 
+let metadata: ClientMetadataServer;
 let app: TestApp;
 const recorded: Recorded[] = [];
 const codes = new Set<string>();
@@ -23,6 +38,21 @@ const deviceCodes = new Map<string, Who>();
 const tokens = new Map<string, Who>();
 const apiKeys = new Set<string>();
 const PENDING_BOT = newEmail('bots.test');
+/** The OAuth authorization's secrets: its code, access and refresh tokens, consent CSRF token. */
+const oauth = {
+  code: '',
+  accessTokens: [] as string[],
+  refreshTokens: [] as string[],
+  csrf: '',
+  session: '',
+};
+const oauthSecrets = () => [
+  oauth.code,
+  ...oauth.accessTokens,
+  ...oauth.refreshTokens,
+  oauth.csrf,
+  oauth.session,
+];
 
 async function call(who: Who, method: string, path: string, options: RequestOptions = {}) {
   const response = await app.request(method, path, { ip: freshIp(), ...options });
@@ -47,7 +77,8 @@ const codeForms = (code: string) => {
 };
 
 beforeAll(async () => {
-  app = await startTestApp();
+  metadata = await startClientMetadataServer();
+  app = await startTestApp({ env: metadataEnv(metadata) });
   const acme = await createTestApplication(app, { authentication: { syntheticEmailDomain: 'bots.test' } });
   apiKeys.add(acme.publicKey).add(acme.secretKey);
   const ada = newEmail();
@@ -163,6 +194,66 @@ beforeAll(async () => {
   await call('ada', 'POST', '/auth/sign-out', { headers: bearer(adaToken2) });
   await call('ada', 'GET', '/auth/list-sessions', { headers: bearer(adaToken2) });
 
+  // Cat: an agent's OAuth authorization (SPEC §4): the sign-in bridge, the consent, the code
+  // exchanged, the refresh token rotated.
+  const cat = await createOwnedApplication(app, 'Cat Notes');
+  const clientId = metadata.serveClient('/no-leaks-agent.json');
+  const { verifier, challenge } = pkce();
+  const redirectUri = 'https://agent.example.com/callback';
+  const resource = `${TEST_ISSUER}/mcp/${cat.applicationId}`;
+  const authorization = authorizePath({
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource,
+    state: 'no-leaks',
+  });
+  const requestId = bridgeRequestOf(await call('cat', 'GET', authorization));
+  const form = (fields: Record<string, string>, cookie?: string): RequestOptions => ({
+    raw: new URLSearchParams(fields).toString(),
+    headers: ownPage(cookie ? { cookie } : {}),
+  });
+  await call('cat', 'POST', '/oauth/login', form({ request: requestId, email: cat.owner.email }));
+  const catCode = await emailedCode(cat.owner.email);
+  const bridged = await call(
+    'cat',
+    'POST',
+    '/oauth/login/verify',
+    form({ request: requestId, email: cat.owner.email, code: catCode }),
+  );
+  const cookie = cookieFrom(bridged, `${app.deps.config.SERVICE_NAME}.session_token`) ?? '';
+  oauth.session = cookie.slice(cookie.indexOf('=') + 1);
+  const consentPage = await call('cat', 'GET', authorization, { headers: { cookie } });
+  const approval = approvalOf(consentPage.text);
+  oauth.csrf = approval.csrf as string;
+  const consented = await call('cat', 'POST', '/oauth/consent', form(approval, cookie));
+  oauth.code = new URL(String(consented.headers.location)).searchParams.get('code') ?? '';
+  const exchanged = await call(
+    'cat',
+    'POST',
+    '/oauth/token',
+    form({
+      grant_type: 'authorization_code',
+      code: oauth.code,
+      code_verifier: verifier,
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      resource,
+    }),
+  );
+  const refreshed = await call(
+    'cat',
+    'POST',
+    '/oauth/token',
+    form({ grant_type: 'refresh_token', refresh_token: exchanged.body.refresh_token, client_id: clientId }),
+  );
+  for (const answer of [exchanged, refreshed]) {
+    oauth.accessTokens.push(answer.body.access_token);
+    oauth.refreshTokens.push(answer.body.refresh_token);
+  }
+
   // A second test bot whose sign-in stays pending, so the table still holds a peek copy when scanned.
   await call('bot', 'POST', '/auth/code/start', {
     body: { email: PENDING_BOT },
@@ -176,7 +267,10 @@ beforeAll(async () => {
   });
   codes.add(pendingPeek.body.code as string);
 }, 60_000);
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  await metadata.close();
+});
 
 describe('secrets in logs (DESIGN §1: never a code, token or key in a log)', () => {
   it('ran the flows it claims to have run', () => {
@@ -188,15 +282,30 @@ describe('secrets in logs (DESIGN §1: never a code, token or key in a log)', ()
     expect(
       recorded.filter((r) => r.route === 'POST /auth/code/poll' && r.response.status === 200),
     ).toHaveLength(1);
-    expect(codes.size).toBe(6);
+    // Six codes of the API's flows and one of the sign-in bridge's.
+    expect(codes.size).toBe(7);
     expect(tokens.size).toBeGreaterThanOrEqual(4);
     expect(deviceCodes.size).toBe(6);
     expect(app.logs.length).toBeGreaterThanOrEqual(recorded.length);
+    // The OAuth authorization ran to its end: a code, two token answers, every secret known.
+    expect(recorded.filter((r) => r.route.startsWith('POST /oauth/')).map((r) => r.response.status)).toEqual([
+      200, 303, 303, 200, 200,
+    ]);
+    expect(oauth.code).toMatch(/^[\w-]{43}$/);
+    for (const secret of oauthSecrets()) expect(secret).toMatch(/^[\w.-]{20,}$/);
+    expect(new Set(oauthSecrets()).size).toBe(7);
   });
 
   it('logs no emailed code in any form', () => {
     for (const line of app.logs) {
       for (const code of codes) for (const form of codeForms(code)) expect(line).not.toContain(form);
+    }
+  });
+
+  it("logs none of an OAuth authorization's secrets: code, access and refresh tokens, CSRF token", () => {
+    const signatures = oauth.accessTokens.map((token) => token.split('.')[2]!);
+    for (const line of app.logs) {
+      for (const secret of [...oauthSecrets(), ...signatures]) expect(line).not.toContain(secret);
     }
   });
 
@@ -292,10 +401,23 @@ describe('secrets at rest (DESIGN §3: stored only as SHA-256 hashes)', () => {
     for (const item of items) {
       const { peekCode: _peekCopy, ...rest } = item;
       const stored = JSON.stringify(rest);
-      for (const secret of [...tokens.keys(), ...apiKeys, ...deviceCodes.keys()]) {
+      for (const secret of [...tokens.keys(), ...apiKeys, ...deviceCodes.keys(), ...oauthSecrets()]) {
         expect(stored).not.toContain(secret);
       }
       for (const code of codes) for (const form of codeForms(code)) expect(stored).not.toContain(form);
     }
+  });
+
+  it("stores an OAuth authorization's code and refresh tokens by their hashes", async () => {
+    const { Items = [] } = await app.deps.db.client.send(
+      new ScanCommand({
+        TableName: app.deps.db.table,
+        FilterExpression: 'begins_with(pk, :code) OR begins_with(pk, :refresh)',
+        ExpressionAttributeValues: { ':code': 'OAUTHCODE#', ':refresh': 'REFRESH#' },
+      }),
+    );
+    const keys = Items.map((item) => item.pk);
+    expect(keys).toContain(`OAUTHCODE#${sha256Hex(oauth.code)}`);
+    for (const token of oauth.refreshTokens) expect(keys).toContain(`REFRESH#${sha256Hex(token)}`);
   });
 });

@@ -481,6 +481,64 @@ describe('the sign-in bridge', () => {
     expect(fifth.headers['content-type']).toMatch(/^text\/html/);
   });
 
+  it('allows five sign-in starts a minute from one IP, as /auth/code/start does: the sixth is a 429 page', async () => {
+    // Prepare: SPEC §8, 5 starts per minute per IP, whatever the address.
+    const requestId = bridgeRequestOf(await authorizeAs(undefined));
+    const ip = freshIp();
+    for (let start = 1; start <= 5; start++) {
+      const started = await postForm(
+        app,
+        '/oauth/login',
+        { request: requestId, email: newEmail() },
+        ownPage(),
+        ip,
+      );
+      expect(started.status, started.text).toBe(200);
+    }
+
+    // Act
+    const sixth = await postForm(
+      app,
+      '/oauth/login',
+      { request: requestId, email: newEmail() },
+      ownPage(),
+      ip,
+    );
+
+    // Assess: the five counted starts share this millisecond, so the first leaves the window in 60 s.
+    expect(sixth.status).toBe(429);
+    expect(sixth.headers['content-type']).toMatch(/^text\/html/);
+    expect(sixth.headers['retry-after']).toBe('60');
+    // One limit: the API's start from that IP is refused too.
+    const api = await app.request('POST', '/auth/code/start', { body: { email: newEmail() }, ip });
+    expect(api.status).toBe(429);
+    expect(api.body.error.code).toBe('RATE_LIMITED');
+  });
+
+  it('shares the per-address limit with the API: two API starts and one here, then the fourth either way is refused', async () => {
+    // Prepare: SPEC §8, 3 codes per address per 10 minutes.
+    const requestId = bridgeRequestOf(await authorizeAs(undefined));
+    const email = newEmail();
+    for (let start = 1; start <= 2; start++) {
+      const started = await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
+      expect(started.status, started.text).toBe(200);
+    }
+    const bridged = await postForm(app, '/oauth/login', { request: requestId, email });
+    expect(bridged.status, bridged.text).toBe(200);
+
+    // Act
+    const here = await postForm(app, '/oauth/login', { request: requestId, email });
+    const api = await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });
+
+    // Assess
+    expect(here.status).toBe(429);
+    expect(here.headers['content-type']).toMatch(/^text\/html/);
+    expect(here.headers['retry-after']).toBe('600');
+    expect(api.status).toBe(429);
+    expect(api.body.error.code).toBe('RATE_LIMITED');
+    expect(api.headers['retry-after']).toBe('600');
+  });
+
   it('refuses a sign-in form posted from another site', async () => {
     const requestId = bridgeRequestOf(await authorizeAs(undefined));
 

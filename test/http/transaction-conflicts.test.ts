@@ -1,10 +1,12 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { freshIp } from '../support/http-client.ts';
+import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
+import { connect, newCode, refreshRequest, tokenRequest } from '../support/oauth-token.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { storeWith } from '../support/store.ts';
+import { createOwnedApplication } from '../support/tenancy.ts';
 
 // Real DynamoDB cancels a transaction that touches an item another transaction is writing
 // (`TransactionConflict`); DynamoDB Local never does. shared/store/conflict-retry.ts retries a few
@@ -76,5 +78,37 @@ describe('transactions that real DynamoDB keeps cancelling for conflicts', () =>
       headers: bearer(token),
     });
     expect(updated.body.user.name).toBe('Ada');
+  });
+
+  // SPEC §4.2: /oauth/token answers RFC 6749 errors, so `busy` is a 429 with an `error` member.
+  function expectOauthBusy(refused: TestResponse) {
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers['cache-control']).toBe('no-store');
+    // shared/http/respond.ts: a rate limit's nearest RFC 6749 value, never the platform envelope.
+    expect(refused.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+  }
+
+  it('an authorization-code exchange answers 429 with Retry-After, and the code still exchanges', async () => {
+    const owned = await createOwnedApplication(app);
+    const issued = await newCode(app, { userId: owned.owner.userId, applicationId: owned.applicationId });
+    conflicting = true;
+    const refused = await tokenRequest(app, issued.fields);
+    conflicting = false;
+    expectOauthBusy(refused);
+    const exchanged = await tokenRequest(app, issued.fields);
+    expect(exchanged.status, exchanged.text).toBe(200);
+    expect((await refreshRequest(app, exchanged.body.refresh_token)).status).toBe(200);
+  });
+
+  it('a refresh answers 429 with Retry-After, and the refresh token still rotates', async () => {
+    const owned = await createOwnedApplication(app);
+    const { tokens } = await connect(app, { userId: owned.owner.userId, applicationId: owned.applicationId });
+    conflicting = true;
+    const refused = await refreshRequest(app, tokens.refresh_token);
+    conflicting = false;
+    expectOauthBusy(refused);
+    const rotated = await refreshRequest(app, tokens.refresh_token);
+    expect(rotated.status, rotated.text).toBe(200);
   });
 });

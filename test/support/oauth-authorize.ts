@@ -38,22 +38,47 @@ export function postForm(
   return app.request('POST', path, { raw: new URLSearchParams(fields).toString(), headers, ip });
 }
 
-/** The `name=value` of the cookie an answer sets under `name`. */
-export function cookieFrom(response: TestResponse, name: string): string | undefined {
+/** The `name=value` pairs of the cookies an answer sets, in its order (attributes left out). */
+export function setCookiePairs(response: TestResponse): string[] {
   const set = response.headers['set-cookie'];
   const all = Array.isArray(set) ? set : set ? [set] : [];
-  return all.map((cookie) => cookie.split(';')[0] ?? '').find((pair) => pair.startsWith(`${name}=`));
+  return all.map((cookie) => cookie.split(';')[0] ?? '');
 }
+
+/** The `name=value` of the cookie an answer sets under `name`. */
+export const cookieFrom = (response: TestResponse, name: string): string | undefined =>
+  setCookiePairs(response).find((pair) => pair.startsWith(`${name}=`));
 
 /** The request id of a redirect to the sign-in bridge. */
 export const bridgeRequestOf = (response: TestResponse): string =>
   new URL(String(response.headers.location)).searchParams.get('request') ?? '';
 
-/** The value of a hidden field of a page. */
+/**
+ * The action of the page's first form and the hidden fields of the page (values as the page escaped
+ * them, unescaped; a name repeated in later forms keeps its first value).
+ */
+export function formOf(html: string): { action: string; fields: Record<string, string> } {
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  if (!action) throw new Error(`no form in the page: ${html.slice(0, 300)}`);
+  const fields: Record<string, string> = {};
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+    const name = match[1] as string;
+    if (name in fields) continue;
+    fields[name] = (match[2] as string)
+      .replaceAll('&quot;', '"')
+      .replaceAll('&#39;', "'")
+      .replaceAll('&lt;', '<')
+      .replaceAll('&gt;', '>')
+      .replaceAll('&amp;', '&');
+  }
+  return { action, fields };
+}
+
+/** The value of a hidden field of a page (the first of that name), unescaped. */
 export function hiddenField(html: string, name: string): string {
-  const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
-  if (!match?.[1]) throw new Error(`no hidden field ${name} in the page`);
-  return match[1];
+  const value = formOf(html).fields[name];
+  if (!value) throw new Error(`no hidden field ${name} in the page`);
+  return value;
 }
 
 /**

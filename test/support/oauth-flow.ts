@@ -9,6 +9,7 @@
 import type { TestApp } from './app.ts';
 import { freshIp, type TestResponse } from './http-client.ts';
 import { latestCode } from './inbox.ts';
+import { formOf, ownPage, postForm, setCookiePairs } from './oauth-authorize.ts';
 
 /** A browser: one source address and the cookies the service set. */
 export interface Browser {
@@ -31,9 +32,7 @@ export interface AuthorizationAnswer {
 const MAX_STEPS = 12;
 
 function remember(browser: Browser, response: TestResponse) {
-  const set = response.headers['set-cookie'];
-  for (const cookie of Array.isArray(set) ? set : set ? [set] : []) {
-    const pair = cookie.split(';')[0] ?? '';
+  for (const pair of setCookiePairs(response)) {
     const at = pair.indexOf('=');
     if (at > 0) browser.cookies.set(pair.slice(0, at), pair.slice(at + 1));
   }
@@ -43,22 +42,6 @@ const cookieHeader = (browser: Browser): Record<string, string> =>
   browser.cookies.size === 0
     ? {}
     : { cookie: [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
-
-/** The hidden fields of the page's one form (values as the page escaped them, unescaped). */
-function formOf(html: string): { action: string; fields: Record<string, string> } {
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-  if (!action) throw new Error(`no form in the page: ${html.slice(0, 300)}`);
-  const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[match[1] as string] = (match[2] as string)
-      .replaceAll('&quot;', '"')
-      .replaceAll('&#39;', "'")
-      .replaceAll('&lt;', '<')
-      .replaceAll('&gt;', '>')
-      .replaceAll('&amp;', '&');
-  }
-  return { action, fields };
-}
 
 /**
  * Follows `authorizationUrl` (a URL on the service) until the service redirects elsewhere, signing
@@ -83,16 +66,13 @@ export async function authorizeInBrowser(
     return response;
   };
   const post = async (path: string, fields: Record<string, string>) => {
-    const response = await app.request('POST', path, {
-      raw: new URLSearchParams(fields).toString(),
-      headers: {
-        ...cookieHeader(browser),
-        origin,
-        'sec-fetch-site': 'same-origin',
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      ip: browser.ip,
-    });
+    const response = await postForm(
+      app,
+      path,
+      fields,
+      ownPage({ ...cookieHeader(browser), origin, 'sec-fetch-site': 'same-origin' }),
+      browser.ip,
+    );
     remember(browser, response);
     return response;
   };

@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { issueAuthorizationCode } from '../../shared/oauth/codes.ts';
 import type { Scope } from '../../shared/oauth/model.ts';
 import { ownMcpResource } from '../../shared/tenancy/service-resources.ts';
 import type { TestApp } from './app.ts';
-import { freshIp, type TestResponse } from './http-client.ts';
+import type { TestResponse } from './http-client.ts';
+import { pkce, postForm } from './oauth-authorize.ts';
 
 /** A public client as the authorize route would have read it from its client ID metadata document. */
 export const CLIENT = {
@@ -11,12 +11,6 @@ export const CLIENT = {
   clientName: 'Example Agent',
   redirectUri: 'http://127.0.0.1:43117/callback',
 };
-
-/** RFC 7636: a 43-character verifier and its S256 challenge. */
-function pkce() {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
 
 /**
  * An authorization code as consent issues it (the authorize route lands separately), for `userId`
@@ -61,11 +55,7 @@ export const tokenRequest = (
   fields: Record<string, string>,
   headers: Record<string, string> = {},
 ): Promise<TestResponse> =>
-  app.request('POST', '/oauth/token', {
-    raw: new URLSearchParams(fields).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    ip: freshIp(),
-  });
+  postForm(app, '/oauth/token', fields, { 'content-type': 'application/x-www-form-urlencoded', ...headers });
 
 /** A refresh of `refreshToken` (with extra fields, e.g. `scope`). */
 export const refreshRequest = (app: TestApp, refreshToken: string, extra: Record<string, string> = {}) =>
