@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { fail } from '../errors.ts';
+import { AppError, fail } from '../errors.ts';
 import { readItems } from '../store/batch.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from '../tenancy/api-keys.ts';
@@ -165,12 +165,15 @@ export async function platformCookieSession(
 ): Promise<ResolvedSession | null> {
   const tokens = readCookies(credentials.cookies, sessionCookieName(deps.config, PLATFORM));
   if (tokens.length === 0 || tokens.length > MAX_SAME_NAME_COOKIES) return null;
-  const looked = await Promise.all(
-    tokens.map(async (token) => ({ token, found: inScope(await lookup(deps, token, undefined), PLATFORM) })),
-  );
-  const live = looked.filter((entry): entry is { found: Found; token: string } => entry.found !== null);
-  const first = live[0];
-  if (!first || new Set(live.map((entry) => entry.found.user.id)).size > 1) return null;
+  let first: { found: Found; token: string } | null;
+  try {
+    first = await cookieSession(deps, tokens, PLATFORM, undefined, undefined);
+  } catch (error) {
+    // Live cookies of two users: signed out here, not 401 (the page sends the browser to sign in).
+    if (error instanceof AppError && error.kind === 'unauthorized') return null;
+    throw error;
+  }
+  if (!first) return null;
   const { user, imageId, session } = first.found;
   return { user, imageId, session, token: first.token, via: 'cookie' };
 }

@@ -285,6 +285,25 @@ describe('GET /oauth/authorize: the sign-in bridge and the consent page', () => 
     expect(bridgeRequestOf(response)).toMatch(/^oar_[A-Za-z0-9_-]{22,}$/);
   });
 
+  it('takes live platform cookies of two users for no session (one was planted): to the bridge, not consent', async () => {
+    // Prepare: the owner's cookie and another user's beside it (a sibling subdomain could set one).
+    const { cookie: strangerCookie } = await signInThroughBridge(
+      app,
+      bridgeRequestOf(await authorizeAs(undefined)),
+      newEmail(),
+    );
+    const stranger = strangerCookie.split(';')[0] ?? '';
+
+    // Act
+    const response = await authorizeAs(`${ownerCookie}; ${stranger}`);
+
+    // Assess
+    expect(response.status).toBe(302);
+    expect(String(response.headers.location).startsWith(`${TEST_ISSUER}/oauth/login?`)).toBe(true);
+    // Each alone is a session: the owner's shows the consent page.
+    expect((await authorizeAs(ownerCookie)).status).toBe(200);
+  });
+
   it('shows the consent page to the owner, with strict page headers', async () => {
     const response = await authorizeAs(ownerCookie);
 
