@@ -6,21 +6,31 @@ import { countedInAt, publicSession, type SessionRecord } from '../sessions/sess
 import { issueSessionToken } from '../sessions/token.ts';
 import type { NewAccount } from '../store/accounts.ts';
 import type { Item } from '../store/batch.ts';
+import type { TransactItem } from '../store/errors.ts';
 import { PLATFORM } from '../store/keys.ts';
 import { consumeRequest } from '../store/sign-in-transaction.ts';
 import { type User, userFromItem } from '../users/user.ts';
 import { accountDisabled } from './check-code.ts';
-import { MAX_ATTEMPTS, type SignInRequest } from './request.ts';
+
+/** Whose sign-in it is: the normalised address in its scope, and the name a new account gets. */
+export interface SignInSubject {
+  scope: string;
+  email: string;
+  name?: string | undefined;
+}
 
 export interface CompleteInput {
-  request: SignInRequest;
+  subject: SignInSubject;
+  /**
+   * The conditional write that uses up the proof of the address, at `now` (shared/store/sign-in-transaction.ts):
+   * the sign-in request (verify, poll) or a social exchange code.
+   */
+  spend: (now: number) => TransactItem;
   /** The account item of the address in this scope (its image as a URL), or undefined: this sign-in creates the account. */
   account: Item | undefined;
-  /** The state the request must still be in: `pending` for verify, `approved` for poll. */
-  expectStatus: 'pending' | 'approved';
   /** Poll: the hash of the device code, whose grant is used up in the same transaction. */
   deviceCodeHash?: string;
-  /** What the caller answers when another request consumed the code first. */
+  /** What the caller answers when another attempt used up the proof first. */
   raced: () => AppError;
   userAgent: string;
   sourceIp: string;
@@ -43,13 +53,13 @@ export interface SignInResult {
 }
 
 /**
- * pending|approved -> consumed (SPEC §3.1), in ONE TransactWriteItems: the request is deleted
- * only if it is still the same, unexpired, undestroyed request in the expected state, so of any
- * number of concurrent attempts exactly one gets a session. The first sign-in of an address also
- * creates its account (unique per scope by a conditional put), user and own organization.
+ * The session of a proven address (SPEC §3.1: pending|approved -> consumed; issue 12: a social
+ * exchange code), in ONE TransactWriteItems: the proof is used up only while its condition holds,
+ * so of any number of concurrent attempts exactly one gets a session. The first sign-in of an
+ * address also creates its account (unique per scope by a conditional put), user and own organization.
  */
 export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<SignInResult> {
-  const { request } = input;
+  const { subject: request } = input;
   const now = deps.clock.now();
   const createdAt = new Date(now).toISOString();
   const user: User = input.account
@@ -88,10 +98,8 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
     throw retryLater('outOfTime', (s) => `The service is busy; retry in ${s} s`, 1);
   }
   const consumed = await consumeRequest(deps.db, {
-    request,
-    expectStatus: input.expectStatus,
-    now,
-    maxAttempts: MAX_ATTEMPTS,
+    spend: input.spend(now),
+    scope: request.scope,
     session,
     ...(input.account ? { existingUserId: user.id } : { newAccount: newAccount(deps, user, request.scope) }),
     ...(input.deviceCodeHash ? { deviceCodeHash: input.deviceCodeHash } : {}),

@@ -7,6 +7,7 @@ import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { readItems } from '../store/batch.ts';
 import { recordPoll } from '../store/device-grants.ts';
 import { keys } from '../store/keys.ts';
+import { requestSpend } from '../store/sign-in-requests.ts';
 import { refuseDisabled, signInKeys } from './check-code.ts';
 import { type CompleteInput, completeSignIn, type SignInResult } from './complete.ts';
 import { countingFailure } from './failed.ts';
@@ -15,6 +16,7 @@ import {
   deviceFromItem,
   isDestroyed,
   isExpired,
+  MAX_ATTEMPTS,
   POLL_INTERVAL_SECONDS,
   requestFromItem,
 } from './request.ts';
@@ -64,9 +66,10 @@ async function poll(deps: Deps, input: PollInput): Promise<SignInResult> {
   }
   refuseDisabled(account);
   return completeSignIn(deps, {
-    request,
+    subject: request,
+    spend: (now) =>
+      requestSpend(deps.db.table, request, { status: 'approved', now, maxAttempts: MAX_ATTEMPTS }),
     account,
-    expectStatus: 'approved',
     deviceCodeHash,
     raced: unusable,
     userAgent: input.userAgent,

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { newWriteId } from '../random.ts';
-import { approveRequest } from '../store/sign-in-requests.ts';
+import { approveRequest, requestSpend } from '../store/sign-in-requests.ts';
 import { alreadyUsed, checkCode } from './check-code.ts';
 import { type CompleteInput, completeSignIn, type SignInResult } from './complete.ts';
 import { countingFailure } from './failed.ts';
@@ -22,9 +22,10 @@ export async function verifySignIn(
   return countingFailure(deps, async () => {
     const { request, account } = await checkCode(deps, input);
     return completeSignIn(deps, {
-      request,
+      subject: request,
+      spend: (now) =>
+        requestSpend(deps.db.table, request, { status: 'pending', now, maxAttempts: MAX_ATTEMPTS }),
       account,
-      expectStatus: 'pending',
       raced: alreadyUsed,
       userAgent: input.userAgent,
       sourceIp: input.sourceIp,

@@ -16,6 +16,25 @@ const notDestroyed = `${sameRequest} AND attempts < :max`;
 export const stillInState = `${notDestroyed} AND #status = :status AND validUntil > :now`;
 
 export const requestKey = (request: SignInRequest) => keys.signIn(request.scope, request.email);
+
+/**
+ * The sign-in's spend of a request (shared/store/sign-in-transaction.ts): pending|approved ->
+ * consumed, the Delete of the request while it is still the same, undestroyed, unexpired request in
+ * `status`.
+ */
+export const requestSpend = (
+  table: string,
+  request: SignInRequest,
+  rules: { status: SignInRequest['status']; now: number; maxAttempts: number },
+): TransactItem => ({
+  Delete: {
+    TableName: table,
+    Key: requestKey(request),
+    ConditionExpression: stillInState,
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: stateValues(request, rules.status, rules.now, rules.maxAttempts),
+  },
+});
 /** The values of `stillInState`; `maxAttempts` is the domain's cap (SPEC §8: 5 attempts). */
 export const stateValues = (
   request: SignInRequest,

@@ -1,22 +1,22 @@
 import type { SessionRecord } from '../sessions/session.ts';
-import type { SignInRequest } from '../sign-in/request.ts';
 import { type NewAccount, newAccountWrites } from './accounts.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
 import { keys, PLATFORM } from './keys.ts';
 import { sessionItem } from './sessions.ts';
-import { requestKey, stateValues, stillInState } from './sign-in-requests.ts';
 import { type SignInCount, signInCountWrites } from './statistics.ts';
 import { transactWrite } from './transact.ts';
 
-/** What consuming a request writes besides deleting it. */
+/** What a sign-in writes besides using up what proved the address. */
 export interface Consumption {
-  request: SignInRequest;
-  /** The state the request must still be in: `pending` for verify, `approved` for poll. */
-  expectStatus: SignInRequest['status'];
-  now: number;
-  /** The domain's cap on wrong codes (SPEC §8): a destroyed request is never consumed. */
-  maxAttempts: number;
+  /**
+   * The conditional write that uses up the proof of the address: the sign-in request's Delete
+   * (verify, poll: shared/store/sign-in-requests.ts `requestSpend`) or a social exchange code's
+   * (shared/store/social.ts). Its condition failing means another attempt used it first.
+   */
+  spend: TransactItem;
+  /** The platform or the application signed in to. */
+  scope: string;
   session: SessionRecord;
   /** A first sign-in: the account it creates. */
   newAccount?: NewAccount;
@@ -39,27 +39,14 @@ export type ConsumeOutcome =
   | { outcome: 'conflict' };
 
 /**
- * pending|approved -> consumed in ONE TransactWriteItems: the request is deleted only if it is still
- * the same, undestroyed, unexpired request in the expected state, so of any number of concurrent
- * attempts exactly one writes its session (and, on a first sign-in, the account).
+ * The sign-in's ONE TransactWriteItems: the proof is used up only if its condition still holds (the
+ * same, undestroyed, unexpired request in the expected state; an unspent, unexpired exchange code),
+ * so of any number of concurrent attempts exactly one writes its session (and, on a first sign-in,
+ * the account).
  */
 export async function consumeRequest(db: Db, consumption: Consumption): Promise<ConsumeOutcome> {
-  const { request } = consumption;
   const writes: TransactItem[] = [
-    {
-      Delete: {
-        TableName: db.table,
-        Key: requestKey(request),
-        ConditionExpression: stillInState,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: stateValues(
-          request,
-          consumption.expectStatus,
-          consumption.now,
-          consumption.maxAttempts,
-        ),
-      },
-    },
+    consumption.spend,
     { Put: { TableName: db.table, Item: sessionItem(consumption.session) } },
     ...(consumption.deviceCodeHash
       ? [{ Delete: { TableName: db.table, Key: keys.device(consumption.deviceCodeHash) } }]
@@ -72,7 +59,7 @@ export async function consumeRequest(db: Db, consumption: Consumption): Promise<
   const signedIn = consumption.existingUserId
     ? writes.push(signedInWrite(db.table, consumption.existingUserId, consumption.session.createdAt)) - 1
     : -1;
-  const application = applicationCheck(db.table, writes, request.scope);
+  const application = applicationCheck(db.table, writes, consumption.scope);
   const written = await transactWrite(db, writes);
   if (written.outcome === 'written') return { outcome: 'consumed' };
   if (written.outcome === 'conflict') return written;
@@ -84,7 +71,7 @@ export async function consumeRequest(db: Db, consumption: Consumption): Promise<
     // Disabled since the sign-in read it (or deleted: then the account changed).
     return written.current[signedIn] ? { outcome: 'disabled' } : { outcome: 'accountExists' };
   }
-  // Only the request's Delete and the account's Put carry conditions.
+  // Only the spend and the account's Put carry conditions.
   return written.failed.includes(0) ? { outcome: 'raced' } : { outcome: 'accountExists' };
 }
 
