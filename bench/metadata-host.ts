@@ -51,7 +51,8 @@ export const metadataEnv = (server: ClientMetadataServer): Record<string, string
   OAUTH_METADATA_CA_FILE: server.caFile,
 });
 
-async function testCertificates() {
+/** A test CA and a leaf for localhost, 127.0.0.1 and UNRESOLVABLE_HOST signed by it (PEM). */
+export async function testCertificates() {
   const notAfterDate = new Date(Date.now() + 2 * 24 * 3600 * 1000);
   const ca = await generate([{ name: 'commonName', value: 'doorcode test CA' }], {
     algorithm: 'sha256',

@@ -98,7 +98,15 @@ export const Config = z
       ),
       false,
     ),
-    /** Tests: a PEM file of extra certificate authorities trusted when fetching client metadata documents. */
+    /**
+     * Local mode and tests only (the stack never sets it): GitHub's web address for social sign-in,
+     * with its API under `/api/v3` (GitHub Enterprise Server's layout); github.com when unset.
+     */
+    SOCIAL_GITHUB_URL: z.optional(z.url({ protocol: /^https$/ })),
+    /**
+     * Tests: a PEM file of extra certificate authorities trusted when fetching client metadata
+     * documents and calling social sign-in providers.
+     */
     OAUTH_METADATA_CA_FILE: z.optional(z.string().check(z.minLength(1))),
     LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   })

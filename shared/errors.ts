@@ -13,11 +13,17 @@ const catalogue = {
   pollExpired: { status: 400, code: 'EXPIRED' },
   /** SPEC §7: poll with an unknown, consumed, replaced or destroyed device code. */
   deviceCodeUnusable: { status: 400, code: 'FORBIDDEN' },
+  /** Issue 12: a social sign-in's exchange code that is unknown, used, expired or of another application. */
+  socialCodeUnusable: { status: 400, code: 'FORBIDDEN' },
   unauthorized: { status: 401, code: 'UNAUTHORIZED' },
   /** SPEC §7: a known caller that may not do this, e.g. a cookie sent from a foreign origin. */
   forbidden: { status: 403, code: 'FORBIDDEN' },
   /** Issue 8: the application disabled this user: sign-in (verify, approve, poll) is refused. */
   accountDisabled: { status: 403, code: 'ACCOUNT_DISABLED' },
+  /** Issue 12: the social provider vouched for no verified email address. */
+  emailNotVerified: { status: 403, code: 'EMAIL_NOT_VERIFIED' },
+  /** Issue 12: the social provider sent the user back with an error (`access_denied`: the user declined). */
+  providerDenied: { status: 403, code: 'PROVIDER_DENIED' },
   notFound: { status: 404, code: 'NOT_FOUND' },
   /** DESIGN §6: the organization's plan allows no more applications; `details: { plan, limit }`. */
   planLimit: { status: 403, code: 'PLAN_LIMIT_REACHED' },
@@ -64,6 +70,8 @@ const catalogue = {
   invalidScope: { status: 400, code: 'invalid_scope' },
   /** Anything unexpected: logged with its cause, answered with a generic message. */
   internal: { status: 500, code: 'INTERNAL_ERROR' },
+  /** Issue 12: the social provider could not be reached, refused the code or answered something unusable. */
+  providerFailed: { status: 502, code: 'PROVIDER_ERROR' },
   /** SPEC §4.3: the sign-in email could not be sent; with Retry-After. */
   mailUnavailable: { status: 503, code: 'SERVICE_UNAVAILABLE' },
   /** Too little of the function's time was left to commit a sign-in and answer it: nothing changed; with Retry-After. */

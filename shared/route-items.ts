@@ -61,6 +61,10 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   listRecentAccounts: ['rate', 'user', 'application'],
   forgetRecentAccount: ['rate', 'user', 'application'],
   forgetRecentAccounts: ['rate'],
+  socialStart: ['application', 'rate', 'social'],
+  // A first sign-in creates the account, its user and tenant organization, and counts the new user.
+  socialCallback: ['application', 'rate', 'social', 'account', 'user', 'organization', 'statistics'],
+  socialExchange: [...byKey, 'social', 'account', 'user', 'statistics'],
   oauthConsent: [...bySession, 'oauthRequest', 'application', 'organization', 'authorizationCode'],
   codeStart: [...byKey, 'account', 'rate', 'device'],
   codeVerify: signInDone,

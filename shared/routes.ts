@@ -28,6 +28,7 @@ import { oauthDiscoveryRoutes } from './route-table/oauth-discovery.ts';
 import { oauthTokenRoutes } from './route-table/oauth-token.ts';
 import { organizationRoutes } from './route-table/organizations.ts';
 import { recentAccountRoutes } from './route-table/recent-accounts.ts';
+import { socialRoutes } from './route-table/social.ts';
 import { statisticsRoutes } from './route-table/statistics.ts';
 import { tenantOrganizationRoutes } from './route-table/tenant-organizations.ts';
 import { userRoutes } from './route-table/users.ts';
@@ -308,6 +309,7 @@ export const routes = {
   ...oauthTokenRoutes,
   ...oauthAuthorizeRoutes,
   ...recentAccountRoutes,
+  ...socialRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

@@ -21,4 +21,8 @@ export const limits = {
   peekPerIp: { bucket: 'peek-ip', max: 60, windowSeconds: 60 },
   /** Not in SPEC §8 (issue 12): the recent-accounts routes, which read up to five profiles each. */
   recentAccountsPerIp: { bucket: 'recent-ip', max: 30, windowSeconds: 60 },
+  /** Not in SPEC §8 (issue 12): social sign-in's start, which sends the browser to a provider. */
+  socialStartPerIp: { bucket: 'social-start-ip', max: 10, windowSeconds: 60 },
+  /** Not in SPEC §8 (issue 12): social sign-in's callback, which calls the provider. */
+  socialCallbackPerIp: { bucket: 'social-callback-ip', max: 10, windowSeconds: 60 },
 } as const satisfies Record<string, Limit>;

@@ -64,14 +64,7 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
   const createdAt = new Date(now).toISOString();
   const user: User = input.account
     ? userFromItem(input.account, deps.config.ISSUER)
-    : {
-        id: newId(deps.random, 'usr'),
-        email: request.email,
-        name: request.name ?? null,
-        image: null,
-        emailVerified: true,
-        createdAt,
-      };
+    : newUser(deps, request, createdAt);
   const sessionId = newId(deps.random, 'ses');
   const issued = await issueSessionToken(deps, {
     userId: user.id,
@@ -128,8 +121,18 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
   return { user, token: issued.token, session: publicSession(session), scope: request.scope };
 }
 
+/** The user a first sign-in of `subject` creates: email-verified (SPEC §1.7), without an image. */
+export const newUser = (deps: Deps, subject: SignInSubject, createdAt: string): User => ({
+  id: newId(deps.random, 'usr'),
+  email: subject.email,
+  name: subject.name ?? null,
+  image: null,
+  emailVerified: true,
+  createdAt,
+});
+
 /** SPEC §1.7: a first sign-in creates the account, email-verified, with an organization it owns. */
-function newAccount(deps: Deps, user: User, scope: string): NewAccount {
+export function newAccount(deps: Deps, user: User, scope: string): NewAccount {
   return {
     scope,
     user,

@@ -30,6 +30,10 @@ export const keys = {
   imageHead: (imageId: string) => ({ pk: `IMAGE#${imageId}`, sk: 'HEAD' }),
   imagePart: (imageId: string, index: number) => ({ pk: `IMAGE#${imageId}`, sk: `PART#${index}` }),
   device: (deviceCodeHash: string) => ({ pk: `DEVICE#${deviceCodeHash}`, sk: 'DEVICE' }),
+  /** Issue 12: a social sign-in between start and callback, by the hash of its `state`. */
+  socialState: (stateHash: string) => ({ pk: `SOCIAL#${stateHash}`, sk: 'STATE' }),
+  /** Issue 12: a social sign-in's one-time exchange code, by its hash. */
+  socialCode: (codeHash: string) => ({ pk: `SOCIAL#${codeHash}`, sk: 'CODE' }),
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
   /** gsi1 attributes of an application user's profile item: the application's users by address. */
   applicationUser: (applicationId: string, email: string) => ({
@@ -133,6 +137,8 @@ export const keyFamilies = {
   image: { partition: 'table', pattern: 'IMAGE#*' },
   /** `DEVICE#<hash>`: a device-code sign-in waiting to be polled. */
   device: { partition: 'table', pattern: 'DEVICE#*' },
+  /** `SOCIAL#<hash>`: a social sign-in's state (start to callback) and its exchange code (callback to exchange). */
+  social: { partition: 'table', pattern: 'SOCIAL#*' },
   /** `USER#<id>`: the user's profile, its sessions and its OAuth grants. */
   user: { partition: 'table', pattern: 'USER#*' },
   /** `ORG#<id>`: the organization and its members. */

@@ -80,6 +80,10 @@ export function sessionCountWrites(
   );
 }
 
+/** Issue 12: the day's count of an account created before its first session (a social sign-in's callback). */
+export const newUserCountWrites = (table: string, applicationId: string, day: string): TransactItem[] =>
+  addUpdate(table, keys.statsDay(applicationId, day), new Map([['newUsers', 1]]));
+
 /** The counter updates of a completed sign-in: its day, its new session and, for a new account, the total. */
 export function signInCountWrites(table: string, count: SignInCount): TransactItem[] {
   const { applicationId } = count;

@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { HttpsUri, UniqueHttpsUris } from './https-uri.ts';
 
-const SOCIAL_PROVIDERS = ['google', 'github', 'microsoft', 'oidc'] as const;
+export const SOCIAL_PROVIDERS = ['google', 'github', 'microsoft', 'oidc'] as const;
 export type SocialProviderName = (typeof SOCIAL_PROVIDERS)[number];
 
 /** At most this many return URLs; each is matched exactly, so a handful is all an application needs. */

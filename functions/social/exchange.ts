@@ -1,0 +1,18 @@
+import { http } from '../../shared/http/handler.ts';
+import { signInReply } from '../../shared/http/sign-in-reply.ts';
+import { socialRoutes as routes } from '../../shared/route-table/social.ts';
+import { exchangeSocialCode } from '../../shared/social/flow.ts';
+
+export const handler = http(routes.socialExchange, async ({ deps, caller, body, client, remainingMs }) =>
+  signInReply(
+    deps,
+    client.origin,
+    await exchangeSocialCode(deps, {
+      code: body.code,
+      applicationId: caller.application.id,
+      sourceIp: client.ip,
+      userAgent: client.userAgent,
+      remainingMs,
+    }),
+  ),
+);

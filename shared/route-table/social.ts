@@ -1,0 +1,78 @@
+/**
+ * Social sign-in (issue 12; docs/social-sign-in.md): an application's end users sign in with the
+ * owner's own OAuth client. Start and callback are browser navigations (HTML error pages); the
+ * exchange is called by the application with its key and answers SignInResult like verify. Spread
+ * into the one table (shared/routes.ts).
+ */
+import { NoBody, SignInResult } from '../contracts/common.ts';
+import {
+  SocialCallbackQuery,
+  SocialExchangeBody,
+  SocialPath,
+  SocialStartQuery,
+} from '../contracts/social.ts';
+import { bodyErrors, credentialErrors, type RouteSpec } from '../route-spec.ts';
+
+export const socialRoutes = {
+  socialStart: {
+    method: 'GET',
+    path: '/auth/social/{applicationId}/{provider}',
+    entry: 'functions/social/start.ts',
+    errorStyle: 'html',
+    auth: 'none',
+    access: { table: 'readwrite' },
+    contract: {
+      params: SocialPath,
+      query: SocialStartQuery,
+      responses: { 302: NoBody },
+      errors: ['invalidRequest', 'notFound', 'rateLimited', 'providerFailed'],
+    },
+  },
+  socialCallback: {
+    method: 'GET',
+    path: '/auth/social/{applicationId}/{provider}/callback',
+    entry: 'functions/social/callback.ts',
+    errorStyle: 'html',
+    auth: 'none',
+    // The owner's client secret is opened here and nowhere else (DESIGN §7); the recent-accounts
+    // cookie is signed under the code-hash key.
+    access: { table: 'readwrite', seal: 'decrypt', codeKey: true },
+    contract: {
+      params: SocialPath,
+      query: SocialCallbackQuery,
+      responses: { 303: NoBody },
+      errors: [
+        'invalidRequest',
+        'forbidden',
+        'notFound',
+        'accountDisabled',
+        'accountChanged',
+        'emailNotVerified',
+        'providerDenied',
+        'rateLimited',
+        'providerFailed',
+      ],
+    },
+  },
+  socialExchange: {
+    method: 'POST',
+    path: '/auth/social/exchange',
+    entry: 'functions/social/exchange.ts',
+    errorStyle: 'app',
+    auth: 'api-key',
+    access: { table: 'readwrite', sign: true },
+    contract: {
+      body: { json: SocialExchangeBody },
+      responses: { 200: SignInResult },
+      errors: [
+        ...bodyErrors,
+        ...credentialErrors,
+        'socialCodeUnusable',
+        'accountDisabled',
+        'accountChanged',
+        'rateLimited',
+        'outOfTime',
+      ],
+    },
+  },
+} as const satisfies Record<string, RouteSpec>;

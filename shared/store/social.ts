@@ -1,0 +1,124 @@
+/**
+ * Issue 12, social sign-in: the two short-lived items between the browser's trips (docs/data-model.md,
+ * "Social sign-in"). Both are kept by the hash of a 256-bit random value the browser or the
+ * application holds, never the value itself, and TTL removes them a minute after they expire (reads
+ * check `validUntil` themselves).
+ * - The state (start to callback, 10 minutes): the application and provider it was started for,
+ *   the PKCE verifier, the OpenID Connect nonce, and where the browser returns. Taken (deleted) by
+ *   the callback in one DeleteItem, so a state works once whatever the callback does next.
+ * - The exchange code (callback to `POST /auth/social/exchange`, 2 minutes): the account the
+ *   provider proved. Used up by the sign-in transaction (shared/store/sign-in-transaction.ts).
+ */
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { NewAccount } from './accounts.ts';
+import { newAccountWrites } from './accounts.ts';
+import type { Item } from './batch.ts';
+import type { Db } from './db.ts';
+import { expiresAtOf } from './device-grants.ts';
+import type { TransactItem } from './errors.ts';
+import { readNow } from './items.ts';
+import { keys } from './keys.ts';
+import { newUserCountWrites } from './statistics.ts';
+import { transactWrite } from './transact.ts';
+
+export interface SocialState {
+  applicationId: string;
+  provider: string;
+  /** RFC 7636: the PKCE code verifier, sent with the code to the provider. */
+  codeVerifier: string;
+  /** OpenID Connect: the nonce the ID token must carry (none for GitHub). */
+  nonce?: string;
+  /** The registered return URL the browser goes back to. */
+  returnTo: string;
+  /** The application's own `state`, handed back unchanged on the return URL. */
+  appState?: string;
+  /** Epoch ms after which the state is unusable. */
+  validUntil: number;
+}
+
+export interface SocialCode {
+  applicationId: string;
+  userId: string;
+  email: string;
+  validUntil: number;
+}
+
+export async function putSocialState(db: Db, stateHash: string, state: SocialState): Promise<void> {
+  await db.client.send(
+    new PutCommand({
+      TableName: db.table,
+      Item: {
+        ...keys.socialState(stateHash),
+        type: 'socialState',
+        ...state,
+        expiresAt: expiresAtOf(state.validUntil),
+      },
+    }),
+  );
+}
+
+/** Takes the state: ONE DeleteItem answering what it deleted, so of two callbacks only one gets it. */
+export async function takeSocialState(db: Db, stateHash: string): Promise<SocialState | undefined> {
+  const taken = await db.client.send(
+    new DeleteCommand({ TableName: db.table, Key: keys.socialState(stateHash), ReturnValues: 'ALL_OLD' }),
+  );
+  return taken.Attributes as SocialState | undefined;
+}
+
+const socialCodeItem = (codeHash: string, code: SocialCode): Item => ({
+  ...keys.socialCode(codeHash),
+  type: 'socialCode',
+  ...code,
+  expiresAt: expiresAtOf(code.validUntil),
+});
+
+export async function putSocialCode(db: Db, codeHash: string, code: SocialCode): Promise<void> {
+  await db.client.send(new PutCommand({ TableName: db.table, Item: socialCodeItem(codeHash, code) }));
+}
+
+export type NewSocialAccountOutcome =
+  | { outcome: 'created' }
+  | { outcome: 'exists' }
+  | { outcome: 'gone' }
+  | { outcome: 'conflict' };
+
+/**
+ * A first social sign-in: the account (SPEC §1.7: unique per address per scope by its conditional
+ * Put, so of concurrent first callbacks exactly one creates it), its user and tenant organization,
+ * the day's new-user count, and the exchange code, in ONE TransactWriteItems. `exists`: another
+ * sign-in created the account first (nothing written); `gone`: the application was deleted.
+ */
+export async function createSocialAccount(
+  db: Db,
+  account: NewAccount,
+  code: { hash: string; code: SocialCode; day: string },
+): Promise<NewSocialAccountOutcome> {
+  const writes: TransactItem[] = [
+    ...newAccountWrites(db.table, account),
+    ...newUserCountWrites(db.table, account.scope, code.day),
+    { Put: { TableName: db.table, Item: socialCodeItem(code.hash, code.code) } },
+  ];
+  const written = await transactWrite(db, writes);
+  if (written.outcome === 'written') return { outcome: 'created' };
+  if (written.outcome === 'conflict') return written;
+  // The account's Put is the first write; the application's user count (conditioned on it) another.
+  return written.failed.includes(0) ? { outcome: 'exists' } : { outcome: 'gone' };
+}
+
+export async function readSocialCode(db: Db, codeHash: string): Promise<SocialCode | undefined> {
+  return (await readNow(db, keys.socialCode(codeHash))) as SocialCode | undefined;
+}
+
+/** The exchange's spend of a code: its Delete while it is unexpired and still the application's. */
+export const socialCodeSpend = (
+  table: string,
+  codeHash: string,
+  rules: { applicationId: string; now: number },
+): TransactItem => ({
+  Delete: {
+    TableName: table,
+    Key: keys.socialCode(codeHash),
+    ConditionExpression: 'attribute_exists(pk) AND applicationId = :app AND validUntil > :now',
+    ExpressionAttributeValues: { ':app': rules.applicationId, ':now': rules.now },
+  },
+});
