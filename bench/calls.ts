@@ -17,6 +17,7 @@ import { startServer } from '../shared/local/server.ts';
 import { startSesLocal } from '../shared/local/ses-local.ts';
 import { issueAccessToken } from '../shared/oauth/access-token.ts';
 import { issueAuthorizationCode } from '../shared/oauth/codes.ts';
+import { recentAccountsCookieName } from '../shared/sessions/recent-accounts.ts';
 import { newId } from '../shared/random.ts';
 import { putGrant } from '../shared/store/oauth.ts';
 import { createApiKey } from '../shared/tenancy/api-keys.ts';
@@ -468,7 +469,7 @@ export const callsBenchmark: Benchmark = {
         [signedIn.headers['set-cookie']]
           .flat()
           .map((line) => String(line).split(';')[0] ?? '')
-          .find((pair) => pair.startsWith(`${config.SERVICE_NAME}.recent_accounts=`)) ?? '';
+          .find((pair) => pair.startsWith(`${recentAccountsCookieName(config)}=`)) ?? '';
       await call('GET /recent-accounts', 'GET', '/recent-accounts', { headers: { cookie: recentCookie } });
       await call('GET /oauth/login (recent accounts)', 'GET', `/oauth/login?request=${requestId}`, {
         headers: { cookie: recentCookie },

@@ -1,5 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recentAccountsCookieName } from '../../shared/sessions/recent-accounts.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import {
@@ -39,7 +40,7 @@ beforeAll(async () => {
     code_challenge: pkce().challenge,
     resource: `${TEST_ISSUER}/mcp/${applicationId}`,
   });
-  cookieName = `${app.deps.config.SERVICE_NAME}.recent_accounts`;
+  cookieName = recentAccountsCookieName(app.deps.config);
 });
 afterAll(async () => {
   await app.close();
@@ -157,6 +158,47 @@ describe('the recent-accounts cookie', () => {
     ]);
     const rewritten = [response.headers['set-cookie']].flat().map(String).join('\n');
     expect(rewritten).toContain(`${cookieName}=v1.`);
+  });
+
+  it('is a __Host- cookie: Secure, Path=/ and no Domain, so no sibling host can set or shadow it', async () => {
+    const { verified } = await bridgeSignIn(newEmail());
+
+    const set = [verified.headers['set-cookie']].flat().map(String);
+    const recent = set.find((line) => line.startsWith(`${cookieName}=`)) ?? '';
+    expect(cookieName).toBe(`__Host-${app.deps.config.SERVICE_NAME}.recent_accounts`);
+    expect(recent).toMatch(/; Secure(;|$)/);
+    expect(recent).toMatch(/; Path=\/(;|$)/);
+    expect(recent).not.toMatch(/Domain=/i);
+  });
+
+  it('ignores an entry last used more than 90 days ago, and drops it on the next write', async () => {
+    // Prepare
+    const started = app.clock.now();
+    const day = 24 * 3600 * 1000;
+    try {
+      const old = await bridgeSignIn(newEmail());
+      const oldId = await userIdOf(old.cookie);
+      app.clock.advance(60 * day);
+      const recent = await bridgeSignIn(newEmail(), old.recentCookie);
+      const recentId = await userIdOf(recent.cookie);
+      const bothListed = await list(recent.recentCookie);
+      app.clock.advance(30 * day + 60_000);
+
+      // Act
+      const listed = await list(recent.recentCookie);
+      const next = await bridgeSignIn(newEmail(), recent.recentCookie);
+
+      // Assess
+      const ids = (response: { body: { items: { userId: string }[] } }) =>
+        response.body.items.map((item) => item.userId);
+      expect(ids(bothListed)).toEqual([recentId, oldId]);
+      expect(ids(listed)).toEqual([recentId]);
+      const [, payload] = next.recentCookie.slice(cookieName.length + 1).split('.');
+      const entries = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as string[][];
+      expect(entries.map(([userId]) => userId)).toEqual([await userIdOf(next.cookie), recentId]);
+    } finally {
+      app.clock.set(started);
+    }
   });
 
   it('answers an empty list without a cookie', async () => {
