@@ -412,6 +412,74 @@ describe('the sign-in bridge with recent accounts', () => {
     }
   });
 
+  it('forgets a recent account with its Forget form: 303 back to the email page, with the cookie without it', async () => {
+    // Prepare
+    const first = await bridgeSignIn(newEmail());
+    const second = await bridgeSignIn(newEmail(), first.recentCookie);
+    const [firstId, secondId] = [await userIdOf(first.cookie), await userIdOf(second.cookie)];
+    const requestId = bridgeRequestOf(await app.request('GET', authorize, { ip: freshIp() }));
+    const page = await app.request('GET', `/oauth/login?request=${requestId}`, {
+      headers: { cookie: second.recentCookie },
+      ip: freshIp(),
+    });
+
+    // Act
+    const forgotten = await postForm(
+      app,
+      '/oauth/login/forget',
+      { request: requestId, account: secondId },
+      ownPage({ cookie: second.recentCookie }),
+    );
+    const rewritten = cookieFrom(forgotten, cookieName) ?? '';
+    const location = new URL(String(forgotten.headers.location));
+    const after = await app.request('GET', `${location.pathname}${location.search}`, {
+      headers: { cookie: rewritten },
+      ip: freshIp(),
+    });
+
+    // Assess
+    expect(page.text).toContain('action="/oauth/login/forget"');
+    expect(page.text).toContain(`name="account" value="${secondId}"`);
+    expect(forgotten.status, forgotten.text).toBe(303);
+    expect(forgotten.headers.location).toBe(`${TEST_ISSUER}/oauth/login?request=${requestId}`);
+    expect(rewritten).toMatch(new RegExp(`^${cookieName}=v1\\.`));
+    expect((await list(rewritten)).body.items.map((item: { userId: string }) => item.userId)).toEqual([
+      firstId,
+    ]);
+    expect(after.status).toBe(200);
+    expect(after.text).toContain(`name="account" value="${firstId}"`);
+    expect(after.text).not.toContain(`value="${secondId}"`);
+  });
+
+  it('refuses a Forget from another page (403) or for an unknown request (400) with an HTML page, the cookie left alone', async () => {
+    // Prepare
+    const mine = await bridgeSignIn(newEmail());
+    const account = await userIdOf(mine.cookie);
+    const requestId = bridgeRequestOf(await app.request('GET', authorize, { ip: freshIp() }));
+
+    // Act
+    const crossSite = await postForm(
+      app,
+      '/oauth/login/forget',
+      { request: requestId, account },
+      ownPage({ cookie: mine.recentCookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }),
+    );
+    const unknown = await postForm(
+      app,
+      '/oauth/login/forget',
+      { request: 'req_unknown', account },
+      ownPage({ cookie: mine.recentCookie }),
+    );
+
+    // Assess
+    expect(crossSite.status).toBe(403);
+    expect(unknown.status).toBe(400);
+    for (const answer of [crossSite, unknown]) {
+      expect(answer.headers['content-type']).toMatch(/^text\/html/);
+      expect(answer.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
   it('shows no choices without a valid cookie', async () => {
     const requestId = bridgeRequestOf(await app.request('GET', authorize, { ip: freshIp() }));
 
