@@ -478,6 +478,12 @@ export const callsBenchmark: Benchmark = {
       await call('DELETE /recent-accounts/{userId}', 'DELETE', '/recent-accounts/usr_unknown', {
         headers: recentPage,
       });
+      await call(
+        'POST /oauth/login/forget',
+        'POST',
+        '/oauth/login/forget',
+        form({ request: requestId, account: 'usr_unknown' }, { ...ownPage, cookie: recentCookie }),
+      );
       await call('DELETE /recent-accounts', 'DELETE', '/recent-accounts', { headers: recentPage });
       const consent = await call('GET /oauth/authorize (session: consent page)', 'GET', authorize, {
         headers: { cookie: bridgeCookie },

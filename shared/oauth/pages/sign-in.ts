@@ -31,13 +31,13 @@ function recentChoices(requestId: string, choices: readonly BridgeChoice[]): str
   if (choices.length === 0) return '';
   const forms = choices.map((choice) => {
     const label = `${choice.name ? `${escapeHtml(choice.name)} · ` : ''}${escapeHtml(choice.maskedEmail)}`;
-    return `<div class="recent">
-<form method="post" action="/oauth/login">
+    return `<div class="choice">
+<form method="post" action="/oauth/login" class="recent">
 ${hidden('request', requestId)}
 ${hidden('account', choice.userId)}
 <button type="submit">${label}</button>
 </form>
-<form method="post" action="/oauth/login/forget">
+<form method="post" action="/oauth/login/forget" class="forget">
 ${hidden('request', requestId)}
 ${hidden('account', choice.userId)}
 <button type="submit" class="forget" aria-label="Forget ${label}">Forget</button>
