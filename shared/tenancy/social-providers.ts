@@ -4,8 +4,9 @@
  * write-only (DESIGN §7): a write takes its plaintext, which shared/tenancy/configuration.ts seals
  * before anything else sees it; the document holds only `{ sealed }`; a read shows `{ set }`.
  */
-import type * as core from 'zod/v4/core';
+
 import * as z from 'zod/mini';
+import type * as core from 'zod/v4/core';
 import { specialUse } from '../oauth/special-addresses.ts';
 import { HttpsUri, UniqueHttpsUris } from './https-uri.ts';
 
@@ -28,12 +29,10 @@ function isSpecialIpHost(url: string): boolean {
 /** OpenID Connect Discovery 1.0 §4: the issuer is an https URL with no query or fragment. */
 const Issuer = z.pipe(
   HttpsUri('an issuer is an https URL with no fragment'),
-  z
-    .string()
-    .check(
-      z.refine((url: string) => !url.includes('?'), 'an issuer has no query'),
-      z.refine((url: string) => !isSpecialIpHost(url), 'an issuer is not on a special-use IP address'),
-    ),
+  z.string().check(
+    z.refine((url: string) => !url.includes('?'), 'an issuer has no query'),
+    z.refine((url: string) => !isSpecialIpHost(url), 'an issuer is not on a special-use IP address'),
+  ),
 );
 
 export const ReturnUrls = UniqueHttpsUris(

@@ -276,7 +276,10 @@ describe('the OAuth pages in Chromium', () => {
     // Act 2: Forget on the older one: back to the same page without it.
     await Promise.all([
       page.waitForURL(`${app.url}/oauth/login?request=${requestId}`),
-      page.locator('.choice', { hasText: masked(first) }).locator('form.forget button').click(),
+      page
+        .locator('.choice', { hasText: masked(first) })
+        .locator('form.forget button')
+        .click(),
     ]);
     const afterForget = await choices();
 

@@ -213,32 +213,35 @@ describe('social providers in the configuration (issue 12 item 1)', () => {
   it.each([
     ['google', 'the secret left out', undefined],
     ['microsoft', '{ set: true }', { set: true }],
-  ])('PUT refuses a new %s client id that keeps the stored secret (%s); the secret given again is accepted', async (provider, _, kept) => {
-    // Prepare
-    const owned = await createOwnedApplication(app);
-    const given = (clientId: string, clientSecret: unknown) => ({
-      ...base,
-      socialProviders: { ...none, [provider]: { enabled: true, clientId, clientSecret } },
-      socialReturnUrls: [],
-    });
-    remember(await put(owned, given('owner-client', newSecret())));
-    const sealed = (await storedConfig(owned)).socialProviders[provider]?.clientSecret?.sealed;
+  ])(
+    'PUT refuses a new %s client id that keeps the stored secret (%s); the secret given again is accepted',
+    async (provider, _, kept) => {
+      // Prepare
+      const owned = await createOwnedApplication(app);
+      const given = (clientId: string, clientSecret: unknown) => ({
+        ...base,
+        socialProviders: { ...none, [provider]: { enabled: true, clientId, clientSecret } },
+        socialReturnUrls: [],
+      });
+      remember(await put(owned, given('owner-client', newSecret())));
+      const sealed = (await storedConfig(owned)).socialProviders[provider]?.clientSecret?.sealed;
 
-    // Act
-    const retargeted = remember(await put(owned, given('attacker-client', kept)));
-    const stored = (await storedConfig(owned)).socialProviders[provider];
-    const again = remember(await put(owned, given('attacker-client', newSecret())));
+      // Act
+      const retargeted = remember(await put(owned, given('attacker-client', kept)));
+      const stored = (await storedConfig(owned)).socialProviders[provider];
+      const again = remember(await put(owned, given('attacker-client', newSecret())));
 
-    // Assess
-    expectRetargetRefused(retargeted, provider);
-    expect(stored).toMatchObject({ clientId: 'owner-client', clientSecret: { sealed } });
-    expect(again.status, again.text).toBe(200);
-    expect(again.body.socialProviders[provider]).toEqual({
-      enabled: true,
-      clientId: 'attacker-client',
-      clientSecret: { set: true },
-    });
-  });
+      // Assess
+      expectRetargetRefused(retargeted, provider);
+      expect(stored).toMatchObject({ clientId: 'owner-client', clientSecret: { sealed } });
+      expect(again.status, again.text).toBe(200);
+      expect(again.body.socialProviders[provider]).toEqual({
+        enabled: true,
+        clientId: 'attacker-client',
+        clientSecret: { set: true },
+      });
+    },
+  );
 
   it('PATCH refuses a new client id or issuer that keeps the stored secret; the secret given again is accepted', async () => {
     // Prepare

@@ -131,15 +131,16 @@ describe('the sealing key (DESIGN §7)', () => {
     const outputs = synth.template.toJSON().Outputs as Record<string, { Value: unknown }>;
 
     // Act
-    const given = routeList.filter(
-      (route) => sealingKeyIdOf(synth, route.id) !== undefined,
-    );
+    const given = routeList.filter((route) => sealingKeyIdOf(synth, route.id) !== undefined);
 
     // Assess
     expect(outputs.SealingKeyArn?.Value).toEqual(keyArn);
     expect(given.map((route) => route.id).sort()).toEqual(['patchConfiguration', 'replaceConfiguration']);
     expect(given.map((route) => route.id).sort()).toEqual(
-      routeList.filter((route) => route.access.seal).map((route) => route.id).sort(),
+      routeList
+        .filter((route) => route.access.seal)
+        .map((route) => route.id)
+        .sort(),
     );
     for (const route of given) expect(sealingKeyIdOf(synth, route.id)).toEqual(keyArn);
   });
