@@ -1,8 +1,8 @@
 /**
- * `npm run docs:screenshots`: writes docs/images/oauth-sign-in.png and docs/images/oauth-consent.png
- * by driving the OAuth sign-in bridge and consent page in headless Chromium. The flow is the browser
+ * `npm run docs:screenshots`: writes docs/images/oauth-sign-in.png, docs/images/oauth-consent.png and
+ * docs/images/bridge-recent-accounts.png (the sign-in page with two recent accounts) by driving the OAuth sign-in bridge and consent page in headless Chromium. The flow is the browser
  * test's (test/browser/oauth-pages.test.ts), run through vitest for its local DynamoDB and SES
- * emulator, with `DOORCODE_SCREENSHOTS` telling it where to save the two pages.
+ * emulator, with `DOORCODE_SCREENSHOTS` telling it where to save the pages.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,10 +16,11 @@ const run = spawnSync('npx', ['vitest', 'run', 'test/browser/oauth-pages.test.ts
   env: { ...process.env, DOORCODE_SCREENSHOTS: images },
 });
 if (run.status !== 0) process.exit(run.status ?? 1);
-for (const name of ['oauth-sign-in.png', 'oauth-consent.png']) {
+const names = ['oauth-sign-in.png', 'oauth-consent.png', 'bridge-recent-accounts.png'];
+for (const name of names) {
   if (!existsSync(join(images, name))) {
     console.error(`${name} was not written`);
     process.exit(1);
   }
 }
-console.log(`wrote ${images}/oauth-sign-in.png and oauth-consent.png`);
+console.log(`wrote ${names.map((name) => join(images, name)).join(', ')}`);

@@ -81,6 +81,12 @@ export async function signInSessionAndManagementPaths({
   });
   const servicePage = { cookie: recentCookie, origin: new URL(TEST_ISSUER).origin };
   await app.request('DELETE', '/recent-accounts/usr_unknown', { headers: servicePage, ip: freshIp() });
+  await postForm(
+    app,
+    '/oauth/login/forget',
+    { request: requestId, account: 'usr_unknown' },
+    ownPage({ cookie: recentCookie }),
+  );
   await app.request('DELETE', '/recent-accounts', { headers: servicePage, ip: freshIp() });
   const ownerCookie = `${real.deps.config.SERVICE_NAME}.session_token=${token}`;
   const consent = await app.request('GET', authorize, { headers: { cookie: ownerCookie }, ip: freshIp() });
