@@ -54,12 +54,12 @@ import {
 } from './providers.ts';
 
 /** The state lives as long as a sign-in code (SPEC §8: 10 minutes). */
-export const SOCIAL_STATE_TTL_MS = 600_000;
+const SOCIAL_STATE_TTL_MS = 600_000;
 /** The exchange code: long enough for a page load and one back-end call, short enough to leak little. */
-export const SOCIAL_CODE_TTL_MS = 120_000;
+const SOCIAL_CODE_TTL_MS = 120_000;
 
 /** The provider's callback on this service: what the owner registers with the provider. */
-export const callbackUrl = (issuer: string, applicationId: string, provider: SocialProviderName) =>
+const callbackUrl = (issuer: string, applicationId: string, provider: SocialProviderName) =>
   serviceUrl(issuer, `/auth/social/${applicationId}/${provider}/callback`);
 
 const unknownApplication = () => fail('notFound', 'This application does not exist');

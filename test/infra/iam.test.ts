@@ -159,7 +159,7 @@ describe('IAM: each function may do exactly what its route declares', () => {
     const codeRoutes = routeList.filter((route) => route.access.codeKey);
     // The token endpoint derives a refresh token's successor as an HMAC under the same key; the OAuth
     // sign-in bridge starts and verifies codes as the API does; the recent-accounts routes sign
-    // and check their cookie with it (issue 12).
+    // and check their cookie with it, and so does the social callback (issue 12).
     expect(codeRoutes.map((route) => route.id).sort()).toEqual([
       'codeApprove',
       'codeStart',
@@ -172,6 +172,7 @@ describe('IAM: each function may do exactly what its route declares', () => {
       'oauthSignInStart',
       'oauthSignInVerify',
       'oauthToken',
+      'socialCallback',
     ]);
     expect(readers.sort()).toEqual([...new Set(codeRoutes.map((route) => roleIdOf(route.id)))].sort());
     // No other identity policy and no resource policy opens the secret.

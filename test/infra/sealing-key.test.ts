@@ -89,14 +89,6 @@ describe('the sealing key (DESIGN §7)', () => {
     expect(arnsOf(deny?.Condition?.ArnNotEquals?.['aws:PrincipalArn'])).toEqual(encrypters);
   });
 
-  it('lets nobody decrypt while no route declares seal: decrypt (the social callback is not built yet)', () => {
-    expect(routeList.some((route) => route.access.seal === 'decrypt')).toBe(false);
-    expect(allowed(statements, 'kms:Decrypt')).toEqual([]);
-    const deny = statements.filter((s) => s.Effect === 'Deny' && actionsOf(s).includes('kms:Decrypt'));
-    expect(deny).toHaveLength(1);
-    expect(deny[0]?.Condition).toBeUndefined();
-  });
-
   it('lets the account root administer the key and rotation, never use it', () => {
     const root = statements.filter((s) => s.Sid === 'AdministerWithoutUse');
     expect(root).toHaveLength(1);
@@ -135,7 +127,11 @@ describe('the sealing key (DESIGN §7)', () => {
 
     // Assess
     expect(outputs.SealingKeyArn?.Value).toEqual(keyArn);
-    expect(given.map((route) => route.id).sort()).toEqual(['patchConfiguration', 'replaceConfiguration']);
+    expect(given.map((route) => route.id).sort()).toEqual([
+      'patchConfiguration',
+      'replaceConfiguration',
+      'socialCallback',
+    ]);
     expect(given.map((route) => route.id).sort()).toEqual(
       routeList
         .filter((route) => route.access.seal)
@@ -145,25 +141,23 @@ describe('the sealing key (DESIGN §7)', () => {
     for (const route of given) expect(sealingKeyIdOf(synth, route.id)).toEqual(keyArn);
   });
 
-  it('renders a route that declares seal: decrypt as the only role allowed to decrypt', () => {
-    // A stand-in for the future social callback: the session route, declaring decrypt.
-    const routes = routeList.map((route) =>
-      route.id === 'session' ? { ...route, access: { ...route.access, seal: 'decrypt' as const } } : route,
-    ) as unknown as typeof routeList;
-    const withCallback = synthDoorcode({}, routes);
-    const policy = sealingKey(withCallback).statements;
-    const decrypters = roleArns(withCallback, routes, (route) => route.access.seal === 'decrypt');
+  it('lets only the social callback decrypt, within its application context, and hands it the key id', () => {
+    // Prepare
+    const decrypters = roleArns(synth, routeList, (route) => route.access.seal === 'decrypt');
+
+    // Act
+    const decrypt = statements.find((s) => s.Effect === 'Allow' && actionsOf(s).includes('kms:Decrypt'));
+    const deny = statements.find((s) => s.Effect === 'Deny' && actionsOf(s).includes('kms:Decrypt'));
+
+    // Assess
+    expect(routeList.filter((route) => route.access.seal === 'decrypt').map((route) => route.id)).toEqual([
+      'socialCallback',
+    ]);
     expect(decrypters).toHaveLength(1);
-    expect(allowed(policy, 'kms:Decrypt')).toEqual(decrypters);
-    expect(allowed(policy, 'kms:Encrypt')).not.toEqual(expect.arrayContaining(decrypters));
-    const decrypt = policy.find((s) => s.Effect === 'Allow' && actionsOf(s).includes('kms:Decrypt'));
+    expect(allowed(statements, 'kms:Decrypt')).toEqual(decrypters);
+    expect(allowed(statements, 'kms:Encrypt')).not.toEqual(expect.arrayContaining(decrypters));
     expect(decrypt?.Condition).toMatchObject(applicationContext);
-    const deny = policy.find((s) => s.Effect === 'Deny' && actionsOf(s).includes('kms:Decrypt'));
     expect(arnsOf(deny?.Condition?.ArnNotEquals?.['aws:PrincipalArn'])).toEqual(decrypters);
-    // The decrypting function gets the key's id too; the unchanged routes keep theirs as they were.
-    expect(sealingKeyIdOf(withCallback, 'session')).toEqual({
-      'Fn::GetAtt': [sealingKeyId(withCallback), 'Arn'],
-    });
-    expect(sealingKeyIdOf(withCallback, 'listSessions')).toBeUndefined();
+    expect(sealingKeyIdOf(synth, 'socialCallback')).toEqual({ 'Fn::GetAtt': [sealingKeyId(synth), 'Arn'] });
   });
 });

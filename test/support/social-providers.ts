@@ -16,7 +16,7 @@ import { testCertificates } from '../../bench/metadata-host.ts';
 import type { TestApp } from './app.ts';
 import type { TestResponse } from './http-client.ts';
 
-export interface GitHubUser {
+interface GitHubUser {
   login: string;
   name: string | null;
   emails: Array<{ email: string; primary: boolean; verified: boolean }>;
@@ -29,7 +29,7 @@ interface PendingCode {
   challenge: string;
 }
 
-export interface GitHubServer {
+interface GitHubServer {
   url: string;
   /** The user the next authorization signs in (the provider's own sign-in and consent, skipped). */
   nextUser: GitHubUser;
@@ -199,7 +199,7 @@ export async function startSocialProviders(options: { alsoTrust?: string } = {})
 }
 
 /** A browser's GET of a provider URL (trusting the test CA), without following redirects. */
-export function providerGet(
+function providerGet(
   providers: SocialProviders,
   url: string,
 ): Promise<{ status: number; location: string | undefined }> {
