@@ -222,12 +222,15 @@ export interface SocialTrip {
   landed?: URL;
 }
 
-/** Sends a browser through start, the provider and the callback (the provider's own pages skipped). */
-export async function socialTrip(
+/**
+ * A browser's start and its visit to the provider: the start's answer and, when it sent the
+ * browser on, the callback path (with the provider's query) the provider sent it back to.
+ */
+export async function startAtProvider(
   app: TestApp,
   providers: SocialProviders,
   input: { applicationId: string; provider: string; query?: string; ip?: string; cookies?: string[] },
-): Promise<SocialTrip> {
+): Promise<{ start: TestResponse; callbackPath?: string }> {
   const headers: Record<string, string> = input.cookies?.length ? { cookie: input.cookies.join('; ') } : {};
   const start = await app.request(
     'GET',
@@ -240,7 +243,19 @@ export async function socialTrip(
   if (start.status !== 302) return { start };
   const atProvider = await providerGet(providers, start.headers.location as string);
   const back = new URL(atProvider.location as string);
-  const callback = await app.request('GET', `${back.pathname}${back.search}`, {
+  return { start, callbackPath: `${back.pathname}${back.search}` };
+}
+
+/** Sends a browser through start, the provider and the callback (the provider's own pages skipped). */
+export async function socialTrip(
+  app: TestApp,
+  providers: SocialProviders,
+  input: { applicationId: string; provider: string; query?: string; ip?: string; cookies?: string[] },
+): Promise<SocialTrip> {
+  const { start, callbackPath } = await startAtProvider(app, providers, input);
+  if (callbackPath === undefined) return { start };
+  const headers: Record<string, string> = input.cookies?.length ? { cookie: input.cookies.join('; ') } : {};
+  const callback = await app.request('GET', callbackPath, {
     headers,
     ...(input.ip ? { ip: input.ip } : {}),
   });
