@@ -273,6 +273,7 @@ async function provenIdentity(deps: Deps, proof: Proof): Promise<ProvenIdentity>
       state.codeVerifier,
       options,
     );
+    await setup.refusalOf?.(response);
     const answerAs = setup.answerIssuer ? await setup.answerIssuer(response) : setup.as;
     const tokens = await oauth.processAuthorizationCodeResponse(answerAs, client, response, {
       ...(state.nonce ? { expectedNonce: state.nonce } : {}),
