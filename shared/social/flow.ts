@@ -191,10 +191,10 @@ const unknownState = () =>
 
 /**
  * `GET /auth/social/{applicationId}/{provider}/callback`: the state taken (ONE DeleteItem, so it
- * works once), the code exchanged with the provider, the address proved, the account read (ONE
- * GetItem) and, on a first sign-in, created with the exchange code in ONE TransactWriteItems
- * (otherwise ONE PutItem of the code). Before all that, ONE BatchGetItem (application, the IP's
- * limit log) and the limit's UpdateItem.
+ * works once), the code exchanged with the provider (the client secret opened: ONE KMS Decrypt),
+ * the address proved, the account read (ONE GetItem) and, on a first sign-in, created with the
+ * exchange code in ONE TransactWriteItems (otherwise ONE PutItem of the code). Before all that,
+ * ONE BatchGetItem (application, the IP's limit log) and the limit's UpdateItem.
  */
 export async function finishSocialSignIn(
   deps: Deps,
@@ -358,7 +358,8 @@ export interface ExchangeInput {
 /**
  * `POST /auth/social/exchange`: the SignInResult of a callback's code, once. ONE GetItem (the
  * code), ONE GetItem (the account), then code sign-in's transaction with the code's Delete as its
- * spend, and its one Sign.
+ * spend, and its one Sign; before it, the key's caller (two GetItem: the key, the application; its
+ * use noted once a minute). test/http/call-budget-social.test.ts holds the counts.
  */
 export async function exchangeSocialCode(deps: Deps, input: ExchangeInput): Promise<SignInResult> {
   const codeHash = sha256Hex(input.code);
