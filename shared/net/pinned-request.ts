@@ -37,10 +37,10 @@ export interface PinnedRequestOptions {
   screen?: (status: number, headers: IncomingHttpHeaders) => PinnedRefusal | undefined;
 }
 
-export type PinnedReason = 'special-address' | 'unresolvable' | 'unreachable' | 'timeout' | 'too-large';
+type PinnedReason = 'special-address' | 'unresolvable' | 'unreachable' | 'timeout' | 'too-large';
 
 /** A refusal: `reason` for the caller's own wording, `message` naming no address. */
-export interface PinnedRefusal {
+interface PinnedRefusal {
   ok: false;
   reason: PinnedReason | (string & {});
   message: string;

@@ -11,7 +11,7 @@ import { pinnedRequest } from '../net/pinned-request.ts';
 /** Enough for any discovery document, JWKS, token or user answer of the providers. */
 const MAX_PROVIDER_ANSWER_BYTES = 64 * 1024;
 /** One provider request; a callback makes at most three (token, user, emails) within the function's 10 s. */
-export const PROVIDER_TIMEOUT_MS = 2_500;
+const PROVIDER_TIMEOUT_MS = 2_500;
 
 /** Thrown when a request could not be made or answered; the flow shows the provider as unreachable. */
 export class ProviderUnreachable extends Error {
@@ -20,7 +20,7 @@ export class ProviderUnreachable extends Error {
 
 type Init = { method?: string; headers?: Record<string, string>; body?: unknown };
 
-export function providerFetch(config: Config) {
+function providerFetch(config: Config) {
   return async (url: string, init: Init): Promise<Response> => {
     const body =
       init.body === undefined || init.body === null

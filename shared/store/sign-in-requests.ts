@@ -13,9 +13,9 @@ const sameRequest = 'requestId = :requestId';
 // ... and is not destroyed by the fifth wrong code ...
 const notDestroyed = `${sameRequest} AND attempts < :max`;
 // ... and is still in the state the transition starts from, and unexpired (TTL deletes late).
-export const stillInState = `${notDestroyed} AND #status = :status AND validUntil > :now`;
+const stillInState = `${notDestroyed} AND #status = :status AND validUntil > :now`;
 
-export const requestKey = (request: SignInRequest) => keys.signIn(request.scope, request.email);
+const requestKey = (request: SignInRequest) => keys.signIn(request.scope, request.email);
 
 /**
  * The sign-in's spend of a request (shared/store/sign-in-transaction.ts): pending|approved ->
@@ -36,7 +36,7 @@ export const requestSpend = (
   },
 });
 /** The values of `stillInState`; `maxAttempts` is the domain's cap (SPEC §8: 5 attempts). */
-export const stateValues = (
+const stateValues = (
   request: SignInRequest,
   status: SignInRequest['status'],
   now: number,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { callbackUrl } from '../../shared/social/flow.ts';
+import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import { newEmail } from '../support/sign-in.ts';
@@ -115,6 +116,11 @@ describe('social sign-in end to end (issue 12)', () => {
     const again = await exchangeCode(app, owned.publicKey, code);
 
     // Assess
+    const atProvider = new URL(trip.start.headers.location as string);
+    expect(atProvider.searchParams.get('redirect_uri')).toBe(
+      callbackUrl(TEST_ISSUER, owned.applicationId, 'github'),
+    );
+    expect(atProvider.searchParams.get('code_challenge_method')).toBe('S256');
     expect(trip.callback?.status, trip.callback?.text ?? trip.start.text).toBe(303);
     expect(`${trip.landed?.origin}${trip.landed?.pathname}`).toBe(SOCIAL_RETURN_URL);
     expect(trip.landed?.searchParams.get('state')).toBe('app-state-1');

@@ -68,8 +68,7 @@ async function pendingCallback(email: string): Promise<string> {
   return callbackPath as string;
 }
 
-const codeOf = (location: string | undefined) =>
-  new URL(location as string).searchParams.get('code') as string;
+const codeOf = (location: unknown) => new URL(String(location)).searchParams.get('code') as string;
 
 describe('AWS calls per social sign-in request', () => {
   it("the start: one BatchGetItem, the limit's UpdateItem and the state's PutItem", async () => {

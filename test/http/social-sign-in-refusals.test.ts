@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SOCIAL_CODE_TTL_MS, SOCIAL_STATE_TTL_MS } from '../../shared/social/flow.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
@@ -157,7 +158,7 @@ describe('GET /auth/social/{applicationId}/{provider}/callback: state', () => {
     const owned = await socialApplication(app, providers);
     githubSignsIn(providers, newEmail());
     const { callbackPath } = await started(owned);
-    app.clock.advance(601_000);
+    app.clock.advance(SOCIAL_STATE_TTL_MS + 1000);
 
     // Act
     const late = await callback(callbackPath as string);
@@ -423,7 +424,7 @@ describe('POST /auth/social/exchange: refusals', () => {
     // Prepare
     const owned = await socialApplication(app, providers);
     const code = await githubCode(owned);
-    app.clock.advance(121_000);
+    app.clock.advance(SOCIAL_CODE_TTL_MS + 1000);
 
     // Act
     const late = await exchangeCode(app, owned.publicKey, code);
