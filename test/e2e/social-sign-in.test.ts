@@ -6,7 +6,9 @@ import { latestCode } from '../support/inbox.ts';
 import { newEmail } from '../support/sign-in.ts';
 import {
   exchangeCode,
+  GITHUB_SECRET,
   githubSignsIn,
+  OIDC_SECRET,
   oidcSignsIn,
   SOCIAL_RETURN_URL,
   type SocialApplication,
@@ -23,9 +25,19 @@ import { manage } from '../support/tenancy.ts';
 
 let app: TestApp;
 let providers: SocialProviders;
+const answers: string[] = [];
 beforeAll(async () => {
   providers = await startSocialProviders();
-  app = await startTestApp({ env: socialEnv(providers) });
+  const started = await startTestApp({ env: socialEnv(providers) });
+  // Every answer kept, so the last test can look for the owner's secrets in them.
+  app = {
+    ...started,
+    request: async (...args) => {
+      const answer = await started.request(...args);
+      answers.push(`${JSON.stringify(answer.headers)} ${answer.text}`);
+      return answer;
+    },
+  };
 });
 afterAll(async () => {
   await app?.close();
@@ -221,5 +233,14 @@ describe('social sign-in end to end (issue 12)', () => {
     expect(scope.users.map((user) => user.id)).toEqual([...ids]);
     expect(scope.organizations).toHaveLength(1);
     expect(scope.members).toEqual([[expect.objectContaining({ userId: [...ids][0], role: 'owner' })]]);
+  });
+
+  it("shows the owner's client secrets in no answer and no log line of these sign-ins", () => {
+    // Assess
+    expect(answers.length).toBeGreaterThan(50);
+    for (const secret of [GITHUB_SECRET, OIDC_SECRET]) {
+      expect(answers.filter((answer) => answer.includes(secret))).toEqual([]);
+      expect(app.logs.filter((line) => line.includes(secret))).toEqual([]);
+    }
   });
 });

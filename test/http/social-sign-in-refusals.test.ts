@@ -201,6 +201,25 @@ describe('GET /auth/social/{applicationId}/{provider}/callback: state', () => {
     expect(await itemsOf(owned, 'socialCode')).toHaveLength(0);
   });
 
+  it('answers a 404 page for a callback whose application was deleted after the start', async () => {
+    // Prepare
+    const owned = await socialApplication(app, providers);
+    githubSignsIn(providers, newEmail());
+    const { callbackPath } = await started(owned);
+    const deleted = await manage(app, 'DELETE', `/applications/${owned.applicationId}`, {
+      token: owned.owner.token,
+    });
+
+    // Act
+    const late = await callback(callbackPath as string);
+
+    // Assess
+    expect(deleted.status, deleted.text).toBeLessThan(300);
+    expectPage(late, 404, /This application does not exist/);
+    expect(await itemsOf(owned, 'account')).toHaveLength(0);
+    expect(await itemsOf(owned, 'socialCode')).toHaveLength(0);
+  });
+
   it('answers a 404 page for the start of an unknown application', async () => {
     // Act
     const start = await app.request('GET', '/auth/social/app_unknown/github', { ip: freshIp() });
@@ -431,6 +450,29 @@ describe('POST /auth/social/exchange: refusals', () => {
 
     // Assess
     expectError(late, 400, 'FORBIDDEN');
+  });
+});
+
+describe('POST /auth/social/exchange: a user disabled after the callback', () => {
+  it('refuses the code with 403 ACCOUNT_DISABLED, and gives no session', async () => {
+    // Prepare
+    const owned = await socialApplication(app, providers);
+    const email = newEmail();
+    const first = await exchangeCode(app, owned.publicKey, await githubCode(owned, email));
+    const code = await githubCode(owned, email);
+    const disabled = await manage(
+      app,
+      'POST',
+      `/applications/${owned.applicationId}/users/${first.body.user.id}/disable`,
+      { apiKey: owned.secretKey },
+    );
+
+    // Act
+    const exchanged = await exchangeCode(app, owned.publicKey, code);
+
+    // Assess
+    expect(disabled.status, disabled.text).toBe(200);
+    expectError(exchanged, 403, 'ACCOUNT_DISABLED');
   });
 });
 
