@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../shared/config.ts';
 import { inMemoryCodeHasher } from '../shared/crypto/local-code-key.ts';
+import { LocalSecretSealer } from '../shared/crypto/local-secret-sealer.ts';
 import { generateLocalKeyPem, LocalSigner } from '../shared/crypto/local-signer.ts';
 import { createDeps, type Deps } from '../shared/deps.ts';
 import { ensureTable } from '../shared/local/create-table.ts';
@@ -25,7 +26,8 @@ import { createFixtureApplication } from '../shared/tenancy/applications.ts';
 import { ownMcpResource } from '../shared/tenancy/service-resources.ts';
 import { CallCounter } from './call-counter.ts';
 import { type RequestOptions, send } from './loopback-client.ts';
-import { metadataEnv, startClientMetadataServer } from './metadata-host.ts';
+import { metadataEnv, startClientMetadataServer, testCertificates } from './metadata-host.ts';
+import { providerGet, startSocialProviders } from './social-hosts.ts';
 import type { Benchmark } from './types.ts';
 
 /** The fields of an answer the bench reads back (the rest is only counted). */
@@ -98,9 +100,13 @@ export const callsBenchmark: Benchmark = {
     await ensureTable(dynamo.endpoint, table);
     const origin = 'https://app.bench.test';
     // The client ID metadata document of the OAuth rows, on an HTTPS host of loopback with a test CA.
-    const metadata = await startClientMetadataServer();
+    // The social rows' GitHub-style provider (bench/social-hosts.ts), under the metadata host's CA.
+    const certificates = await testCertificates();
+    const metadata = await startClientMetadataServer(certificates);
+    const social = await startSocialProviders(certificates);
     const config = loadConfig({
       ...metadataEnv(metadata),
+      SOCIAL_GITHUB_URL: social.github.url,
       TABLE_NAME: table,
       ISSUER: 'https://auth.bench.test',
       MAIL_FROM: 'no-reply@bench.test',
@@ -115,6 +121,8 @@ export const callsBenchmark: Benchmark = {
     const deps = createDeps(config, {
       signer: counter.signer(new LocalSigner(generateLocalKeyPem())),
       codeHasher: inMemoryCodeHasher(),
+      // The social rows seal and open an owner's client secret (KMS in production).
+      sealer: new LocalSecretSealer(randomBytes(32)),
       clock,
     });
     const counted = { ...deps, mailer: counter.mailer(deps.mailer) };
@@ -221,6 +229,52 @@ export const callsBenchmark: Benchmark = {
         {
           headers: { 'x-api-key': secretKey },
         },
+      );
+
+      // Social sign-in (issue 12) with GitHub: start, the provider, the callback (first sign-in, then
+      // an existing account) and the exchange of its code by the application.
+      social.github.clients.set('bench-github', 'bench-github-secret');
+      social.github.nextUser = {
+        login: 'bench',
+        name: 'Bench',
+        emails: [{ email: 's@bench.test', primary: true, verified: true }],
+      };
+      await send(server.url, 'PATCH', `/applications/${app.id}/configuration`, {
+        ...json(
+          {
+            socialProviders: {
+              github: { enabled: true, clientId: 'bench-github', clientSecret: 'bench-github-secret' },
+            },
+            socialReturnUrls: [`${origin}/after-sign-in`],
+          },
+          { 'x-api-key': secretKey },
+        ),
+        ip: '127.8.0.9',
+      });
+      const socialCallback = async (label: string, countStart: boolean) => {
+        const startPath = `/auth/social/${app.id}/github`;
+        const started = countStart
+          ? await call('GET /auth/social/{id}/github (start)', 'GET', startPath)
+          : await send(server.url, 'GET', startPath, { ip: '127.8.0.10' });
+        const back = new URL(
+          (await providerGet(social, started.headers.location as string)).location as string,
+        );
+        const landed = await call(
+          `GET /auth/social/{id}/github/callback (${label})`,
+          'GET',
+          `${back.pathname}${back.search}`,
+        );
+        if (landed.status !== 303)
+          throw new Error(`social callback answered ${landed.status}: ${landed.text}`);
+        return new URL(landed.headers.location as string).searchParams.get('code') as string;
+      };
+      const socialCode = await socialCallback('first sign-in', true);
+      await socialCallback('existing account', false);
+      await call(
+        'POST /auth/social/exchange',
+        'POST',
+        '/auth/social/exchange',
+        json({ code: socialCode }, key),
       );
 
       const token = first.body.token as string;
@@ -568,6 +622,7 @@ export const callsBenchmark: Benchmark = {
       await call('DELETE /applications/{id}', 'DELETE', appPath, { headers: owner });
       await call('DELETE /organizations/{id}', 'DELETE', orgPath, { headers: owner });
     } finally {
+      await social.close();
       await metadata.close();
       await server.close();
       await ses.stop();

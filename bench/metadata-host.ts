@@ -54,6 +54,8 @@ export const metadataEnv = (server: ClientMetadataServer): Record<string, string
 });
 
 /** A test CA and a leaf for localhost, 127.0.0.1 and UNRESOLVABLE_HOST signed by it (PEM). */
+export type TestCertificates = Awaited<ReturnType<typeof testCertificates>>;
+
 export async function testCertificates() {
   const notAfterDate = new Date(Date.now() + 2 * 24 * 3600 * 1000);
   // A name of its own: two test CAs trusted together (the metadata host's and the social
@@ -87,8 +89,11 @@ export async function testCertificates() {
   return { caCert: ca.cert, key: leaf.private, cert: leaf.cert };
 }
 
-export async function startClientMetadataServer(): Promise<ClientMetadataServer> {
-  const { caCert, key, cert } = await testCertificates();
+/** `certificates`: a CA another test host shares (two CAs of one name confuse the chain check). */
+export async function startClientMetadataServer(
+  certificates?: TestCertificates,
+): Promise<ClientMetadataServer> {
+  const { caCert, key, cert } = certificates ?? (await testCertificates());
   const dir = await mkdtemp(join(tmpdir(), 'doorcode-metadata-ca-'));
   const caFile = join(dir, 'ca.pem');
   await writeFile(caFile, caCert);

@@ -54,12 +54,12 @@ import {
 } from './providers.ts';
 
 /** The state lives as long as a sign-in code (SPEC §8: 10 minutes). */
-const SOCIAL_STATE_TTL_MS = 600_000;
+export const SOCIAL_STATE_TTL_MS = 600_000;
 /** The exchange code: long enough for a page load and one back-end call, short enough to leak little. */
-const SOCIAL_CODE_TTL_MS = 120_000;
+export const SOCIAL_CODE_TTL_MS = 120_000;
 
 /** The provider's callback on this service: what the owner registers with the provider. */
-const callbackUrl = (issuer: string, applicationId: string, provider: SocialProviderName) =>
+export const callbackUrl = (issuer: string, applicationId: string, provider: SocialProviderName) =>
   serviceUrl(issuer, `/auth/social/${applicationId}/${provider}/callback`);
 
 const unknownApplication = () => fail('notFound', 'This application does not exist');
@@ -191,10 +191,10 @@ const unknownState = () =>
 
 /**
  * `GET /auth/social/{applicationId}/{provider}/callback`: the state taken (ONE DeleteItem, so it
- * works once), the code exchanged with the provider, the address proved, the account read (ONE
- * GetItem) and, on a first sign-in, created with the exchange code in ONE TransactWriteItems
- * (otherwise ONE PutItem of the code). Before all that, ONE BatchGetItem (application, the IP's
- * limit log) and the limit's UpdateItem.
+ * works once), the code exchanged with the provider (the client secret opened: ONE KMS Decrypt),
+ * the address proved, the account read (ONE GetItem) and, on a first sign-in, created with the
+ * exchange code in ONE TransactWriteItems (otherwise ONE PutItem of the code). Before all that,
+ * ONE BatchGetItem (application, the IP's limit log) and the limit's UpdateItem.
  */
 export async function finishSocialSignIn(
   deps: Deps,
@@ -273,6 +273,7 @@ async function provenIdentity(deps: Deps, proof: Proof): Promise<ProvenIdentity>
       state.codeVerifier,
       options,
     );
+    await setup.refusalOf?.(response);
     const answerAs = setup.answerIssuer ? await setup.answerIssuer(response) : setup.as;
     const tokens = await oauth.processAuthorizationCodeResponse(answerAs, client, response, {
       ...(state.nonce ? { expectedNonce: state.nonce } : {}),
@@ -357,7 +358,8 @@ export interface ExchangeInput {
 /**
  * `POST /auth/social/exchange`: the SignInResult of a callback's code, once. ONE GetItem (the
  * code), ONE GetItem (the account), then code sign-in's transaction with the code's Delete as its
- * spend, and its one Sign.
+ * spend, and its one Sign; before it, the key's caller (two GetItem: the key, the application; its
+ * use noted once a minute). test/http/call-budget-social.test.ts holds the counts.
  */
 export async function exchangeSocialCode(deps: Deps, input: ExchangeInput): Promise<SignInResult> {
   const codeHash = sha256Hex(input.code);

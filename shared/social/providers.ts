@@ -32,6 +32,8 @@ export interface ProviderSetup {
    * on the answer (Microsoft: the user's tenant).
    */
   answerIssuer?(response: Response): Promise<oauth.AuthorizationServer>;
+  /** Throws the provider's refusal where it answers one with 200 (GitHub), before the answer is processed. */
+  refusalOf?(response: Response): Promise<void>;
   /** The verified identity from the token answer (the ID token's claims, or the provider's API). */
   identity(tokens: oauth.TokenEndpointResponse, client: oauth.Client): Promise<ProvenIdentity>;
 }
@@ -135,6 +137,17 @@ function github(config: Config): ProviderSetup {
     },
     scope: 'read:user user:email',
     oidc: false,
+    // GitHub answers a refused code with 200 and an `error` field ("Troubleshooting OAuth app access
+    // token request errors"), which oauth4webapi would report as a missing access_token.
+    async refusalOf(response) {
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => undefined)) as oauth.OAuth2Error | undefined;
+      if (response.status === 200 && typeof body?.error === 'string') {
+        throw new oauth.ResponseBodyError('GitHub refused the code', { cause: body, response });
+      }
+    },
     async identity(tokens) {
       const [emails, user] = await Promise.all([
         call(tokens.access_token, '/user/emails'),

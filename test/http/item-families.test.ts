@@ -6,6 +6,7 @@ import {
   type ClientMetadataServer,
   metadataEnv,
   startClientMetadataServer,
+  testCertificates,
 } from '../support/client-metadata-server.ts';
 import {
   deviceAdministrationAndTeardownPaths,
@@ -35,8 +36,10 @@ let app: TestApp;
 let queue: Promise<unknown> = Promise.resolve();
 
 beforeAll(async () => {
-  metadata = await startClientMetadataServer();
-  social = await startSocialProviders({ alsoTrust: metadata.caFile });
+  // One test CA for both hosts: the app trusts one CA file.
+  const certificates = await testCertificates();
+  metadata = await startClientMetadataServer(certificates);
+  social = await startSocialProviders(certificates);
   real = await startTestApp({
     env: { ...metadataEnv(metadata), ...socialEnv(social), MAX_CODE_EMAILS_PER_HOUR: '1000' },
   });

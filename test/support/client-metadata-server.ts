@@ -6,4 +6,5 @@ export {
   type ClientMetadataServer,
   metadataEnv,
   startClientMetadataServer,
+  testCertificates,
 } from '../../bench/metadata-host.ts';
