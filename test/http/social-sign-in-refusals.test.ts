@@ -329,7 +329,10 @@ describe('GET /auth/social/{applicationId}/{provider}/callback: the provider', (
     const { callbackPath } = await started(atCallback, 'oidc');
     for (const owned of [atStart, atCallback]) {
       const moved = await configure(owned, {
-        socialProviders: { oidc: { enabled: true, clientId: 'notes-client', issuer: unreachable } },
+        // A new issuer needs the secret again (a stored secret never follows an issuer change).
+        socialProviders: {
+          oidc: { enabled: true, clientId: 'notes-client', issuer: unreachable, clientSecret: OIDC_SECRET },
+        },
       });
       expect(moved.status, moved.text).toBe(200);
     }
