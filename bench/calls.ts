@@ -253,9 +253,13 @@ export const callsBenchmark: Benchmark = {
       });
       const socialCallback = async (label: string, countStart: boolean) => {
         const startPath = `/auth/social/${app.id}/github`;
+        // The browser's binding (shared/social/browser-binding.ts): the start keeps it, the callback shows it.
+        const browser = {
+          headers: { cookie: `__Host-${config.SERVICE_NAME}.social_binding=${'B'.repeat(43)}` },
+        };
         const started = countStart
-          ? await call('GET /auth/social/{id}/github (start)', 'GET', startPath)
-          : await send(server.url, 'GET', startPath, { ip: '127.8.0.10' });
+          ? await call('GET /auth/social/{id}/github (start)', 'GET', startPath, browser)
+          : await send(server.url, 'GET', startPath, { ip: '127.8.0.10', ...browser });
         const back = new URL(
           (await providerGet(social, started.headers.location as string)).location as string,
         );
@@ -263,6 +267,7 @@ export const callsBenchmark: Benchmark = {
           `GET /auth/social/{id}/github/callback (${label})`,
           'GET',
           `${back.pathname}${back.search}`,
+          browser,
         );
         if (landed.status !== 303)
           throw new Error(`social callback answered ${landed.status}: ${landed.text}`);

@@ -44,6 +44,7 @@ import {
 } from '../store/social.ts';
 import { type Application, applicationFromItem } from '../tenancy/applications.ts';
 import type { SocialProviderName } from '../tenancy/social-providers.ts';
+import { bindBrowser, isBoundBrowser } from './browser-binding.ts';
 import { ProviderUnreachable, providerCallOptions } from './provider-fetch.ts';
 import {
   type ProvenIdentity,
@@ -130,6 +131,8 @@ export interface StartInput {
   returnTo: string | undefined;
   appState: string | undefined;
   ip: string;
+  /** The request's cookies: the browser's binding (shared/social/browser-binding.ts) is kept. */
+  cookies: readonly string[];
 }
 
 /**
@@ -137,7 +140,10 @@ export interface StartInput {
  * (application, the IP's limit log), the limit's UpdateItem, ONE PutItem (the state); a generic
  * issuer's discovery document once an hour per container.
  */
-export async function startSocialSignIn(deps: Deps, input: StartInput): Promise<{ location: string }> {
+export async function startSocialSignIn(
+  deps: Deps,
+  input: StartInput,
+): Promise<{ location: string; cookie: string }> {
   const found = await readItems(deps.db, {
     application: keys.application(input.applicationId),
     limitLog: rateLogKey(limits.socialStartPerIp, input.ip),
@@ -152,12 +158,14 @@ export async function startSocialSignIn(deps: Deps, input: StartInput): Promise<
 
   const state = newSecret(deps.random);
   const codeVerifier = newSecret(deps.random);
+  const browser = bindBrowser(deps.config, deps.random, input.cookies);
   const nonce = setup.oidc ? newSecret(deps.random) : undefined;
   await putSocialState(deps.db, sha256Hex(state), {
     applicationId: app.id,
     provider: input.provider,
     codeVerifier,
     ...(nonce ? { nonce } : {}),
+    browserHash: browser.hash,
     returnTo,
     ...(input.appState === undefined ? {} : { appState: input.appState }),
     validUntil: deps.clock.now() + SOCIAL_STATE_TTL_MS,
@@ -171,7 +179,7 @@ export async function startSocialSignIn(deps: Deps, input: StartInput): Promise<
   url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(codeVerifier));
   url.searchParams.set('code_challenge_method', 'S256');
   if (nonce) url.searchParams.set('nonce', nonce);
-  return { location: url.href };
+  return { location: url.href, cookie: browser.cookie };
 }
 
 export interface CallbackInput {
@@ -211,6 +219,10 @@ export async function finishSocialSignIn(
   if (!state || state.validUntil <= deps.clock.now()) throw unknownState();
   if (state.applicationId !== input.applicationId || state.provider !== input.provider) {
     throw fail('forbidden', 'This sign-in was started for another application or provider; start again');
+  }
+  // Login CSRF: only the browser that started the sign-in may finish it.
+  if (!isBoundBrowser(deps.config, input.cookies, state.browserHash)) {
+    throw fail('forbidden', 'This sign-in was started in another browser; start again here');
   }
   const label = providerLabel(input.provider);
   const providerSaid = input.query.get('error');

@@ -28,6 +28,8 @@ export interface SocialState {
   codeVerifier: string;
   /** OpenID Connect: the nonce the ID token must carry (none for GitHub). */
   nonce?: string;
+  /** The hash of the starting browser's binding (shared/social/browser-binding.ts). */
+  browserHash: string;
   /** The registered return URL the browser goes back to. */
   returnTo: string;
   /** The application's own `state`, handed back unchanged on the return URL. */

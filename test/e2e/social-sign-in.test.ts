@@ -15,6 +15,7 @@ import {
   socialApplication,
 } from '../support/social-application.ts';
 import {
+  browserCookie,
   type SocialProviders,
   socialEnv,
   socialTrip,
@@ -213,7 +214,11 @@ describe('social sign-in end to end (issue 12)', () => {
     }
 
     // Act
-    const answers = await Promise.all(callbacks.map((path) => app.request('GET', path, { ip: freshIp() })));
+    const answers = await Promise.all(
+      callbacks.map((path) =>
+        app.request('GET', path, { ip: freshIp(), headers: { cookie: browserCookie(app) } }),
+      ),
+    );
     const exchanged = await Promise.all(
       answers.map((answer) =>
         exchangeCode(

@@ -12,6 +12,7 @@ import {
   socialApplication,
 } from '../support/social-application.ts';
 import {
+  browserCookie,
   type SocialProviders,
   socialEnv,
   startAtProvider,
@@ -93,7 +94,10 @@ describe('AWS calls per social sign-in request', () => {
 
     // Act
     const measured = measureFrom();
-    const callback = await app.request('GET', path, { ip: freshIp() });
+    const callback = await app.request('GET', path, {
+      ip: freshIp(),
+      headers: { cookie: browserCookie(app) },
+    });
 
     // Assess
     expect(callback.status, callback.text).toBe(303);
@@ -115,13 +119,19 @@ describe('AWS calls per social sign-in request', () => {
   it("a callback of an existing account: the state taken, the account read, the code's PutItem", async () => {
     // Prepare
     const email = newEmail();
-    const first = await app.request('GET', await pendingCallback(email), { ip: freshIp() });
+    const first = await app.request('GET', await pendingCallback(email), {
+      ip: freshIp(),
+      headers: { cookie: browserCookie(app) },
+    });
     expect(first.status, first.text).toBe(303);
     const path = await pendingCallback(email);
 
     // Act
     const measured = measureFrom();
-    const callback = await app.request('GET', path, { ip: freshIp() });
+    const callback = await app.request('GET', path, {
+      ip: freshIp(),
+      headers: { cookie: browserCookie(app) },
+    });
 
     // Assess
     expect(callback.status, callback.text).toBe(303);
@@ -144,7 +154,10 @@ describe('AWS calls per social sign-in request', () => {
     // Prepare
     const codes: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const callback = await app.request('GET', await pendingCallback(newEmail()), { ip: freshIp() });
+      const callback = await app.request('GET', await pendingCallback(newEmail()), {
+        ip: freshIp(),
+        headers: { cookie: browserCookie(app) },
+      });
       expect(callback.status, callback.text).toBe(303);
       codes.push(codeOf(callback.headers.location));
     }

@@ -16,6 +16,7 @@ import {
   socialApplication,
 } from '../support/social-application.ts';
 import {
+  browserCookie,
   type SocialProviders,
   socialEnv,
   socialTrip,
@@ -79,7 +80,8 @@ function expectPage(response: TestResponse | undefined, status: number, words: s
 const started = (owned: SocialApplication, provider = 'github', query = '') =>
   startAtProvider(app, providers, { applicationId: owned.applicationId, provider, query, ip: freshIp() });
 
-const callback = (path: string) => app.request('GET', path, { ip: freshIp() });
+const callback = (path: string, cookie = browserCookie(app)) =>
+  app.request('GET', path, { ip: freshIp(), headers: { cookie } });
 
 /** The callback path with its query parameter `name` set to `value` (left out when undefined). */
 function withParam(path: string, name: string, value: string | undefined): string {
@@ -120,6 +122,26 @@ const configure = (owned: SocialApplication, body: unknown) =>
   );
 
 describe('GET /auth/social/{applicationId}/{provider}/callback: state', () => {
+  it('refuses the callback in another browser (login CSRF): 403 page, the state spent, nothing stored', async () => {
+    // Prepare
+    const owned = await socialApplication(app, providers);
+    githubSignsIn(providers, newEmail());
+    const { callbackPath } = await started(owned);
+    const otherBrowser = browserCookie(app).replace(/=.*/, `=${'C'.repeat(43)}`);
+
+    // Act
+    const elsewhere = await callback(callbackPath as string, otherBrowser);
+    const noCookie = await callback(callbackPath as string, '');
+    const owner = await callback(callbackPath as string);
+
+    // Assess
+    expectPage(elsewhere, 403, /started in another browser/);
+    expectPage(noCookie, 400, /unknown, was already used or has expired/);
+    expectPage(owner, 400, /unknown, was already used or has expired/);
+    expect(await itemsOf(owned, 'socialCode')).toHaveLength(0);
+    expect(await itemsOf(owned, 'account')).toHaveLength(0);
+  });
+
   it('refuses a replayed callback with a 400 page, and the replay stores nothing', async () => {
     // Prepare
     const owned = await socialApplication(app, providers);

@@ -8,6 +8,14 @@ import type { TestResponse } from './http-client.ts';
 
 export { type SocialProviders, socialEnv, startSocialProviders } from '../../bench/social-hosts.ts';
 
+/**
+ * The cookie of the test's browser: its social sign-in binding (shared/social/browser-binding.ts),
+ * which a start keeps when the browser already holds one, so every start of a test is bound to it
+ * and a callback sent with it is the same browser's.
+ */
+export const browserCookie = (app: TestApp): string =>
+  `__Host-${app.deps.config.SERVICE_NAME}.social_binding=${'B'.repeat(43)}`;
+
 /** The service-side trip of one social sign-in, as a browser makes it. */
 export interface SocialTrip {
   /** The start's answer (302 to the provider, or an error page). */
@@ -27,7 +35,7 @@ export async function startAtProvider(
   providers: SocialProviders,
   input: { applicationId: string; provider: string; query?: string; ip?: string; cookies?: string[] },
 ): Promise<{ start: TestResponse; callbackPath?: string }> {
-  const headers: Record<string, string> = input.cookies?.length ? { cookie: input.cookies.join('; ') } : {};
+  const headers = { cookie: [browserCookie(app), ...(input.cookies ?? [])].join('; ') };
   const start = await app.request(
     'GET',
     `/auth/social/${input.applicationId}/${input.provider}${input.query ?? ''}`,
@@ -50,7 +58,7 @@ export async function socialTrip(
 ): Promise<SocialTrip> {
   const { start, callbackPath } = await startAtProvider(app, providers, input);
   if (callbackPath === undefined) return { start };
-  const headers: Record<string, string> = input.cookies?.length ? { cookie: input.cookies.join('; ') } : {};
+  const headers = { cookie: [browserCookie(app), ...(input.cookies ?? [])].join('; ') };
   const callback = await app.request('GET', callbackPath, {
     headers,
     ...(input.ip ? { ip: input.ip } : {}),
