@@ -14,10 +14,10 @@
 import * as oauth from 'oauth4webapi';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
-import { type AppError, fail } from '../errors.ts';
+import { type AppError, fail, retryLater } from '../errors.ts';
 import { newSecret } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
-import { consume, rateLogKey, tooBusy } from '../rate-limit/rate-limit.ts';
+import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { serviceUrl } from '../service-url.ts';
 import { rememberAccount } from '../sessions/recent-accounts.ts';
 import { refuseDisabled } from '../sign-in/check-code.ts';
@@ -43,6 +43,7 @@ import {
   takeSocialState,
 } from '../store/social.ts';
 import { type Application, applicationFromItem } from '../tenancy/applications.ts';
+import { httpsUri } from '../tenancy/https-uri.ts';
 import type { SocialProviderName } from '../tenancy/social-providers.ts';
 import { bindBrowser, isBoundBrowser } from './browser-binding.ts';
 import { ProviderUnreachable, providerCallOptions } from './provider-fetch.ts';
@@ -91,7 +92,9 @@ function returnUrl(app: Application, asked: string | undefined): string {
     }
     return first;
   }
-  if (!registered.includes(asked)) {
+  // The registered URLs are stored normalised (shared/tenancy/https-uri.ts): compare like with like.
+  const normal = httpsUri(asked);
+  if (normal === null || !registered.includes(normal)) {
     throw fail('invalidRequest', `${asked} is not a return URL ${app.name} registered`, {
       field: 'return_to',
     });
@@ -111,8 +114,10 @@ function providerError(deps: Deps, label: string, error: unknown): AppError {
   });
   if (error instanceof ProviderUnreachable)
     return fail('providerFailed', `${label} could not be reached; try again`);
+  // A refused code (a wrong secret, a PKCE mismatch, a used code) is the provider's answer about this
+  // sign-in, not a failure of the service: 403, so a caller cannot raise the 5xx alarm at will.
   if (error instanceof oauth.ResponseBodyError) {
-    return fail('providerFailed', `${label} refused the sign-in (${error.error}); start again`);
+    return fail('providerDenied', `${label} refused the sign-in (${error.error}); start again`);
   }
   return fail('providerFailed', `${label} answered something this service cannot use; start again`);
 }
@@ -170,7 +175,7 @@ export async function startSocialSignIn(
     ...(input.appState === undefined ? {} : { appState: input.appState }),
     validUntil: deps.clock.now() + SOCIAL_STATE_TTL_MS,
   });
-  const url = new URL(setup.as.authorization_endpoint as string);
+  const url = new URL(setup.authorizationEndpoint);
   url.searchParams.set('client_id', settings.clientId);
   url.searchParams.set('redirect_uri', callbackUrl(deps.config.ISSUER, app.id, input.provider));
   url.searchParams.set('response_type', 'code');
@@ -271,11 +276,20 @@ async function provenIdentity(deps: Deps, proof: Proof): Promise<ProvenIdentity>
   const { setup, settings, state } = proof;
   const client: oauth.Client = { client_id: settings.clientId };
   const options = providerCallOptions(deps.config);
+  if (!proof.query.get('code')) {
+    throw fail('invalidRequest', `${proof.label} sent no code back; start again`);
+  }
+  // The service's own KMS call: its failure is ours (500), never shown as the provider's.
+  const secret = await deps.sealer.open(proof.app.id, settings.clientSecret?.sealed as string);
   let identity: ProvenIdentity;
   try {
     // RFC 9207: where the provider says it sends `iss`, it must be its own; `state` is already checked.
-    const parameters = oauth.validateAuthResponse(setup.as, client, proof.query, oauth.skipStateCheck);
-    const secret = await deps.sealer.open(proof.app.id, settings.clientSecret?.sealed as string);
+    const parameters = oauth.validateAuthResponse(
+      setup.as,
+      client,
+      setup.responseParameters ? setup.responseParameters(proof.query) : proof.query,
+      oauth.skipStateCheck,
+    );
     const response = await oauth.authorizationCodeGrantRequest(
       setup.as,
       client,
@@ -348,10 +362,15 @@ async function signInAccount(
   });
   if (created.outcome === 'created') return user.id;
   if (created.outcome === 'gone') throw unknownApplication();
-  if (created.outcome === 'conflict') throw tooBusy();
+  // The state is spent: the user starts again rather than retrying this callback.
+  if (created.outcome === 'conflict') {
+    throw retryLater('rateLimited', () => 'The service is busy; start the sign-in again', 1, {
+      reason: 'busy',
+    });
+  }
   // Another sign-in created the account first: this one signs in to it.
   const raced = await readAccount(deps.db, applicationId, identity.email);
-  if (!raced) throw fail('accountChanged', 'The account changed during sign-in; try again');
+  if (!raced) throw fail('accountChanged', 'The account changed during sign-in; start the sign-in again');
   return existing(raced);
 }
 

@@ -24,6 +24,13 @@ export interface ProviderSetup {
   /** The display name on pages. */
   label: string;
   as: oauth.AuthorizationServer;
+  /** Where the browser is sent: the server's https authorization endpoint. */
+  authorizationEndpoint: string;
+  /**
+   * The authorization response as oauth4webapi checks it; the query as it came unless the provider
+   * needs otherwise (Microsoft: an `iss` of the user's tenant, which the template issuer cannot match).
+   */
+  responseParameters?(query: URLSearchParams): URLSearchParams;
   scope: string;
   /** OpenID Connect: a nonce is sent and the ID token is required. */
   oidc: boolean;
@@ -130,6 +137,7 @@ function github(config: Config): ProviderSetup {
   };
   return {
     label: LABELS.github,
+    authorizationEndpoint: `${urls.web}/login/oauth/authorize`,
     as: {
       issuer: urls.web,
       authorization_endpoint: `${urls.web}/login/oauth/authorize`,
@@ -169,18 +177,40 @@ function openIdConnect(
   label: string,
   as: oauth.AuthorizationServer,
   verified = emailVerified,
-  answerIssuer?: ProviderSetup['answerIssuer'],
+  tenant?: Pick<ProviderSetup, 'answerIssuer' | 'responseParameters'>,
 ): ProviderSetup {
   return {
     label,
     as,
-    ...(answerIssuer ? { answerIssuer } : {}),
+    authorizationEndpoint: httpsEndpoint(as.authorization_endpoint, 'authorization_endpoint'),
+    ...tenant,
     scope: 'openid email profile',
     oidc: true,
     async identity(tokens) {
       return verifiedClaims(oauth.getValidatedIdTokenClaims(tokens), verified);
     },
   };
+}
+
+/** An endpoint of the server's metadata, which must be an https URL (else the provider is unusable). */
+function httpsEndpoint(value: unknown, name: string): string {
+  const url = typeof value === 'string' ? URL.parse(value) : null;
+  if (url?.protocol !== 'https:') {
+    throw new oauth.OperationProcessingError(`the provider's ${name} is not an https URL`);
+  }
+  return url.href;
+}
+
+/** RFC 9207 `iss` of a Microsoft tenant: checked here against the tenant pattern, then left to the ID token's check. */
+function withoutTenantIssuer(query: URLSearchParams): URLSearchParams {
+  const iss = query.get('iss');
+  if (iss === null) return query;
+  const tid = /^https:\/\/login\.microsoftonline\.com\/([^/]+)\/v2\.0$/.exec(iss)?.[1];
+  if (!tid || !TENANT_ID.test(tid))
+    throw new oauth.OperationProcessingError('unexpected "iss" in the authorization response');
+  const rest = new URLSearchParams(query);
+  rest.delete('iss');
+  return rest;
 }
 
 /** Discovery documents of generic issuers, per container, for an hour (a failure is not kept). */
@@ -194,6 +224,9 @@ async function discover(config: Config, issuer: string, now: number): Promise<oa
   const url = new URL(issuer);
   const response = await oauth.discoveryRequest(url, { ...providerCallOptions(config), algorithm: 'oidc' });
   const as = await oauth.processDiscoveryResponse(url, response);
+  // oauth4webapi checks only `issuer`: a document without usable endpoints is refused, never cached.
+  httpsEndpoint(as.authorization_endpoint, 'authorization_endpoint');
+  httpsEndpoint(as.token_endpoint, 'token_endpoint');
   if (discovered.size >= MAX_DISCOVERED) discovered.delete(discovered.keys().next().value as string);
   discovered.set(issuer, { as, until: now + DISCOVERY_TTL_MS });
   return as;
@@ -210,7 +243,10 @@ export async function providerSetup(
     case 'google':
       return openIdConnect(LABELS.google, GOOGLE);
     case 'microsoft':
-      return openIdConnect(LABELS.microsoft, MICROSOFT, entraVerified, entraIssuer);
+      return openIdConnect(LABELS.microsoft, MICROSOFT, entraVerified, {
+        answerIssuer: entraIssuer,
+        responseParameters: withoutTenantIssuer,
+      });
     case 'github':
       return github(config);
     case 'oidc':
