@@ -89,7 +89,11 @@ interface Call {
 
 const notSignedIn = () => new DoorcodeError(401, 'UNAUTHORIZED', 'Not signed in');
 const stateMismatch = () =>
-  new DoorcodeError(400, 'STATE_MISMATCH', 'This sign-in came back with another state than the page expected');
+  new DoorcodeError(
+    400,
+    'STATE_MISMATCH',
+    'This sign-in came back with another state than the page expected',
+  );
 
 /** A client for the application whose public key is `publicKey`. */
 export function createClient(options: ClientOptions): DoorcodeClient {
