@@ -150,7 +150,7 @@ export class FakeOrigin {
   openTab(service = new FakeService(), page: TabOptions = {}): FakeTab {
     const window = new EventTarget();
     const location = { href: page.url ?? 'https://notes.acme.test/' };
-    const history = {
+    const history: FakeTab['history'] = {
       state: page.historyState ?? null,
       replaceState(data: unknown, _unused: string, url: string) {
         history.state = data;
