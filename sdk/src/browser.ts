@@ -1,7 +1,7 @@
 /**
  * The few browser APIs the client uses, typed here by what it needs so the package compiles without
  * the DOM library and a test can stand in for each (`fetch`, `localStorage`, `navigator.locks`, the
- * window's events). Read from `globalThis` when a client is created: `window` in a page.
+ * window's events, the address bar). Read from `globalThis` when a client is created: `window` in a page.
  */
 export interface BrowserGlobals {
   fetch: typeof fetch;
@@ -15,6 +15,10 @@ export interface BrowserGlobals {
   addEventListener(type: string, listener: (event: Event) => void): void;
   removeEventListener(type: string, listener: (event: Event) => void): void;
   dispatchEvent(event: Event): boolean;
+  /** The page's address (live), where a social sign-in lands; absent outside a page. */
+  location?: { readonly href: string };
+  /** Rewrites the address without a navigation; absent outside a page. */
+  history?: { readonly state: unknown; replaceState(data: unknown, unused: string, url: string): void };
 }
 
 /** The fields of a `StorageEvent` the client reads. */
@@ -34,5 +38,8 @@ export function browserGlobals(): BrowserGlobals {
     addEventListener: page.addEventListener.bind(page),
     removeEventListener: page.removeEventListener.bind(page),
     dispatchEvent: page.dispatchEvent.bind(page),
+    // The objects themselves (not copies): `location.href` must be read when it is needed.
+    location: page.location,
+    history: page.history,
   };
 }

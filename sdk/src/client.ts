@@ -2,6 +2,7 @@ import { type BrowserGlobals, browserGlobals } from './browser.ts';
 import { DoorcodeError, errorFromAnswer } from './errors.ts';
 import { type PollOptions, pollUntilApproved } from './poll.ts';
 import { type ChangeListener, SessionStore } from './session-store.ts';
+import { landingOf, type SocialSignInInput, socialStartUrl } from './social.ts';
 import type {
   Application,
   Connection,
@@ -34,6 +35,19 @@ export interface DoorcodeClient {
   approve(input: { email: string; code: string }): Promise<{ approved: true }>;
   /** Polls until the code is approved, then stores the session (`POST /auth/code/poll`). */
   poll(options: PollOptions): Promise<SignInResult>;
+  /**
+   * The URL to send the browser to for a social sign-in (`GET /auth/social/{applicationId}/{provider}`):
+   * a navigation, not a call. The browser comes back to `returnTo` with a one-time `code`.
+   */
+  socialSignInUrl(input: SocialSignInInput): string;
+  /**
+   * Exchanges the one-time `code` a social sign-in put on the return URL for a session and stores its
+   * token (`POST /auth/social/exchange`). Reads `url`, by default the page's address, whose `code`
+   * and `state` it removes at once (`history.replaceState`) so a reload never sends a used code.
+   * Null when the URL carries no `code`. Rejects with `DoorcodeError` 400 `STATE_MISMATCH`, sending
+   * nothing, when `expectedState` is given and the URL's `state` is another.
+   */
+  completeSocialSignIn(input?: { url?: string; expectedState?: string }): Promise<SignInResult | null>;
   /** The signed-in user and session (`GET /auth/session`), or null without a session. */
   getSession(): Promise<SessionInfo | null>;
   /**
@@ -74,6 +88,12 @@ interface Call {
 }
 
 const notSignedIn = () => new DoorcodeError(401, 'UNAUTHORIZED', 'Not signed in');
+const stateMismatch = () =>
+  new DoorcodeError(
+    400,
+    'STATE_MISMATCH',
+    'This sign-in came back with another state than the page expected',
+  );
 
 /** A client for the application whose public key is `publicKey`. */
 export function createClient(options: ClientOptions): DoorcodeClient {
@@ -173,6 +193,20 @@ export function createClient(options: ClientOptions): DoorcodeClient {
           pollOptions,
         ),
       ),
+    socialSignInUrl: (input) => socialStartUrl(base, input),
+    completeSocialSignIn: async ({ url, expectedState } = {}) => {
+      const page = env.location?.href;
+      const href = url ?? page;
+      const landing = href === undefined ? null : landingOf(href, page);
+      if (!landing) return null;
+      // Before anything can fail or wait: a reload, or a second call (React's StrictMode runs an
+      // effect twice), then finds no code instead of spending a used one.
+      if (url === undefined) env.history?.replaceState(env.history.state, '', landing.clean);
+      if (expectedState !== undefined && landing.state !== expectedState) throw stateMismatch();
+      return signedIn(
+        await call({ method: 'POST', path: '/auth/social/exchange', body: { code: landing.code } }),
+      );
+    },
     getSession: async () => {
       if (!store.token()) return null;
       try {

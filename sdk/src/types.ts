@@ -16,12 +16,15 @@ export interface Session {
   expiresAt: string;
 }
 
-/** The answer of verify and poll (and of `POST /auth/refresh`). */
+/** The answer of verify, poll and a social sign-in's exchange (and of `POST /auth/refresh`). */
 export interface SignInResult {
   user: User;
   token: string;
   session: Session;
 }
+
+/** The providers of social sign-in (docs/social-sign-in.md); the application's owner enables each. */
+export type SocialProvider = 'google' | 'github' | 'microsoft' | 'oidc';
 
 /** The answer of `POST /auth/code/start`. */
 export interface StartResult {

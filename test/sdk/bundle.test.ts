@@ -54,7 +54,7 @@ describe('the built SDK', () => {
     await writeFile(
       join(consumer, 'page.ts'),
       [
-        "import { createClient, DoorcodeError, type SessionInfo } from '../dist/index.js';",
+        "import { createClient, DoorcodeError, type SessionInfo, type SignInResult } from '../dist/index.js';",
         "const client = createClient({ baseUrl: 'https://auth.example.com', publicKey: 'pu_x' });",
         "const started = await client.start({ email: 'ada@example.com' });",
         'const result = await client.poll({ ...started, signal: AbortSignal.timeout(1000) });',
@@ -63,9 +63,13 @@ describe('the built SDK', () => {
         'const token: string | null = await client.refresh();',
         'const stop: () => void = client.onChange((next: string | null) => void next);',
         'try { await client.listSessions(); } catch (e) { if (e instanceof DoorcodeError) void e.details.attemptsLeft; }',
+        "const start: string = client.socialSignInUrl({ applicationId: 'app_1', provider: 'github', state: 's' });",
+        "const social: SignInResult | null = await client.completeSocialSignIn({ expectedState: 's' });",
+        '// @ts-expect-error no such provider',
+        "client.socialSignInUrl({ applicationId: 'app_1', provider: 'facebook' });",
         '// @ts-expect-error publicKey is required',
         "createClient({ baseUrl: 'https://auth.example.com' });",
-        'export { email, session, token, stop };',
+        'export { email, session, token, stop, start, social };',
       ].join('\n'),
     );
     await writeFile(

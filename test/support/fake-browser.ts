@@ -3,9 +3,13 @@ import { createClient, type DoorcodeClient } from '../../sdk/src/index.ts';
 
 /**
  * The SDK's environment for unit tests: one origin's local storage (with `storage` events to the
- * other tabs, as browsers send them), Web Locks shared by its tabs, and per tab a window and a
- * scripted `fetch`. Not our service: the answers are whatever a test scripts.
+ * other tabs, as browsers send them), Web Locks shared by its tabs, and per tab a window, an address
+ * bar and a scripted `fetch`. Not our service: the answers are whatever a test scripts, unless the
+ * service is given the real local server to send the unscripted requests to.
  */
+
+/** Node's own `fetch`, taken before any test stubs the global. */
+const networkFetch = globalThis.fetch;
 
 export interface SentRequest {
   method: string;
@@ -23,9 +27,18 @@ export interface ScriptedAnswer {
   headers?: Record<string, string>;
 }
 
-/** Answers `METHOD /path` from a queue per route (the last answer repeats); records every request. */
+/**
+ * Answers `METHOD /path` from a queue per route (the last answer repeats); records every request.
+ * With `upstream` (a local server's URL), a request with no scripted answer goes there, really.
+ */
 export class FakeService {
   readonly sent: SentRequest[] = [];
+  private readonly upstream: string | undefined;
+
+  constructor(upstream?: string) {
+    this.upstream = upstream;
+  }
+
   private readonly answers = new Map<string, ScriptedAnswer[]>();
   /** When set, a request waits for it before answering (to hold one in flight). */
   gate: Promise<void> | undefined;
@@ -57,7 +70,7 @@ export class FakeService {
   }
 
   readonly fetch = async (url: string | URL, init: RequestInit = {}): Promise<Response> => {
-    const { pathname } = new URL(url);
+    const { pathname, search } = new URL(url);
     const method = init.method ?? 'GET';
     this.sent.push({
       method,
@@ -70,6 +83,7 @@ export class FakeService {
     await this.holds.get(`${method} ${pathname}`);
     init.signal?.throwIfAborted();
     const queue = this.answers.get(`${method} ${pathname}`);
+    if (!queue && this.upstream) return networkFetch(this.upstream + pathname + search, init);
     const next = queue && queue.length > 1 ? queue.shift() : queue?.[0];
     if (!next) throw new Error(`no answer scripted for ${method} ${pathname}`);
     if (next.status === 0) throw new TypeError('Failed to fetch');
@@ -96,10 +110,22 @@ class FakeLocks {
 
 export interface FakeTab {
   window: EventTarget;
+  /** The address bar: `href` is what the page shows; `replaceState` rewrites it as a browser does. */
+  location: { href: string };
+  history: { state: unknown; replaceState(data: unknown, unused: string, url: string): void };
   service: FakeService;
   client: DoorcodeClient;
   /** The `window` events of `type` this tab saw. */
   events(type: string): Event[];
+}
+
+export interface TabOptions {
+  /** The page's address (default `https://notes.acme.test/`). */
+  url?: string;
+  /** The page's `history.state` (a router's, say). */
+  historyState?: unknown;
+  /** The application's public key the client is created with (default `pu_test`). */
+  publicKey?: string;
 }
 
 export interface FakeOriginOptions {
@@ -121,8 +147,16 @@ export class FakeOrigin {
    * A tab whose SDK client was created against this tab's globals (the client reads them once,
    * when created), calling `service`.
    */
-  openTab(service = new FakeService()): FakeTab {
+  openTab(service = new FakeService(), page: TabOptions = {}): FakeTab {
     const window = new EventTarget();
+    const location = { href: page.url ?? 'https://notes.acme.test/' };
+    const history: FakeTab['history'] = {
+      state: page.historyState ?? null,
+      replaceState(data: unknown, _unused: string, url: string) {
+        history.state = data;
+        location.href = new URL(url, location.href).href;
+      },
+    };
     const seen: Event[] = [];
     const record = (event: Event) => seen.push(event);
     for (const type of ['auth:session-revoked', 'storage']) window.addEventListener(type, record);
@@ -137,8 +171,20 @@ export class FakeOrigin {
     vi.stubGlobal('addEventListener', window.addEventListener.bind(window));
     vi.stubGlobal('removeEventListener', window.removeEventListener.bind(window));
     vi.stubGlobal('dispatchEvent', window.dispatchEvent.bind(window));
-    const client = createClient({ baseUrl: 'https://auth.example.test/', publicKey: 'pu_test' });
-    const tab = { window, service, client, events: (type: string) => seen.filter((e) => e.type === type) };
+    vi.stubGlobal('location', location);
+    vi.stubGlobal('history', history);
+    const client = createClient({
+      baseUrl: 'https://auth.example.test/',
+      publicKey: page.publicKey ?? 'pu_test',
+    });
+    const tab = {
+      window,
+      location,
+      history,
+      service,
+      client,
+      events: (type: string) => seen.filter((e) => e.type === type),
+    };
     this.tabs.push(tab);
     return tab;
   }
