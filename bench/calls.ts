@@ -27,7 +27,7 @@ import { ownMcpResource } from '../shared/tenancy/service-resources.ts';
 import { CallCounter } from './call-counter.ts';
 import { type RequestOptions, send } from './loopback-client.ts';
 import { metadataEnv, startClientMetadataServer, testCertificates } from './metadata-host.ts';
-import { providerGet, startSocialProviders } from './social-hosts.ts';
+import { APP_VERIFIER, providerGet, startSocialProviders, withChallenge } from './social-hosts.ts';
 import type { Benchmark } from './types.ts';
 
 /** The fields of an answer the bench reads back (the rest is only counted). */
@@ -252,7 +252,7 @@ export const callsBenchmark: Benchmark = {
         ip: '127.8.0.9',
       });
       const socialCallback = async (label: string, countStart: boolean) => {
-        const startPath = `/auth/social/${app.id}/github`;
+        const startPath = withChallenge(`/auth/social/${app.id}/github`);
         // The browser's binding (shared/social/browser-binding.ts): the start keeps it, the callback shows it.
         const browser = {
           headers: { cookie: `__Host-${config.SERVICE_NAME}.social_binding=${'B'.repeat(43)}` },
@@ -279,7 +279,7 @@ export const callsBenchmark: Benchmark = {
         'POST /auth/social/exchange',
         'POST',
         '/auth/social/exchange',
-        json({ code: socialCode }, key),
+        json({ code: socialCode, code_verifier: APP_VERIFIER }, key),
       );
 
       const token = first.body.token as string;

@@ -210,3 +210,14 @@ export function providerGet(
     req.end();
   });
 }
+
+/**
+ * The application page's PKCE pair of every test and bench social sign-in (RFC 7636 appendix B's
+ * example): the start is given the challenge, the exchange shows the verifier.
+ */
+export const APP_VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+export const APP_CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+
+/** A start path with the page's challenge added to its query. */
+export const withChallenge = (path: string): string =>
+  `${path}${path.includes('?') ? '&' : '?'}code_challenge=${APP_CHALLENGE}`;

@@ -9,6 +9,7 @@ export const handler = http(routes.socialExchange, async ({ deps, caller, body, 
     client.origin,
     await exchangeSocialCode(deps, {
       code: body.code,
+      codeVerifier: body.code_verifier,
       applicationId: caller.application.id,
       sourceIp: client.ip,
       userAgent: client.userAgent,

@@ -8,8 +8,14 @@ export const handler = http(routes.socialStart, async ({ deps, params, query, cl
     provider: params.provider,
     returnTo: query.return_to,
     appState: query.state,
+    appChallenge: query.code_challenge,
     ip: client.ip,
     cookies,
   });
-  return { status: 302, headers: { location, 'cache-control': 'no-store' }, cookies: [cookie] };
+  // No referrer: the provider need not see the application's state and return URL.
+  return {
+    status: 302,
+    headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+    cookies: [cookie],
+  };
 });

@@ -13,6 +13,19 @@ export const SocialPath = z.object({ applicationId: Id, provider: z.enum(SOCIAL_
 export const SocialStartQuery = z.object({
   return_to: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
   state: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
+  /**
+   * RFC 7636 S256 of the application page's own verifier: the exchange must show the verifier, so a
+   * code carried to another browser (login CSRF) or read from a URL is worth nothing there.
+   */
+  code_challenge: z
+    .string()
+    .check(
+      z.regex(
+        /^[A-Za-z0-9_-]{43}$/,
+        'code_challenge is the base64url S256 of a code verifier (43 characters)',
+      ),
+    ),
+  code_challenge_method: z.optional(z.literal('S256', 'code_challenge_method is S256')),
 });
 
 /**
@@ -30,4 +43,8 @@ export const SocialCallbackQuery = z.object({
 /** The one-time code the callback put on the return URL. */
 export const SocialExchangeBody = z.strictObject({
   code: z.string().check(z.minLength(1), z.maxLength(128)),
+  /** RFC 7636 §4.1: the verifier whose S256 the start was given. */
+  code_verifier: z
+    .string()
+    .check(z.regex(/^[A-Za-z0-9._~-]{43,128}$/, 'code_verifier is 43 to 128 characters of [A-Za-z0-9._~-]')),
 });

@@ -12,7 +12,7 @@
  *    SignInResult, in the sign-in transaction of code sign-in (shared/sign-in/complete.ts).
  */
 import * as oauth from 'oauth4webapi';
-import { sha256Hex } from '../crypto/hash.ts';
+import { sameDigest, sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { type AppError, fail, retryLater } from '../errors.ts';
 import { newSecret } from '../random.ts';
@@ -135,6 +135,8 @@ export interface StartInput {
   provider: SocialProviderName;
   returnTo: string | undefined;
   appState: string | undefined;
+  /** RFC 7636 S256 challenge of the application page's verifier. */
+  appChallenge: string;
   ip: string;
   /** The request's cookies: the browser's binding (shared/social/browser-binding.ts) is kept. */
   cookies: readonly string[];
@@ -173,6 +175,7 @@ export async function startSocialSignIn(
     browserHash: browser.hash,
     returnTo,
     ...(input.appState === undefined ? {} : { appState: input.appState }),
+    appChallenge: input.appChallenge,
     validUntil: deps.clock.now() + SOCIAL_STATE_TTL_MS,
   });
   const url = new URL(setup.authorizationEndpoint);
@@ -253,7 +256,10 @@ export async function finishSocialSignIn(
   });
 
   const code = newSecret(deps.random);
-  const userId = await signInAccount(deps, app.id, identity, sha256Hex(code));
+  const userId = await signInAccount(deps, app.id, identity, {
+    hash: sha256Hex(code),
+    appChallenge: state.appChallenge,
+  });
   const remembered = await rememberAccount(deps, input.cookies, { userId, scope: app.id });
   const location = new URL(state.returnTo);
   location.searchParams.set('code', code);
@@ -336,13 +342,15 @@ async function signInAccount(
   deps: Deps,
   applicationId: string,
   identity: ProvenIdentity,
-  codeHash: string,
+  code: { hash: string; appChallenge: string },
 ): Promise<string> {
+  const codeHash = code.hash;
   const now = deps.clock.now();
   const record = (userId: string): SocialCode => ({
     applicationId,
     userId,
     email: identity.email,
+    appChallenge: code.appChallenge,
     validUntil: now + SOCIAL_CODE_TTL_MS,
   });
   const existing = async (account: Item): Promise<string> => {
@@ -379,6 +387,8 @@ const unusableCode = () =>
 
 export interface ExchangeInput {
   code: string;
+  /** RFC 7636: the verifier of the challenge the start was given. */
+  codeVerifier: string;
   /** The application of the caller's key: a code works only for the application it was made for. */
   applicationId: string;
   sourceIp: string;
@@ -398,6 +408,10 @@ export async function exchangeSocialCode(deps: Deps, input: ExchangeInput): Prom
   if (!code || code.applicationId !== input.applicationId || code.validUntil <= deps.clock.now()) {
     throw unusableCode();
   }
+  // Another page's (or browser's) code: the verifier is the page's own. A wrong one does not spend
+  // the code, so a guess costs the real page nothing (and 256-bit verifiers are not guessed).
+  const challenge = Buffer.from(code.appChallenge, 'base64url').toString('hex');
+  if (!sameDigest(sha256Hex(input.codeVerifier), challenge)) throw unusableCode();
   const account = await readAccount(deps.db, code.applicationId, code.email);
   // Deleted (and perhaps made again) since the callback: that sign-in is void.
   if (!account || account.userId !== code.userId) throw unusableCode();

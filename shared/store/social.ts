@@ -34,6 +34,8 @@ export interface SocialState {
   returnTo: string;
   /** The application's own `state`, handed back unchanged on the return URL. */
   appState?: string;
+  /** The S256 challenge of the application page's verifier, which the exchange must answer. */
+  appChallenge: string;
   /** Epoch ms after which the state is unusable. */
   validUntil: number;
 }
@@ -42,6 +44,8 @@ export interface SocialCode {
   applicationId: string;
   userId: string;
   email: string;
+  /** The state's `appChallenge`: the exchange shows its verifier. */
+  appChallenge: string;
   validUntil: number;
 }
 

@@ -17,6 +17,7 @@ import {
   socialEnv,
   startAtProvider,
   startSocialProviders,
+  withChallenge,
 } from '../support/social-providers.ts';
 
 // Social sign-in's routes (issue 12, shared/social/flow.ts): a BatchGetItem counts as one call.
@@ -75,7 +76,9 @@ describe('AWS calls per social sign-in request', () => {
   it("the start: one BatchGetItem, the limit's UpdateItem and the state's PutItem", async () => {
     // Act
     const measured = measureFrom();
-    const start = await app.request('GET', `/auth/social/${owned.applicationId}/github`, { ip: freshIp() });
+    const start = await app.request('GET', withChallenge(`/auth/social/${owned.applicationId}/github`), {
+      ip: freshIp(),
+    });
 
     // Assess
     expect(start.status, start.text).toBe(302);

@@ -3,7 +3,12 @@ import { limits } from '../../shared/rate-limit/limits.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { socialApplication } from '../support/social-application.ts';
-import { type SocialProviders, socialEnv, startSocialProviders } from '../support/social-providers.ts';
+import {
+  type SocialProviders,
+  socialEnv,
+  startSocialProviders,
+  withChallenge,
+} from '../support/social-providers.ts';
 
 // Social sign-in's per-IP limits (issue 12 item 4; shared/rate-limit/limits.ts): 10 starts and 10
 // callbacks a minute from one IP, whether they come one after the other or all at once. As across
@@ -25,7 +30,8 @@ afterAll(async () => {
   await providers?.close();
 });
 
-const start = (ip: string) => app.request('GET', `/auth/social/${applicationId}/github`, { ip });
+const start = (ip: string) =>
+  app.request('GET', withChallenge(`/auth/social/${applicationId}/github`), { ip });
 /** A callback whose state nobody started: it still counts against the IP's limit before it is refused. */
 const callback = (ip: string) =>
   app.request('GET', `/auth/social/${applicationId}/github/callback?code=c&state=${'s'.repeat(43)}`, { ip });

@@ -22,6 +22,7 @@ import {
   socialTrip,
   startAtProvider,
   startSocialProviders,
+  withChallenge,
 } from '../support/social-providers.ts';
 import { manage } from '../support/tenancy.ts';
 
@@ -244,7 +245,9 @@ describe('GET /auth/social/{applicationId}/{provider}/callback: state', () => {
 
   it('answers a 404 page for the start of an unknown application', async () => {
     // Act
-    const start = await app.request('GET', '/auth/social/app_unknown/github', { ip: freshIp() });
+    const start = await app.request('GET', withChallenge('/auth/social/app_unknown/github'), {
+      ip: freshIp(),
+    });
 
     // Assess
     expectPage(start, 404, /This application does not exist/);
@@ -253,7 +256,7 @@ describe('GET /auth/social/{applicationId}/{provider}/callback: state', () => {
 
 describe('GET /auth/social/{applicationId}/{provider}/callback: the provider', () => {
   for (const provider of ['github', 'oidc'] as const) {
-    it(`${provider}: a PKCE verifier that does not match the challenge is refused by the provider (502 page)`, async () => {
+    it(`${provider}: a PKCE verifier that does not match the challenge is refused by the provider (403 page for a refusal, 502 for an unreadable answer)`, async () => {
       // Prepare
       const owned = await socialApplication(app, providers);
       if (provider === 'github') githubSignsIn(providers, newEmail());
@@ -273,11 +276,11 @@ describe('GET /auth/social/{applicationId}/{provider}/callback: the provider', (
       const answer = await callback(callbackPath as string);
 
       // Assess
-      // GitHub names its refusal; oauth2-mock-server answers a problem+json document instead of
-      // RFC 6749 §5.2's error, which the service cannot read as one.
+      // GitHub names its refusal (403 PROVIDER_DENIED: a refusal is never a 5xx); oauth2-mock-server
+      // answers a problem+json document instead of RFC 6749 §5.2's error, which the service cannot read as one.
       expectPage(
         answer,
-        502,
+        provider === 'github' ? 403 : 502,
         provider === 'github'
           ? /GitHub refused the sign-in \(bad_verification_code\); start again/
           : /OpenID Connect answered something this service cannot use; start again/,
@@ -360,7 +363,9 @@ describe('GET /auth/social/{applicationId}/{provider}/callback: the provider', (
     }
 
     // Act
-    const start = await app.request('GET', `/auth/social/${atStart.applicationId}/oidc`, { ip: freshIp() });
+    const start = await app.request('GET', withChallenge(`/auth/social/${atStart.applicationId}/oidc`), {
+      ip: freshIp(),
+    });
     const late = await callback(callbackPath as string);
 
     // Assess
@@ -379,7 +384,9 @@ describe('GET /auth/social/{applicationId}/{provider}: what the owner configured
     const disabled = await configure(owned, { socialProviders: { github: { enabled: false } } });
 
     // Act
-    const start = await app.request('GET', `/auth/social/${owned.applicationId}/github`, { ip: freshIp() });
+    const start = await app.request('GET', withChallenge(`/auth/social/${owned.applicationId}/github`), {
+      ip: freshIp(),
+    });
     const late = await callback(callbackPath as string);
 
     // Assess
@@ -397,7 +404,9 @@ describe('GET /auth/social/{applicationId}/{provider}: what the owner configured
     // Act
     const start = await app.request(
       'GET',
-      `/auth/social/${owned.applicationId}/github?return_to=${encodeURIComponent('https://evil.test/steal')}`,
+      withChallenge(
+        `/auth/social/${owned.applicationId}/github?return_to=${encodeURIComponent('https://evil.test/steal')}`,
+      ),
       { ip: freshIp() },
     );
 

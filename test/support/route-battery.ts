@@ -23,7 +23,7 @@ import {
 } from './oauth-authorize.ts';
 import { connect, refreshRequest } from './oauth-token.ts';
 import { bearer, newEmail, signIn } from './sign-in.ts';
-import { type SocialProviders, socialTrip } from './social-providers.ts';
+import { APP_VERIFIER, type SocialProviders, socialTrip } from './social-providers.ts';
 import { createOwnedApplication, manage } from './tenancy.ts';
 
 const GIF_1x1 = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
@@ -158,7 +158,7 @@ export async function signInSessionAndManagementPaths({
   };
   const trip = await socialTrip(app, social, { applicationId, provider: 'github', ip: freshIp() });
   await app.request('POST', '/auth/social/exchange', {
-    body: { code: trip.landed?.searchParams.get('code') },
+    body: { code: trip.landed?.searchParams.get('code'), code_verifier: APP_VERIFIER },
     headers: { 'x-api-key': publicKey },
   });
 

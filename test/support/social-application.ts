@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { TestApp } from './app.ts';
 import { freshIp, type TestResponse } from './http-client.ts';
-import type { SocialProviders } from './social-providers.ts';
+import { APP_VERIFIER, type SocialProviders } from './social-providers.ts';
 import { createOwnedApplication, manage } from './tenancy.ts';
 
 export const SOCIAL_RETURN_URL = 'https://notes.acme.test/after-sign-in';
@@ -60,9 +60,14 @@ export function oidcSignsIn(providers: SocialProviders, email: string | undefine
 }
 
 /** `POST /auth/social/exchange` with the application's key. */
-export const exchangeCode = (app: TestApp, apiKey: string, code: string): Promise<TestResponse> =>
+export const exchangeCode = (
+  app: TestApp,
+  apiKey: string,
+  code: string,
+  verifier = APP_VERIFIER,
+): Promise<TestResponse> =>
   app.request('POST', '/auth/social/exchange', {
     headers: { 'x-api-key': apiKey },
-    body: { code },
+    body: { code, code_verifier: verifier },
     ip: freshIp(),
   });

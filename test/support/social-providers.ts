@@ -2,11 +2,18 @@
  * Social sign-in for tests (issue 12): the two providers live in bench/ (the calls bench drives
  * the social routes with them too, and bench may not import test/); the browser's trips are here.
  */
-import { providerGet, type SocialProviders } from '../../bench/social-hosts.ts';
+import { providerGet, type SocialProviders, withChallenge } from '../../bench/social-hosts.ts';
 import type { TestApp } from './app.ts';
 import type { TestResponse } from './http-client.ts';
 
-export { type SocialProviders, socialEnv, startSocialProviders } from '../../bench/social-hosts.ts';
+export {
+  APP_CHALLENGE,
+  APP_VERIFIER,
+  type SocialProviders,
+  socialEnv,
+  startSocialProviders,
+  withChallenge,
+} from '../../bench/social-hosts.ts';
 
 /**
  * The cookie of the test's browser: its social sign-in binding (shared/social/browser-binding.ts),
@@ -38,7 +45,7 @@ export async function startAtProvider(
   const headers = { cookie: [browserCookie(app), ...(input.cookies ?? [])].join('; ') };
   const start = await app.request(
     'GET',
-    `/auth/social/${input.applicationId}/${input.provider}${input.query ?? ''}`,
+    withChallenge(`/auth/social/${input.applicationId}/${input.provider}${input.query ?? ''}`),
     {
       headers,
       ...(input.ip ? { ip: input.ip } : {}),
