@@ -23,6 +23,7 @@ import { recentAccountsCookieName } from '../shared/sessions/recent-accounts.ts'
 import { putGrant } from '../shared/store/oauth.ts';
 import { createApiKey } from '../shared/tenancy/api-keys.ts';
 import { createFixtureApplication } from '../shared/tenancy/applications.ts';
+import { patchConfiguration } from '../shared/tenancy/configuration.ts';
 import { ownMcpResource } from '../shared/tenancy/service-resources.ts';
 import { CallCounter } from './call-counter.ts';
 import { type RequestOptions, send } from './loopback-client.ts';
@@ -161,6 +162,14 @@ export const callsBenchmark: Benchmark = {
       const publicKey = (await createApiKey(counted, { applicationId: app.id, type: 'public' })).key;
       const secretKey = (await createApiKey(counted, { applicationId: app.id, type: 'secret' })).key;
       const key = { 'x-api-key': publicKey };
+      const benchOwner = {
+        id: 'usr_bench_owner',
+        email: 'owner@bench.test',
+        name: null,
+        image: null,
+        emailVerified: true,
+        createdAt: new Date(0).toISOString(),
+      };
       const json = (body: unknown, headers: Record<string, string> = {}) => ({ body, headers });
 
       await call('GET /', 'GET', '/');
@@ -239,18 +248,22 @@ export const callsBenchmark: Benchmark = {
         name: 'Bench',
         emails: [{ email: 's@bench.test', primary: true, verified: true }],
       };
-      await send(server.url, 'PATCH', `/applications/${app.id}/configuration`, {
-        ...json(
-          {
-            socialProviders: {
-              github: { enabled: true, clientId: 'bench-github', clientSecret: 'bench-github-secret' },
-            },
-            socialReturnUrls: [`${origin}/after-sign-in`],
+      // Social sign-in is an owner's or admin's to set (never the secret key's): the fixture
+      // application has no owner session, so the bench sets it as an owner through the domain.
+      await patchConfiguration(
+        deps,
+        {
+          target: 'application',
+          application: app,
+          principal: { kind: 'member', role: 'owner', user: benchOwner },
+        },
+        {
+          socialProviders: {
+            github: { enabled: true, clientId: 'bench-github', clientSecret: 'bench-github-secret' },
           },
-          { 'x-api-key': secretKey },
-        ),
-        ip: '127.8.0.9',
-      });
+          socialReturnUrls: [`${origin}/after-sign-in`],
+        },
+      );
       const socialCallback = async (label: string, countStart: boolean) => {
         const startPath = withChallenge(`/auth/social/${app.id}/github`);
         // The browser's binding (shared/social/browser-binding.ts): the start keeps it, the callback shows it.

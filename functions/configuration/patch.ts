@@ -3,5 +3,5 @@ import { configurationRoutes as routes } from '../../shared/route-table/configur
 import { patchConfiguration } from '../../shared/tenancy/configuration.ts';
 
 export const handler = http(routes.patchConfiguration, async ({ deps, grant, body }) => ({
-  body: await patchConfiguration(deps, grant.application, body),
+  body: await patchConfiguration(deps, grant, body),
 }));

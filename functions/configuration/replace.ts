@@ -3,5 +3,5 @@ import { configurationRoutes as routes } from '../../shared/route-table/configur
 import { replaceConfiguration } from '../../shared/tenancy/configuration.ts';
 
 export const handler = http(routes.replaceConfiguration, async ({ deps, grant, body }) => ({
-  body: await replaceConfiguration(deps, grant.application, body),
+  body: await replaceConfiguration(deps, grant, body),
 }));

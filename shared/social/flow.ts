@@ -95,7 +95,8 @@ function returnUrl(app: Application, asked: string | undefined): string {
   // The registered URLs are stored normalised (shared/tenancy/https-uri.ts): compare like with like.
   const normal = httpsUri(asked);
   if (normal === null || !registered.includes(normal)) {
-    throw fail('invalidRequest', `${asked} is not a return URL ${app.name} registered`, {
+    // The value is not repeated: the service's own page must not show text a link put there.
+    throw fail('invalidRequest', `This return URL is not one ${app.name} registered`, {
       field: 'return_to',
     });
   }
@@ -173,6 +174,7 @@ export async function startSocialSignIn(
     codeVerifier,
     ...(nonce ? { nonce } : {}),
     browserHash: browser.hash,
+    ...(settings.issuer === undefined ? {} : { issuer: settings.issuer }),
     returnTo,
     ...(input.appState === undefined ? {} : { appState: input.appState }),
     appChallenge: input.appChallenge,
@@ -244,6 +246,10 @@ export async function finishSocialSignIn(
   if (!found.application) throw unknownApplication();
   const app = applicationFromItem(found.application);
   const settings = enabledProvider(app, input.provider);
+  // Mix-up: a code of the issuer the sign-in started at goes to no other issuer's token endpoint.
+  if (settings.issuer !== state.issuer) {
+    throw fail('forbidden', `${label} sign-in changed since this sign-in started; start again`);
+  }
   const setup = await setupOf(deps, label, input.provider, settings.issuer);
   const identity = await provenIdentity(deps, {
     app,

@@ -30,6 +30,8 @@ export interface SocialState {
   nonce?: string;
   /** The hash of the starting browser's binding (shared/social/browser-binding.ts). */
   browserHash: string;
+  /** The generic OpenID Connect issuer the sign-in started at (the callback's must be the same). */
+  issuer?: string;
   /** The registered return URL the browser goes back to. */
   returnTo: string;
   /** The application's own `state`, handed back unchanged on the return URL. */

@@ -45,6 +45,10 @@ export type GrantOf<A extends Action> = GrantByTarget[(typeof permissions)[A]['t
 const actorOf = (principal: Principal): Actor =>
   principal.kind === 'member' ? principal.role : principal.kind;
 
+/** Whether the grant's principal may also do `action` on its target (a second action within one route). */
+export const grantAllows = (grant: ApplicationGrant, action: Action): boolean =>
+  mayAct(action, actorOf(grant.principal));
+
 const notFound = (target: TargetKind) =>
   fail('notFound', target === 'organization' ? 'No such organization' : 'No such application');
 

@@ -7,6 +7,7 @@ import { readApplicationNow } from '../store/applications.ts';
 import { readResource, writeConfiguration } from '../store/configuration.ts';
 import { invalidRequest } from '../validation.ts';
 import { type Application, applicationFromItem } from './applications.ts';
+import { type ApplicationGrant, grantAllows } from './authorize.ts';
 import {
   type Configuration,
   type ConfigurationInput,
@@ -23,6 +24,11 @@ import { retargetedSecrets, sealSecrets } from './social-providers.ts';
 /** Lost races before a configuration write answers 429 busy: each one means another write landed. */
 const MAX_WRITES = 4;
 
+/** Whether a write changes the social providers (a secret sealed again included) or the return URLs. */
+const changesSocialSignIn = (before: Configuration, next: Configuration): boolean =>
+  !isDeepStrictEqual(before.socialProviders, next.socialProviders) ||
+  !isDeepStrictEqual(before.socialReturnUrls, next.socialReturnUrls);
+
 /** Seals a client secret for `app` (DESIGN §7): the plaintext goes no further than this. */
 const sealFor = (deps: Deps, app: Application) => (plaintext: string) => deps.sealer.seal(app.id, plaintext);
 
@@ -30,9 +36,10 @@ const sealFor = (deps: Deps, app: Application) => (plaintext: string) => deps.se
  * `PUT /applications/{id}/configuration`: the whole document replaced; a client secret left out
  * (or sent back as `{ set: true }`) keeps the stored one. Answers the read view.
  */
-export async function replaceConfiguration(deps: Deps, app: Application, input: ConfigurationInput) {
+export async function replaceConfiguration(deps: Deps, grant: ApplicationGrant, input: ConfigurationInput) {
+  const app = grant.application;
   const sealed = { ...input, socialProviders: await sealSecrets(input.socialProviders, sealFor(deps, app)) };
-  const written = await changeConfiguration(deps, app, (current) => {
+  const written = await changeConfiguration(deps, grant, (current) => {
     const next = replaced(current, sealed);
     if (!next.success) throw invalidRequest('body', next.error.issues);
     return next.data;
@@ -45,11 +52,12 @@ export async function replaceConfiguration(deps: Deps, app: Application, input: 
  * is when written (again after a lost race) and validated as a whole, so a 400 names the key. Its
  * client secrets are sealed once, before the first merge.
  */
-export async function patchConfiguration(deps: Deps, app: Application, patch: ConfigurationPatch) {
+export async function patchConfiguration(deps: Deps, grant: ApplicationGrant, patch: ConfigurationPatch) {
+  const app = grant.application;
   const sealed = patch.socialProviders
     ? { ...patch, socialProviders: await sealSecrets(patch.socialProviders, sealFor(deps, app)) }
     : patch;
-  const written = await changeConfiguration(deps, app, (current) => {
+  const written = await changeConfiguration(deps, grant, (current) => {
     const merged = patched(current, sealed);
     if (!merged.success) throw invalidRequest('body', merged.error.issues);
     return merged.data;
@@ -68,9 +76,10 @@ export async function patchConfiguration(deps: Deps, app: Application, patch: Co
  */
 async function changeConfiguration(
   deps: Deps,
-  app: Application,
+  grant: ApplicationGrant,
   decide: (current: Configuration) => Configuration,
 ): Promise<Configuration> {
+  const app = grant.application;
   let current = app;
   let consistent = false;
   for (let write = 0; write < MAX_WRITES; ) {
@@ -79,6 +88,12 @@ async function changeConfiguration(
     refuseServiceResources(deps, app.id, next);
     const retargeted = retargetedSecrets(before.socialProviders, next.socialProviders);
     if (retargeted.length > 0) throw invalidRequest('body', retargeted);
+    if (changesSocialSignIn(before, next) && !grantAllows(grant, 'socialSignIn.write')) {
+      throw fail(
+        'forbidden',
+        "Only an owner or admin, signed in, may change social sign-in (socialProviders, socialReturnUrls): whoever sets them can sign in as the application's users",
+      );
+    }
     if (isDeepStrictEqual(next, before)) {
       if (consistent) return before;
       current = await fresh(deps, app.id, undefined);

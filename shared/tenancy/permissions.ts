@@ -64,6 +64,13 @@ export const permissions = {
   'configuration.read': { target: 'application', allow: [...readers, 'secretKey'] },
   /** Replacing or patching it, the official origin included (SPEC §1.8: the owner may set it). */
   'configuration.write': { target: 'application', allow: [...managers, 'secretKey'] },
+  /**
+   * Issue 12: changing social sign-in (its providers and return URLs) within a configuration write.
+   * Whoever sets them can sign in as the application's users (an OpenID Connect issuer of their own
+   * vouches for any address; a return URL of their own receives the codes), so, as for
+   * impersonation, only a signed-in owner or admin; never the secret key.
+   */
+  'socialSignIn.write': { target: 'application', allow: managers },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof permissions;

@@ -18,6 +18,8 @@ const read = (owned: Owned) => manage(app, 'GET', pathOf(owned), { token: owned.
 const put = (owned: Owned, body: unknown) =>
   manage(app, 'PUT', pathOf(owned), { token: owned.owner.token }, body);
 const patch = (owned: Owned, body: unknown) =>
+  manage(app, 'PATCH', pathOf(owned), { token: owned.owner.token }, body);
+const patchByKey = (owned: Owned, body: unknown) =>
   manage(app, 'PATCH', pathOf(owned), { apiKey: owned.secretKey }, body);
 
 /** A secret no other test uses, so finding it anywhere means this test leaked it. */
@@ -43,6 +45,55 @@ const remember = (response: TestResponse) => {
 };
 
 describe('social providers in the configuration (issue 12 item 1)', () => {
+  it('lets only a signed-in owner or admin change social sign-in: the secret key gets 403 and changes nothing', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app);
+    const configured = await patch(owned, {
+      socialProviders: { github: { enabled: true, clientId: 'gh-1', clientSecret: newSecret() } },
+      socialReturnUrls: ['https://notes.acme.com/after-sign-in'],
+    });
+    expect(configured.status, configured.text).toBe(200);
+    const before = await read(owned);
+
+    // Act
+    const issuer = await patchByKey(owned, {
+      socialProviders: {
+        oidc: {
+          enabled: true,
+          clientId: 'mine',
+          issuer: 'https://id.attacker.test',
+          clientSecret: newSecret(),
+        },
+      },
+    });
+    const returnUrl = await patchByKey(owned, { socialReturnUrls: ['https://attacker.test/codes'] });
+    const disable = await patchByKey(owned, { socialProviders: { github: { enabled: false } } });
+    const origin = await patchByKey(owned, { origin: 'https://notes.acme.com' });
+    const asRead = await manage(
+      app,
+      'PUT',
+      pathOf(owned),
+      { apiKey: owned.secretKey },
+      {
+        ...(await read(owned)).body,
+      },
+    );
+
+    // Assess
+    for (const refused of [issuer, returnUrl, disable]) {
+      expect(refused.status, refused.text).toBe(403);
+      expect(refused.body.error.code).toBe('FORBIDDEN');
+      expect(refused.body.error.message).toMatch(
+        /Only an owner or admin, signed in, may change social sign-in/,
+      );
+    }
+    expect(origin.status, origin.text).toBe(200);
+    expect(asRead.status, asRead.text).toBe(200);
+    const after = (await read(owned)).body;
+    expect(after.socialProviders).toEqual(before.body.socialProviders);
+    expect(after.socialReturnUrls).toEqual(before.body.socialReturnUrls);
+  });
+
   it('PUT seals the client secret: answers and reads show only { set: true }, the item holds only the sealed form', async () => {
     // Prepare
     const owned = await createOwnedApplication(app);

@@ -345,7 +345,7 @@ describe('GET /auth/social/{applicationId}/{provider}/callback: the provider', (
     expect(await itemsOf(owned, 'socialCode')).toHaveLength(0);
   });
 
-  it('answers a 502 page, not a 500, when the provider cannot be reached at the start or the callback', async () => {
+  it('answers a 502 page, not a 500, when the provider cannot be reached; a callback after the issuer moved is refused 403', async () => {
     // Prepare
     const unreachable = `https://localhost:${await closedPort()}`;
     const atStart = await socialApplication(app, providers);
@@ -370,7 +370,8 @@ describe('GET /auth/social/{applicationId}/{provider}/callback: the provider', (
 
     // Assess
     expectPage(start, 502, /could not be reached; try again/);
-    expectPage(late, 502, /could not be reached; try again/);
+    // The issuer moved after the start: its code is sent to no other issuer (mix-up), 403.
+    expectPage(late, 403, /OpenID Connect sign-in changed since this sign-in started; start again/);
     expect(await itemsOf(atCallback, 'account')).toHaveLength(0);
   });
 });
@@ -411,7 +412,8 @@ describe('GET /auth/social/{applicationId}/{provider}: what the owner configured
     );
 
     // Assess
-    expectPage(start, 400, /https:\/\/evil.test\/steal is not a return URL/);
+    expectPage(start, 400, /This return URL is not one .* registered/);
+    expect(start.text).not.toContain('evil.test');
     expect(await itemsOf(owned, 'socialState')).toHaveLength(0);
   });
 
