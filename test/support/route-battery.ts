@@ -252,8 +252,12 @@ export async function deviceAdministrationAndTeardownPaths({ app }: Battery): Pr
       socialProviders: {
         google: { enabled: true, clientId: 'battery.apps.example.com', clientSecret: 'battery-secret' },
       },
+      socialReturnUrls: ['https://battery.example.com/after-sign-in'],
     },
   );
+  // Issue 12: the application's social sign-in page, and its Forget button (a 303 back to it).
+  await app.request('GET', `/auth/social/${applicationId}?state=battery`, { ip: freshIp() });
+  await postForm(app, `/auth/social/${applicationId}/forget`, { account: 'usr_unknown', state: 'battery' });
   const external = await connect(app, { userId: owned.owner.userId, applicationId, resource });
   await refreshRequest(app, external.tokens.refresh_token);
 
