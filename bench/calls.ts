@@ -478,6 +478,19 @@ export const callsBenchmark: Benchmark = {
         headers: recentPage,
       });
       await call('DELETE /recent-accounts', 'DELETE', '/recent-accounts', { headers: recentPage });
+      // The application's social sign-in page (issue 12) and its Forget button.
+      await send(server.url, 'PATCH', `${appPath}/configuration`, {
+        ...json({ socialReturnUrls: ['https://app.bench.test/after-sign-in'] }, owner),
+        ip: '127.0.8.9',
+      });
+      const socialPage = `/auth/social/${created.body.id}`;
+      await call('GET /auth/social/{applicationId}', 'GET', socialPage);
+      await call(
+        'POST /auth/social/{applicationId}/forget',
+        'POST',
+        `${socialPage}/forget`,
+        form({ account: 'usr_unknown' }, { ...ownPage, cookie: recentCookie }),
+      );
       const consent = await call('GET /oauth/authorize (session: consent page)', 'GET', authorize, {
         headers: { cookie: bridgeCookie },
       });
