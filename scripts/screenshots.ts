@@ -1,6 +1,6 @@
 /**
- * `npm run docs:screenshots`: writes docs/images/oauth-sign-in.png, oauth-consent.png and
- * oauth-recent-accounts.png by driving the OAuth sign-in bridge and consent page in headless
+ * `npm run docs:screenshots`: writes docs/images/oauth-sign-in.png and oauth-consent.png (and
+ * oauth-recent-accounts.png) by driving the OAuth sign-in bridge and consent page in headless
  * Chromium, and docs/images/social-sign-in.png (an application's social sign-in page with two
  * recent accounts). The flows are the browser tests' (test/browser/oauth-pages.test.ts,
  * test/browser/social-sign-in.test.ts), run through vitest for its local DynamoDB, SES emulator and
@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const images = join(root, 'docs', 'images');
 const tests = ['test/browser/oauth-pages.test.ts', 'test/browser/social-sign-in.test.ts'];
-const names = ['oauth-sign-in.png', 'oauth-consent.png', 'oauth-recent-accounts.png', 'social-sign-in.png'];
+const names = ['oauth-sign-in.png', 'oauth-consent.png', 'social-sign-in.png'];
 const run = spawnSync('npx', ['vitest', 'run', ...tests], {
   cwd: root,
   stdio: 'inherit',
