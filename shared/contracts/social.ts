@@ -35,9 +35,6 @@ export const SocialExchangeBody = z.strictObject({
 /** The application's own sign-in page and its Forget button (issue 12). */
 export const SocialPagePath = z.object({ applicationId: Id });
 
-/** The page's query: `return_to` and `state` as the start takes them, passed on to its buttons. */
-export const SocialPageQuery = SocialStartQuery;
-
 /** A Forget button: the user id of one of the browser's recent accounts, and the page's query. */
 export const SocialForgetForm = z.object({
   account: Id,

@@ -10,7 +10,6 @@ import {
   SocialExchangeBody,
   SocialForgetForm,
   SocialPagePath,
-  SocialPageQuery,
   SocialPath,
   SocialStartQuery,
 } from '../contracts/social.ts';
@@ -28,7 +27,8 @@ export const socialRoutes = {
     access: { table: 'readwrite', codeKey: true },
     contract: {
       params: SocialPagePath,
-      query: SocialPageQuery,
+      // `return_to` and `state` as the start takes them, passed on to the page's links and forms.
+      query: SocialStartQuery,
       responses: { 200: { raw: 'text/html' } },
       errors: ['invalidRequest', 'notFound', 'rateLimited'],
     },

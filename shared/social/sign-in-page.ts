@@ -26,7 +26,7 @@ export interface PageQuery {
 }
 
 /** `path` with the page's query (only the values asked for). */
-export function withQuery(path: string, query: PageQuery): string {
+function withQuery(path: string, query: PageQuery): string {
   const search = new URLSearchParams();
   if (query.returnTo !== undefined) search.set('return_to', query.returnTo);
   if (query.appState !== undefined) search.set('state', query.appState);
