@@ -18,6 +18,7 @@ import { startSesLocal } from '../shared/local/ses-local.ts';
 import { issueAccessToken } from '../shared/oauth/access-token.ts';
 import { issueAuthorizationCode } from '../shared/oauth/codes.ts';
 import { newId } from '../shared/random.ts';
+import { recentAccountsCookieName } from '../shared/sessions/recent-accounts.ts';
 import { putGrant } from '../shared/store/oauth.ts';
 import { createApiKey } from '../shared/tenancy/api-keys.ts';
 import { createFixtureApplication } from '../shared/tenancy/applications.ts';
@@ -468,7 +469,7 @@ export const callsBenchmark: Benchmark = {
         [signedIn.headers['set-cookie']]
           .flat()
           .map((line) => String(line).split(';')[0] ?? '')
-          .find((pair) => pair.startsWith(`${config.SERVICE_NAME}.recent_accounts=`)) ?? '';
+          .find((pair) => pair.startsWith(`${recentAccountsCookieName(config)}=`)) ?? '';
       await call('GET /recent-accounts', 'GET', '/recent-accounts', { headers: { cookie: recentCookie } });
       await call('GET /oauth/login (recent accounts)', 'GET', `/oauth/login?request=${requestId}`, {
         headers: { cookie: recentCookie },
@@ -477,6 +478,12 @@ export const callsBenchmark: Benchmark = {
       await call('DELETE /recent-accounts/{userId}', 'DELETE', '/recent-accounts/usr_unknown', {
         headers: recentPage,
       });
+      await call(
+        'POST /oauth/login/forget',
+        'POST',
+        '/oauth/login/forget',
+        form({ request: requestId, account: 'usr_unknown' }, { ...ownPage, cookie: recentCookie }),
+      );
       await call('DELETE /recent-accounts', 'DELETE', '/recent-accounts', { headers: recentPage });
       // The application's social sign-in page (issue 12) and its Forget button.
       await send(server.url, 'PATCH', `${appPath}/configuration`, {

@@ -4,6 +4,8 @@
  * trusts that CA and allows loopback metadata hosts through `metadataEnv(server)`; each test
  * registers the paths it needs with the status, headers, body and delay it wants.
  */
+
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -54,7 +56,9 @@ export const metadataEnv = (server: ClientMetadataServer): Record<string, string
 /** A test CA and a leaf for localhost, 127.0.0.1 and UNRESOLVABLE_HOST signed by it (PEM). */
 export async function testCertificates() {
   const notAfterDate = new Date(Date.now() + 2 * 24 * 3600 * 1000);
-  const ca = await generate([{ name: 'commonName', value: 'doorcode test CA' }], {
+  // A name of its own: two test CAs trusted together (the metadata host's and the social
+  // providers') must not share a subject, or a verifier may pick the other one's key.
+  const ca = await generate([{ name: 'commonName', value: `doorcode test CA ${randomUUID()}` }], {
     algorithm: 'sha256',
     notAfterDate,
     extensions: [

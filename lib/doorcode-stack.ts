@@ -84,7 +84,9 @@ export class DoorcodeStack extends Stack {
         : undefined;
     const issuer = inputs.domain ? `https://${inputs.domain}` : http.api.apiEndpoint;
 
-    // Every function gets the full configuration: shared/config.ts validates it at cold start.
+    // Every function gets the full configuration (shared/config.ts validates it at cold start), but
+    // the sealing key's id only where the route declares `seal` (DESIGN §7): no other function has
+    // a sealer to give it to, and the key policy refuses every other role anyway.
     const environment = {
       SERVICE_NAME: inputs.serviceName,
       TABLE_NAME: data.table.tableName,
@@ -95,9 +97,9 @@ export class DoorcodeStack extends Stack {
       PLATFORM_ORIGINS: inputs.platformOrigins.join(','),
       SIGNING_KEYS: signing.environmentValue(),
       CODE_KEY_SECRET_ARN: codeKey.secret.secretArn,
-      SEALING_KEY_ID: sealing.key.keyArn,
       LOG_LEVEL: inputs.logLevel,
     };
+    const sealingEnvironment = { ...environment, SEALING_KEY_ID: sealing.key.keyArn };
     const targets: GrantTargets = {
       tableArn: data.table.tableArn,
       indexArns: data.indexArns,
@@ -129,7 +131,7 @@ export class DoorcodeStack extends Stack {
       const fn = new RouteFunction(this, constructId, {
         route,
         serviceName: inputs.serviceName,
-        environment,
+        environment: route.access.seal ? sealingEnvironment : environment,
         role: roles.roleFor(route.access),
         logGroup: functionLogs,
         memoryMb: inputs.lambdaMemoryMb,

@@ -56,6 +56,8 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   oauthSignInPage: ['oauthRequest', 'application', 'rate', 'user'],
   oauthSignInStart: ['oauthRequest', 'application', 'account', 'rate', 'device', 'user'],
   oauthSignInVerify: [...signInDone, 'oauthRequest'],
+  // The pending request, then forgetRecentAccount's reads: the limit, the profiles, their applications.
+  oauthSignInForget: ['oauthRequest', 'rate', 'user', 'application'],
   // The request spent, the role read again, the code written.
   // Issue 12: the per-IP limit, the profiles of the cookie's accounts and their applications.
   listRecentAccounts: ['rate', 'user', 'application'],

@@ -45,6 +45,12 @@ export const SignInBridgeVerifyForm = z.object({
   account: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
 });
 
+/** The bridge's "Forget" button of one recent account (issue 12): the request to return to, the account's id. */
+export const SignInBridgeForgetForm = z.object({
+  request: RequestId,
+  account: z.string().check(z.minLength(1), z.maxLength(100)),
+});
+
 export const ConsentForm = z.object({
   request: RequestId,
   csrf: z.string().check(z.maxLength(128)),

@@ -19,6 +19,9 @@ label{display:block;font-weight:600;margin:1rem 0 .3rem}
 input[type=email],input[type=text]{width:100%;box-sizing:border-box;padding:.6rem;font-size:1rem;border:1px solid #b8bfcc;border-radius:.4rem}
 button{margin-top:1.2rem;padding:.6rem 1.2rem;font-size:1rem;border-radius:.4rem;border:1px solid #2d5be3;background:#2d5be3;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#2d5be3;margin-left:.5rem}
+.choice{display:flex;align-items:center;gap:.5rem}
+.choice button{margin-top:.6rem}
+button.forget{background:#fff;color:#2d5be3;padding:.6rem .8rem}
 .note{color:#4a5263;font-size:.9rem}
 .error{color:#a3182a;font-weight:600}
 ul.scopes li{margin:.4rem 0}

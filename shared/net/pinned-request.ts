@@ -60,7 +60,11 @@ const extraCas = new Map<string, string[]>();
 function trustedCas(caFile: string): string[] {
   let cas = extraCas.get(caFile);
   if (!cas) {
-    cas = [...rootCertificates, readFileSync(caFile, 'utf8')];
+    // A bundle of several certificates: each one its own entry (Node reads one per entry).
+    const pems = readFileSync(caFile, 'utf8').match(
+      /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g,
+    );
+    cas = [...rootCertificates, ...(pems ?? [])];
     extraCas.set(caFile, cas);
   }
   return cas;

@@ -12,6 +12,7 @@ import { postedByServicePage, sessionCookie } from '../sessions/cookies.ts';
 import {
   type BridgeChoice,
   bridgeChoices,
+  forgetRecentAccount,
   maskEmail,
   recentPlatformAddress,
   rememberAccount,
@@ -71,6 +72,24 @@ export async function bridgePage(
 ): Promise<{ brand: Brand; choices: BridgeChoice[] }> {
   const brand = await brandOf(deps, await pending(deps, input.requestId));
   return { brand, choices: await bridgeChoices(deps, input) };
+}
+
+/**
+ * `POST /oauth/login/forget`: the email page's "Forget" button (issue 12). The account leaves the
+ * browser's list by `DELETE /recent-accounts/{userId}`'s own rule, and the browser goes back to the
+ * email page of the same request with the new cookie.
+ */
+export async function forgetBridgeChoice(
+  deps: Deps,
+  input: { requestId: string; account: string; client: BridgeClient },
+): Promise<{ cookie: string; returnTo: string }> {
+  ownPageOnly(deps, input.client);
+  await pending(deps, input.requestId);
+  const { cookie } = await forgetRecentAccount(deps, { ...input.client, userId: input.account });
+  return {
+    cookie,
+    returnTo: serviceUrl(deps.config.ISSUER, `/oauth/login?request=${encodeURIComponent(input.requestId)}`),
+  };
 }
 
 /** The code form's page: the application, and the CSP source of the client's redirect URI. */

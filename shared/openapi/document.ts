@@ -264,6 +264,7 @@ const SETS_AUTH_TOKEN: ReadonlySet<RouteId> = new Set<RouteId>([
   'codePoll',
   'refresh',
   'startImpersonation',
+  'socialExchange',
 ]);
 
 const header = (description: string, required = false): Json => ({

@@ -8,6 +8,7 @@ import { NoBody } from '../contracts/common.ts';
 import {
   AuthorizeQuery,
   ConsentForm,
+  SignInBridgeForgetForm,
   SignInBridgeQuery,
   SignInBridgeStartForm,
   SignInBridgeVerifyForm,
@@ -77,6 +78,20 @@ export const oauthAuthorizeRoutes = {
         'tooManyAttempts',
         'outOfTime',
       ],
+    },
+  },
+  // Issue 12: the email page's "Forget" button of a recent account, a plain form (no script).
+  oauthSignInForget: {
+    method: 'POST',
+    path: '/oauth/login/forget',
+    entry: 'functions/oauth/login-forget.ts',
+    errorStyle: 'html',
+    auth: 'none',
+    access: { table: 'readwrite', codeKey: true },
+    contract: {
+      body: { form: SignInBridgeForgetForm },
+      responses: { 303: NoBody },
+      errors: [...bodyErrors, 'forbidden', 'rateLimited'],
     },
   },
   oauthConsent: {

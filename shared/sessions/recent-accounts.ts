@@ -22,7 +22,11 @@ import { MAX_SAME_NAME_COOKIES, postedByServicePage, readCookies } from './cooki
 
 /** At most this many accounts per browser. */
 const MAX_RECENT_ACCOUNTS = 5;
-/** How long the browser keeps the cookie after the last sign-in: 90 days. */
+/**
+ * How long an entry lasts after its last sign-in: 90 days. The browser's Max-Age is not enough (a
+ * copied cookie can be replayed later), so an older entry is also ignored on read and dropped on
+ * the next write.
+ */
 const RECENT_ACCOUNTS_MAX_AGE = 90 * 24 * 3600;
 /** The HMAC's purpose, in place of a sign-in request id: no request id has this form. */
 const PURPOSE = 'recent-accounts';
@@ -42,7 +46,13 @@ const Entry = z.tuple([
 ]);
 const Entries = z.array(Entry).check(z.maxLength(MAX_RECENT_ACCOUNTS));
 
-const recentAccountsCookieName = (config: Config): string => `${config.SERVICE_NAME}.recent_accounts`;
+/**
+ * RFC 6265bis §4.1.3.2: the `__Host-` prefix makes the browser refuse the cookie unless it is
+ * Secure, Path=/ and has no Domain, so a sibling subdomain cannot plant or shadow the list. Local
+ * mode serves http on loopback, which browsers treat as a secure context, so the prefix holds there.
+ */
+export const recentAccountsCookieName = (config: Config): string =>
+  `__Host-${config.SERVICE_NAME}.recent_accounts`;
 
 const attributes = 'HttpOnly; Secure; SameSite=Lax; Path=/';
 
@@ -55,7 +65,7 @@ async function encode(deps: Deps, accounts: readonly RecentAccount[]): Promise<s
   return `${VERSION}.${payload}.${mac}`;
 }
 
-/** The accounts of one cookie value, or none when it is not one this service signed. */
+/** The accounts of one cookie value still within their 90 days, or none when it is not one this service signed. */
 async function decode(deps: Deps, value: string): Promise<RecentAccount[]> {
   const [version, payload, mac, ...rest] = value.split('.');
   if (version !== VERSION || !payload || !mac || rest.length > 0) return [];
@@ -68,7 +78,10 @@ async function decode(deps: Deps, value: string): Promise<RecentAccount[]> {
   }
   const entries = Entries.safeParse(parsed);
   if (!entries.success) return [];
-  return entries.data.map(([userId, scope, lastUsedAt]) => ({ userId, scope, lastUsedAt }));
+  const oldest = Math.floor(deps.clock.now() / 1000) - RECENT_ACCOUNTS_MAX_AGE;
+  return entries.data
+    .filter(([, , lastUsedAt]) => lastUsedAt >= oldest)
+    .map(([userId, scope, lastUsedAt]) => ({ userId, scope, lastUsedAt }));
 }
 
 /**

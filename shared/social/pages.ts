@@ -28,7 +28,7 @@ function recentAccounts(page: SocialPage): string {
 ${hidden('account', account.userId)}
 ${hidden('return_to', page.query.returnTo)}
 ${hidden('state', page.query.appState)}
-<button type="submit" class="secondary">Forget</button>
+<button type="submit" class="forget" aria-label="Forget ${escapeHtml(account.maskedEmail)}">Forget</button>
 </form>
 </div>`,
   );

@@ -18,7 +18,7 @@ import {
   storedConfig,
 } from './configuration-document.ts';
 import { isForeignServiceResource } from './service-resources.ts';
-import { sealSecrets } from './social-providers.ts';
+import { retargetedSecrets, sealSecrets } from './social-providers.ts';
 
 /** Lost races before a configuration write answers 429 busy: each one means another write landed. */
 const MAX_WRITES = 4;
@@ -77,6 +77,8 @@ async function changeConfiguration(
     const before = current.configuration;
     const next = decide(before);
     refuseServiceResources(deps, app.id, next);
+    const retargeted = retargetedSecrets(before.socialProviders, next.socialProviders);
+    if (retargeted.length > 0) throw invalidRequest('body', retargeted);
     if (isDeepStrictEqual(next, before)) {
       if (consistent) return before;
       current = await fresh(deps, app.id, undefined);

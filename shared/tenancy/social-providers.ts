@@ -4,7 +4,10 @@
  * write-only (DESIGN §7): a write takes its plaintext, which shared/tenancy/configuration.ts seals
  * before anything else sees it; the document holds only `{ sealed }`; a read shows `{ set }`.
  */
+
 import * as z from 'zod/mini';
+import type * as core from 'zod/v4/core';
+import { specialUse } from '../oauth/special-addresses.ts';
 import { HttpsUri, UniqueHttpsUris } from './https-uri.ts';
 
 export const SOCIAL_PROVIDERS = ['google', 'github', 'microsoft', 'oidc'] as const;
@@ -12,10 +15,24 @@ export type SocialProviderName = (typeof SOCIAL_PROVIDERS)[number];
 
 /** At most this many return URLs; each is matched exactly, so a handful is all an application needs. */
 const MAX_RETURN_URLS = 20;
+/**
+ * A host that is a literal special-use IP address (RFC 6890): an issuer there could only make the
+ * flow reach the service's own host, its VPC or the metadata service. A host name is checked when
+ * the flow resolves it, not here (its addresses may change after the write).
+ */
+function isSpecialIpHost(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  const use = specialUse(host);
+  return use !== null && use !== 'not an IP address';
+}
+
 /** OpenID Connect Discovery 1.0 §4: the issuer is an https URL with no query or fragment. */
 const Issuer = z.pipe(
   HttpsUri('an issuer is an https URL with no fragment'),
-  z.string().check(z.refine((url: string) => !url.includes('?'), 'an issuer has no query')),
+  z.string().check(
+    z.refine((url: string) => !url.includes('?'), 'an issuer has no query'),
+    z.refine((url: string) => !isSpecialIpHost(url), 'an issuer is not on a special-use IP address'),
+  ),
 );
 
 export const ReturnUrls = UniqueHttpsUris(
@@ -170,6 +187,31 @@ function providerView<P extends { clientSecret: SealedSecret | null }>(provider:
   if (provider === null) return null;
   const { clientSecret, ...rest } = provider;
   return { ...rest, clientSecret: { set: clientSecret !== null } };
+}
+
+/**
+ * 400 issues for each provider whose client id or issuer changes while it keeps its stored secret:
+ * whoever may write the configuration could otherwise point the owner's secret at a client or an
+ * issuer they control, and the callback would send it there. A secret given again is sealed anew
+ * (a fresh IV), so only a kept secret is the same sealed string.
+ */
+export function retargetedSecrets(current: SocialProviders, next: SocialProviders): core.$ZodIssue[] {
+  return SOCIAL_PROVIDERS.flatMap((name) => {
+    const before = current[name];
+    const after = next[name];
+    if (!before?.clientSecret || after?.clientSecret?.sealed !== before.clientSecret.sealed) return [];
+    const issuerChanged =
+      'issuer' in after && 'issuer' in before && (after as { issuer: string }).issuer !== before.issuer;
+    if (after.clientId === before.clientId && !issuerChanged) return [];
+    return [
+      {
+        code: 'custom' as const,
+        path: ['socialProviders', name, 'clientSecret'],
+        message: 'changing the client id or issuer needs the client secret again',
+        input: undefined,
+      },
+    ];
+  });
 }
 
 /** The providers as a read answers them. */

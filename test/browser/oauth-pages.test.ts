@@ -23,7 +23,7 @@ import { createOwnedApplication } from '../support/tenancy.ts';
  * ISSUER (its pages post to their own origin); the client is the HTTPS metadata fixture plus a
  * loopback HTTP server as its redirect URI. `npm run docs:screenshots` runs this file with
  * `DOORCODE_SCREENSHOTS` set to write docs/images/oauth-sign-in.png, oauth-consent.png and
- * oauth-recent-accounts.png (the sign-in page with a recent account).
+ * bridge-recent-accounts.png (the sign-in page with two recent accounts).
  */
 const SCREENSHOTS = process.env.DOORCODE_SCREENSHOTS;
 
@@ -143,6 +143,8 @@ describe('the OAuth pages in Chromium', () => {
   it('shows a user with no role on the application an access_denied page whose link alone leads to the redirect URI', async () => {
     // Prepare: a fresh browser state and an address with no membership of the application's organization.
     await browser.context.clearCookies();
+    // Every sign-in of this file comes from 127.0.0.1: a new minute of the per-IP start limit (5).
+    app.clock.advance(61_000);
     const page = await browser.newPage();
     const email = newEmail();
     await page.goto(authorizeUrl);
@@ -221,7 +223,7 @@ describe('the OAuth pages in Chromium', () => {
     await page.fill('#email', email);
     await Promise.all([
       page.waitForURL(/\/oauth\/login$/),
-      page.click('form:not(.recent) button[type=submit]'),
+      page.click('form:has(#email) button[type=submit]'),
     ]);
     await page.fill('#code', await latestCode(email));
     await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
@@ -231,7 +233,6 @@ describe('the OAuth pages in Chromium', () => {
     const choice = page.locator('form.recent button').first();
     const label = (await choice.textContent()) ?? '';
     const html = await page.content();
-    await screenshot(page, 'oauth-recent-accounts.png');
     const before = (await mailTo(email)).length;
     await Promise.all([page.waitForURL(/\/oauth\/login$/), choice.click()]);
 
@@ -242,4 +243,71 @@ describe('the OAuth pages in Chromium', () => {
     expect((await mailTo(email)).length).toBe(before + 1);
     await page.close();
   }, 60_000);
+
+  it('lists the accounts of earlier bridge sign-ins on the next visit; Forget removes one; a choice signs in', async () => {
+    // Prepare: a browser with no cookie signs in through the bridge twice, with two addresses.
+    await browser.context.clearCookies();
+    // Every sign-in of this file comes from 127.0.0.1: a new minute of the per-IP start limit (5).
+    app.clock.advance(61_000);
+    const page = await browser.newPage();
+    await page.setViewportSize({ width: 640, height: 900 });
+    // Two domains, so the two masked addresses differ on the page.
+    const [first, second] = [newEmail('ada.example.test'), newEmail('bob.example.test')];
+    for (const email of [first, second]) {
+      await page.goto(`${app.url}/oauth/login?request=${await bridgeRequest()}`);
+      await page.fill('#email', email);
+      await Promise.all([
+        page.waitForURL(/\/oauth\/login$/),
+        page.click('form:has(#email) button[type=submit]'),
+      ]);
+      await page.fill('#code', await latestCode(email));
+      await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
+    }
+    const masked = (email: string) => `u***@${email.split('@')[1]}`;
+    const choices = () => page.locator('form.recent button').allTextContents();
+
+    // Act 1: the next visit to the bridge shows both, newest first.
+    const requestId = await bridgeRequest();
+    await page.goto(`${app.url}/oauth/login?request=${requestId}`);
+    const listed = await choices();
+    const cookies = await browser.context.cookies(app.url);
+    await screenshot(page, 'bridge-recent-accounts.png');
+
+    // Act 2: Forget on the older one: back to the same page without it.
+    await Promise.all([
+      page.waitForURL(`${app.url}/oauth/login?request=${requestId}`),
+      page
+        .locator('.choice', { hasText: masked(first) })
+        .locator('form.forget button')
+        .click(),
+    ]);
+    const afterForget = await choices();
+
+    // Act 3: the remaining choice sends its address a code, which signs the browser in.
+    const before = (await mailTo(second)).length;
+    await Promise.all([page.waitForURL(/\/oauth\/login$/), page.locator('form.recent button').click()]);
+    const codePage = (await page.textContent('body')) ?? '';
+    const mails = (await mailTo(second)).length;
+    await page.fill('#code', await latestCode(second));
+    await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
+
+    // Assess
+    expect(listed).toEqual([masked(second), masked(first)]);
+    // RFC 6265bis §4.1.3.2: Chromium keeps a __Host- cookie set over http on loopback (a secure context).
+    const recent = cookies.find((cookie) => cookie.name.endsWith('.recent_accounts'));
+    expect(recent?.name).toBe(`__Host-${app.deps.config.SERVICE_NAME}.recent_accounts`);
+    expect(recent).toMatchObject({ secure: true, httpOnly: true, path: '/', sameSite: 'Lax' });
+    expect(afterForget).toEqual([masked(second)]);
+    expect(codePage).toContain('Enter your code');
+    expect(codePage).toContain(masked(second));
+    expect(mails).toBe(before + 1);
+    const session = (await browser.context.cookies(app.url)).find(
+      (cookie) => cookie.name === `${app.deps.config.SERVICE_NAME}.session_token`,
+    );
+    const signedIn = await app.request('GET', '/auth/session', {
+      headers: { cookie: `${session?.name}=${session?.value}` },
+    });
+    expect(signedIn.body.user.email).toBe(second);
+    await page.close();
+  }, 90_000);
 });

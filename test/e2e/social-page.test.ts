@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recentAccountsCookieName } from '../../shared/sessions/recent-accounts.ts';
 import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { cookieFrom, ownPage, postForm } from '../support/oauth-authorize.ts';
@@ -22,7 +23,7 @@ let recentName: string;
 beforeAll(async () => {
   providers = await startSocialProviders();
   app = await startTestApp({ env: socialEnv(providers) });
-  recentName = `${app.deps.config.SERVICE_NAME}.recent_accounts`;
+  recentName = recentAccountsCookieName(app.deps.config);
 });
 afterAll(async () => {
   await app?.close();

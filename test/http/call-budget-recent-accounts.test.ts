@@ -8,7 +8,14 @@ import {
 } from '../support/client-metadata-server.ts';
 import { countedBy } from '../support/counted.ts';
 import { freshIp } from '../support/http-client.ts';
-import { authorizePath, bridgeRequestOf, pkce, signInThroughBridge } from '../support/oauth-authorize.ts';
+import {
+  authorizePath,
+  bridgeRequestOf,
+  ownPage,
+  pkce,
+  postForm,
+  signInThroughBridge,
+} from '../support/oauth-authorize.ts';
 import { newEmail } from '../support/sign-in.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
 
@@ -83,6 +90,24 @@ describe('AWS calls per recent-accounts request', () => {
         sesSend: 0,
       });
     }
+  });
+
+  it("the bridge's Forget form: the pending request's GetItem, then one BatchGetItem and one UpdateItem", async () => {
+    const requestId = bridgeRequestOf(await app.request('GET', path, { ip: freshIp() }));
+    counter.reset();
+    const forgotten = await postForm(
+      app,
+      '/oauth/login/forget',
+      { request: requestId, account: 'usr_unknown' },
+      ownPage({ cookie: recent }),
+    );
+    expect(forgotten.status).toBe(303);
+    expect(counter.snapshot()).toEqual({
+      dynamodb: 3,
+      commands: ['GetItemCommand', 'BatchGetItemCommand', 'UpdateItemCommand'],
+      kmsSign: 0,
+      sesSend: 0,
+    });
   });
 
   it("the bridge's page with recent accounts: its two GetItem, then one BatchGetItem and one UpdateItem", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallCounter } from '../../bench/call-counter.ts';
+import { recentAccountsCookieName } from '../../shared/sessions/recent-accounts.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { countedBy } from '../support/counted.ts';
 import { freshIp } from '../support/http-client.ts';
@@ -51,9 +52,7 @@ beforeAll(async () => {
       ip: freshIp(),
       ...(cookie ? { cookies: [cookie] } : {}),
     });
-    cookie = trip.callback
-      ? cookieFrom(trip.callback, `${app.deps.config.SERVICE_NAME}.recent_accounts`)
-      : cookie;
+    cookie = trip.callback ? cookieFrom(trip.callback, recentAccountsCookieName(app.deps.config)) : cookie;
   }
   recent = cookie ?? '';
 });

@@ -12,6 +12,7 @@ import {
   mcpPaths,
   signInSessionAndManagementPaths,
 } from '../support/route-battery.ts';
+import { type SocialProviders, socialEnv, startSocialProviders } from '../support/social-providers.ts';
 import { familiesOf, PartitionRecorder, routeOf, type TouchedPartition } from '../support/touched-keys.ts';
 
 /**
@@ -29,12 +30,16 @@ const recorder = new PartitionRecorder();
 const seen = new Map<RouteId, { touched: TouchedPartition[]; answered: boolean }>();
 let real: TestApp;
 let metadata: ClientMetadataServer;
+let social: SocialProviders;
 let app: TestApp;
 let queue: Promise<unknown> = Promise.resolve();
 
 beforeAll(async () => {
   metadata = await startClientMetadataServer();
-  real = await startTestApp({ env: { ...metadataEnv(metadata), MAX_CODE_EMAILS_PER_HOUR: '1000' } });
+  social = await startSocialProviders({ alsoTrust: metadata.caFile });
+  real = await startTestApp({
+    env: { ...metadataEnv(metadata), ...socialEnv(social), MAX_CODE_EMAILS_PER_HOUR: '1000' },
+  });
   recorder.watch(real.deps);
   // The same app whose requests run one after the other, each one's commands given to its route.
   app = {
@@ -61,23 +66,24 @@ beforeAll(async () => {
 afterAll(async () => {
   await real.close();
   await metadata.close();
+  await social.close();
 });
 
 describe('the item families each route declares (shared/route-items.ts)', () => {
   it('cover every partition the sign-in, session and management paths touch', async () => {
-    await signInSessionAndManagementPaths({ app, real, metadata });
+    await signInSessionAndManagementPaths({ app, real, metadata, social });
     await queue;
     expect(undeclaredPartitions()).toEqual([]);
   });
 
   it('cover every partition the device, user administration, tenant, impersonation and teardown paths touch', async () => {
-    await deviceAdministrationAndTeardownPaths({ app, real, metadata });
+    await deviceAdministrationAndTeardownPaths({ app, real, metadata, social });
     await queue;
     expect(undeclaredPartitions()).toEqual([]);
   });
 
   it('cover every partition the MCP endpoint and its seven tools touch', async () => {
-    await mcpPaths({ app, real, metadata });
+    await mcpPaths({ app, real, metadata, social });
     await queue;
     expect(undeclaredPartitions()).toEqual([]);
   });

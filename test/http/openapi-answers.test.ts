@@ -14,6 +14,7 @@ import {
   mcpPaths,
   signInSessionAndManagementPaths,
 } from '../support/route-battery.ts';
+import { type SocialProviders, socialEnv, startSocialProviders } from '../support/social-providers.ts';
 import { routeOf } from '../support/touched-keys.ts';
 
 /**
@@ -38,10 +39,14 @@ const recorded: Recorded[] = [];
 let real: TestApp;
 let app: TestApp;
 let metadata: ClientMetadataServer;
+let social: SocialProviders;
 
 beforeAll(async () => {
   metadata = await startClientMetadataServer();
-  real = await startTestApp({ env: { ...metadataEnv(metadata), MAX_CODE_EMAILS_PER_HOUR: '1000' } });
+  social = await startSocialProviders({ alsoTrust: metadata.caFile });
+  real = await startTestApp({
+    env: { ...metadataEnv(metadata), ...socialEnv(social), MAX_CODE_EMAILS_PER_HOUR: '1000' },
+  });
   app = {
     ...real,
     request: async (method, path, options) => {
@@ -58,6 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await real.close();
   await metadata.close();
+  await social.close();
 });
 
 /** Whether a documented media type (possibly a range, `image/*`) covers the answer's. */
@@ -79,9 +85,9 @@ describe('the answers of the HTTP tests against their documented schemas', () =>
 
   it('records the route battery and refusals in every error style', async () => {
     // Act
-    await signInSessionAndManagementPaths({ app, real, metadata });
-    await deviceAdministrationAndTeardownPaths({ app, real, metadata });
-    await mcpPaths({ app, real, metadata });
+    await signInSessionAndManagementPaths({ app, real, metadata, social });
+    await deviceAdministrationAndTeardownPaths({ app, real, metadata, social });
+    await mcpPaths({ app, real, metadata, social });
     const refusals = [
       // The platform envelope: a body that is not valid, a missing credential.
       await app.request('POST', '/auth/code/verify', { body: { email: 'x' }, ip: freshIp() }),

@@ -1,5 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recentAccountsCookieName } from '../../shared/sessions/recent-accounts.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { PLATFORM_ORIGIN, startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import {
@@ -39,7 +40,7 @@ beforeAll(async () => {
     code_challenge: pkce().challenge,
     resource: `${TEST_ISSUER}/mcp/${applicationId}`,
   });
-  cookieName = `${app.deps.config.SERVICE_NAME}.recent_accounts`;
+  cookieName = recentAccountsCookieName(app.deps.config);
 });
 afterAll(async () => {
   await app.close();
@@ -157,6 +158,47 @@ describe('the recent-accounts cookie', () => {
     ]);
     const rewritten = [response.headers['set-cookie']].flat().map(String).join('\n');
     expect(rewritten).toContain(`${cookieName}=v1.`);
+  });
+
+  it('is a __Host- cookie: Secure, Path=/ and no Domain, so no sibling host can set or shadow it', async () => {
+    const { verified } = await bridgeSignIn(newEmail());
+
+    const set = [verified.headers['set-cookie']].flat().map(String);
+    const recent = set.find((line) => line.startsWith(`${cookieName}=`)) ?? '';
+    expect(cookieName).toBe(`__Host-${app.deps.config.SERVICE_NAME}.recent_accounts`);
+    expect(recent).toMatch(/; Secure(;|$)/);
+    expect(recent).toMatch(/; Path=\/(;|$)/);
+    expect(recent).not.toMatch(/Domain=/i);
+  });
+
+  it('ignores an entry last used more than 90 days ago, and drops it on the next write', async () => {
+    // Prepare
+    const started = app.clock.now();
+    const day = 24 * 3600 * 1000;
+    try {
+      const old = await bridgeSignIn(newEmail());
+      const oldId = await userIdOf(old.cookie);
+      app.clock.advance(60 * day);
+      const recent = await bridgeSignIn(newEmail(), old.recentCookie);
+      const recentId = await userIdOf(recent.cookie);
+      const bothListed = await list(recent.recentCookie);
+      app.clock.advance(30 * day + 60_000);
+
+      // Act
+      const listed = await list(recent.recentCookie);
+      const next = await bridgeSignIn(newEmail(), recent.recentCookie);
+
+      // Assess
+      const ids = (response: { body: { items: { userId: string }[] } }) =>
+        response.body.items.map((item) => item.userId);
+      expect(ids(bothListed)).toEqual([recentId, oldId]);
+      expect(ids(listed)).toEqual([recentId]);
+      const [, payload] = next.recentCookie.slice(cookieName.length + 1).split('.');
+      const entries = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as string[][];
+      expect(entries.map(([userId]) => userId)).toEqual([await userIdOf(next.cookie), recentId]);
+    } finally {
+      app.clock.set(started);
+    }
   });
 
   it('answers an empty list without a cookie', async () => {
@@ -367,6 +409,74 @@ describe('the sign-in bridge with recent accounts', () => {
     for (const answer of answers) {
       expect(answer.status).toBe(400);
       expect(answer.headers['content-type']).toMatch(/^text\/html/);
+    }
+  });
+
+  it('forgets a recent account with its Forget form: 303 back to the email page, with the cookie without it', async () => {
+    // Prepare
+    const first = await bridgeSignIn(newEmail());
+    const second = await bridgeSignIn(newEmail(), first.recentCookie);
+    const [firstId, secondId] = [await userIdOf(first.cookie), await userIdOf(second.cookie)];
+    const requestId = bridgeRequestOf(await app.request('GET', authorize, { ip: freshIp() }));
+    const page = await app.request('GET', `/oauth/login?request=${requestId}`, {
+      headers: { cookie: second.recentCookie },
+      ip: freshIp(),
+    });
+
+    // Act
+    const forgotten = await postForm(
+      app,
+      '/oauth/login/forget',
+      { request: requestId, account: secondId },
+      ownPage({ cookie: second.recentCookie }),
+    );
+    const rewritten = cookieFrom(forgotten, cookieName) ?? '';
+    const location = new URL(String(forgotten.headers.location));
+    const after = await app.request('GET', `${location.pathname}${location.search}`, {
+      headers: { cookie: rewritten },
+      ip: freshIp(),
+    });
+
+    // Assess
+    expect(page.text).toContain('action="/oauth/login/forget"');
+    expect(page.text).toContain(`name="account" value="${secondId}"`);
+    expect(forgotten.status, forgotten.text).toBe(303);
+    expect(forgotten.headers.location).toBe(`${TEST_ISSUER}/oauth/login?request=${requestId}`);
+    expect(rewritten).toMatch(new RegExp(`^${cookieName}=v1\\.`));
+    expect((await list(rewritten)).body.items.map((item: { userId: string }) => item.userId)).toEqual([
+      firstId,
+    ]);
+    expect(after.status).toBe(200);
+    expect(after.text).toContain(`name="account" value="${firstId}"`);
+    expect(after.text).not.toContain(`value="${secondId}"`);
+  });
+
+  it('refuses a Forget from another page (403) or for an unknown request (400) with an HTML page, the cookie left alone', async () => {
+    // Prepare
+    const mine = await bridgeSignIn(newEmail());
+    const account = await userIdOf(mine.cookie);
+    const requestId = bridgeRequestOf(await app.request('GET', authorize, { ip: freshIp() }));
+
+    // Act
+    const crossSite = await postForm(
+      app,
+      '/oauth/login/forget',
+      { request: requestId, account },
+      ownPage({ cookie: mine.recentCookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }),
+    );
+    const unknown = await postForm(
+      app,
+      '/oauth/login/forget',
+      { request: 'req_unknown', account },
+      ownPage({ cookie: mine.recentCookie }),
+    );
+
+    // Assess
+    expect(crossSite.status).toBe(403);
+    expect(unknown.status).toBe(400);
+    for (const answer of [crossSite, unknown]) {
+      expect(answer.headers['content-type']).toMatch(/^text\/html/);
+      expect(answer.headers['set-cookie']).toBeUndefined();
     }
   });
 

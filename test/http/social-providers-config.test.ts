@@ -80,7 +80,7 @@ describe('social providers in the configuration (issue 12 item 1)', () => {
     await expect(app.deps.sealer.open('app_another', sealed)).rejects.toThrow();
   });
 
-  it('PATCH that leaves the secret out keeps it; { set: true } keeps it; null removes it', async () => {
+  it('PATCH that gives a new client id with a new secret replaces it; leaving the secret out keeps it; { set: true } keeps it; null removes it', async () => {
     // Prepare
     const owned = await createOwnedApplication(app);
     const secret = newSecret();
@@ -92,7 +92,12 @@ describe('social providers in the configuration (issue 12 item 1)', () => {
     const sealed = (await storedConfig(owned)).socialProviders.github?.clientSecret?.sealed;
 
     // Act
-    const renamed = remember(await patch(owned, { socialProviders: { github: { clientId: 'Iv1.def' } } }));
+    const renamed = remember(
+      await patch(owned, { socialProviders: { github: { clientId: 'Iv1.def', clientSecret: newSecret() } } }),
+    );
+    const renamedSealed = (await storedConfig(owned)).socialProviders.github?.clientSecret?.sealed;
+    const keptByLeavingOut = remember(await patch(owned, { socialProviders: { github: { enabled: true } } }));
+    const keptOutSealed = (await storedConfig(owned)).socialProviders.github?.clientSecret?.sealed;
     const keptBySet = remember(
       await patch(owned, { socialProviders: { github: { clientSecret: { set: true } } } }),
     );
@@ -111,8 +116,11 @@ describe('social providers in the configuration (issue 12 item 1)', () => {
       clientId: 'Iv1.def',
       clientSecret: { set: true },
     });
+    expect(renamedSealed).not.toBe(sealed);
+    expect(keptByLeavingOut.status, keptByLeavingOut.text).toBe(200);
+    expect(keptOutSealed).toBe(renamedSealed);
     expect(keptBySet.status, keptBySet.text).toBe(200);
-    expect(keptSealed).toBe(sealed);
+    expect(keptSealed).toBe(renamedSealed);
     expectError(removedWhileEnabled, 400, 'VALIDATION_ERROR');
     expect(
       removedWhileEnabled.body.error.details.issues.map((issue: { path: string }) => issue.path),
@@ -194,6 +202,138 @@ describe('social providers in the configuration (issue 12 item 1)', () => {
     });
   });
 
+  const retargetMessage = 'changing the client id or issuer needs the client secret again';
+  const expectRetargetRefused = (response: TestResponse, provider: string) => {
+    expectError(response, 400, 'VALIDATION_ERROR');
+    expect(response.body.error.details.issues).toEqual([
+      { path: `socialProviders.${provider}.clientSecret`, message: retargetMessage },
+    ]);
+  };
+
+  it.each([
+    ['google', 'the secret left out', undefined],
+    ['microsoft', '{ set: true }', { set: true }],
+  ])(
+    'PUT refuses a new %s client id that keeps the stored secret (%s); the secret given again is accepted',
+    async (provider, _, kept) => {
+      // Prepare
+      const owned = await createOwnedApplication(app);
+      const given = (clientId: string, clientSecret: unknown) => ({
+        ...base,
+        socialProviders: { ...none, [provider]: { enabled: true, clientId, clientSecret } },
+        socialReturnUrls: [],
+      });
+      remember(await put(owned, given('owner-client', newSecret())));
+      const sealed = (await storedConfig(owned)).socialProviders[provider]?.clientSecret?.sealed;
+
+      // Act
+      const retargeted = remember(await put(owned, given('attacker-client', kept)));
+      const stored = (await storedConfig(owned)).socialProviders[provider];
+      const again = remember(await put(owned, given('attacker-client', newSecret())));
+
+      // Assess
+      expectRetargetRefused(retargeted, provider);
+      expect(stored).toMatchObject({ clientId: 'owner-client', clientSecret: { sealed } });
+      expect(again.status, again.text).toBe(200);
+      expect(again.body.socialProviders[provider]).toEqual({
+        enabled: true,
+        clientId: 'attacker-client',
+        clientSecret: { set: true },
+      });
+    },
+  );
+
+  it('PATCH refuses a new client id or issuer that keeps the stored secret; the secret given again is accepted', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app);
+    remember(
+      await patch(owned, {
+        socialProviders: {
+          google: { enabled: false, clientId: 'owner-client', clientSecret: newSecret() },
+          oidc: {
+            enabled: true,
+            clientId: 'doorcode',
+            issuer: 'https://id.acme.com/realms/main',
+            clientSecret: newSecret(),
+          },
+        },
+      }),
+    );
+
+    // Act
+    const clientId = remember(await patch(owned, { socialProviders: { google: { clientId: 'other' } } }));
+    const clientIdBySet = remember(
+      await patch(owned, { socialProviders: { google: { clientId: 'other', clientSecret: { set: true } } } }),
+    );
+    const issuer = remember(
+      await patch(owned, { socialProviders: { oidc: { issuer: 'https://id.attacker.example/' } } }),
+    );
+    const issuerByPut = remember(
+      await put(owned, {
+        ...base,
+        socialProviders: {
+          ...none,
+          oidc: {
+            enabled: true,
+            clientId: 'doorcode',
+            issuer: 'https://id.attacker.example/',
+            clientSecret: { set: true },
+          },
+        },
+        socialReturnUrls: [],
+      }),
+    );
+    const unchanged = (await storedConfig(owned)).socialProviders;
+    const issuerAgain = remember(
+      await patch(owned, {
+        socialProviders: { oidc: { issuer: 'https://id.acme.com/other', clientSecret: newSecret() } },
+      }),
+    );
+    const clientIdAgain = remember(
+      await patch(owned, { socialProviders: { google: { clientId: 'other', clientSecret: newSecret() } } }),
+    );
+
+    // Assess
+    expectRetargetRefused(clientId, 'google');
+    expectRetargetRefused(clientIdBySet, 'google');
+    expectRetargetRefused(issuer, 'oidc');
+    expectRetargetRefused(issuerByPut, 'oidc');
+    expect(unchanged.google).toMatchObject({ clientId: 'owner-client' });
+    expect(unchanged.oidc).toMatchObject({ issuer: 'https://id.acme.com/realms/main' });
+    expect(issuerAgain.status, issuerAgain.text).toBe(200);
+    expect(issuerAgain.body.socialProviders.oidc.issuer).toBe('https://id.acme.com/other');
+    expect(clientIdAgain.status, clientIdAgain.text).toBe(200);
+    expect(clientIdAgain.body.socialProviders.google.clientId).toBe('other');
+  });
+
+  it('takes an issuer on a public IP address', async () => {
+    const owned = await createOwnedApplication(app);
+    const response = remember(
+      await patch(owned, {
+        socialProviders: { oidc: { enabled: false, clientId: 'c', issuer: 'https://8.8.8.8/' } },
+      }),
+    );
+    expect(response.status, response.text).toBe(200);
+  });
+
+  it.each([
+    ['loopback', 'https://127.0.0.1/'],
+    ['loopback spelled in hex', 'https://0x7f000001/'],
+    ['IPv6 loopback', 'https://[::1]:8443/'],
+    ['the metadata service', 'https://169.254.169.254/latest'],
+    ['a private address', 'https://10.0.0.7/realms/main'],
+    ['an IPv4-mapped private address', 'https://[::ffff:192.168.1.1]/'],
+  ])('refuses an issuer on %s', async (_, issuer) => {
+    const owned = await createOwnedApplication(app);
+    const response = remember(
+      await patch(owned, { socialProviders: { oidc: { enabled: false, clientId: 'c', issuer } } }),
+    );
+    expectError(response, 400, 'VALIDATION_ERROR');
+    expect(response.body.error.details.issues).toEqual([
+      { path: 'socialProviders.oidc.issuer', message: 'an issuer is not on a special-use IP address' },
+    ]);
+  });
+
   it.each([
     [
       'an enabled provider without a secret',
@@ -226,6 +366,35 @@ describe('social providers in the configuration (issue 12 item 1)', () => {
     const response = remember(await patch(owned, body));
     expectError(response, 400, 'VALIDATION_ERROR');
     expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toContain(path);
+  });
+
+  it('keeps the secret of a refused write out of the answer and every log line of its request', async () => {
+    // Prepare
+    const owned = await createOwnedApplication(app);
+    const secret = newSecret();
+    const logsBefore = app.logs.length;
+
+    // Act
+    const refused = remember(
+      await patch(owned, {
+        socialProviders: {
+          oidc: { enabled: true, clientId: 'c', issuer: 'https://169.254.169.254/', clientSecret: secret },
+        },
+        socialReturnUrls: ['http://notes.acme.com/'],
+      }),
+    );
+    const lines = app.logs.slice(logsBefore);
+
+    // Assess
+    expectError(refused, 400, 'VALIDATION_ERROR');
+    expect(refused.text).not.toContain(secret);
+    const requestId = refused.headers['x-request-id'];
+    const ofRequest = lines.filter((line) => line.includes(String(requestId)));
+    expect(ofRequest.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ message: 'request', status: 400 }),
+    );
+    for (const line of lines) expect(line).not.toContain(secret);
+    expect((await storedConfig(owned)).socialProviders?.oidc ?? null).toBeNull();
   });
 
   it('never shows a client secret in an answer or a log line', () => {

@@ -167,6 +167,7 @@ describe('IAM: each function may do exactly what its route declares', () => {
       'forgetRecentAccount',
       'forgetRecentAccounts',
       'listRecentAccounts',
+      'oauthSignInForget',
       'oauthSignInPage',
       'oauthSignInStart',
       'oauthSignInVerify',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KEY_ADMIN_ACTIONS } from '../../lib/signing-key.ts';
 import { routeList } from '../../shared/routes.ts';
-import { synthDoorcode } from './synth.ts';
+import { synthDoorcode, variablesOf } from './synth.ts';
 
 interface KeyStatement {
   Sid?: string;
@@ -29,6 +29,14 @@ function sealingKey(synth: Synth) {
   const key = keys[0]!;
   return { key, statements: (key.Properties.KeyPolicy as { Statement: KeyStatement[] }).Statement };
 }
+
+/** The sealing key's logical id. */
+const sealingKeyId = (synth: Synth) =>
+  Object.keys(synth.template.findResources('AWS::KMS::Key', { Properties: { Description: description } }))[0];
+
+/** The `SEALING_KEY_ID` environment value of a route's function, if it has one. */
+const sealingKeyIdOf = (synth: Synth, id: Route['id']) =>
+  variablesOf(synth.resources[synth.logicalId(synth.routeFunction(id).function)]!).SEALING_KEY_ID;
 
 /** `{"Fn::GetAtt":["<role>","Arn"]}` of the roles of `routes` whose access passes `uses`, once each. */
 const roleArns = (synth: Synth, routes: readonly Route[], uses: (route: Route) => boolean) =>
@@ -117,12 +125,24 @@ describe('the sealing key (DESIGN §7)', () => {
     }
   });
 
-  it('hands SEALING_KEY_ID to the functions and names the key in an output', () => {
+  it('hands the sealing key ARN as SEALING_KEY_ID to exactly the functions of routes that seal, and names it in an output', () => {
+    // Prepare
+    const keyArn = { 'Fn::GetAtt': [sealingKeyId(synth), 'Arn'] };
     const outputs = synth.template.toJSON().Outputs as Record<string, { Value: unknown }>;
-    const logicalId = Object.keys(
-      synth.template.findResources('AWS::KMS::Key', { Properties: { Description: description } }),
-    )[0];
-    expect(outputs.SealingKeyArn?.Value).toEqual({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+
+    // Act
+    const given = routeList.filter((route) => sealingKeyIdOf(synth, route.id) !== undefined);
+
+    // Assess
+    expect(outputs.SealingKeyArn?.Value).toEqual(keyArn);
+    expect(given.map((route) => route.id).sort()).toEqual(['patchConfiguration', 'replaceConfiguration']);
+    expect(given.map((route) => route.id).sort()).toEqual(
+      routeList
+        .filter((route) => route.access.seal)
+        .map((route) => route.id)
+        .sort(),
+    );
+    for (const route of given) expect(sealingKeyIdOf(synth, route.id)).toEqual(keyArn);
   });
 
   it('renders a route that declares seal: decrypt as the only role allowed to decrypt', () => {
@@ -140,5 +160,10 @@ describe('the sealing key (DESIGN §7)', () => {
     expect(decrypt?.Condition).toMatchObject(applicationContext);
     const deny = policy.find((s) => s.Effect === 'Deny' && actionsOf(s).includes('kms:Decrypt'));
     expect(arnsOf(deny?.Condition?.ArnNotEquals?.['aws:PrincipalArn'])).toEqual(decrypters);
+    // The decrypting function gets the key's id too; the unchanged routes keep theirs as they were.
+    expect(sealingKeyIdOf(withCallback, 'session')).toEqual({
+      'Fn::GetAtt': [sealingKeyId(withCallback), 'Arn'],
+    });
+    expect(sealingKeyIdOf(withCallback, 'listSessions')).toBeUndefined();
   });
 });

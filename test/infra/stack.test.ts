@@ -66,7 +66,10 @@ describe('Lambda functions', () => {
       'Fn::Join': ['', ['[{"keyId":"', { 'Fn::GetAtt': [keyId, 'Arn'] }, '"}]']],
     });
     expect(variables.CODE_KEY_SECRET_ARN).toEqual({ Ref: onlyResourceOf('AWS::SecretsManager::Secret') });
-    expect(variables.SEALING_KEY_ID).toEqual({ 'Fn::GetAtt': [sealingKeyId, 'Arn'] });
+    // Only a route that seals gets the sealing key (test/infra/sealing-key.test.ts).
+    expect(variables.SEALING_KEY_ID).toEqual(
+      route.access.seal ? { 'Fn::GetAtt': [sealingKeyId, 'Arn'] } : undefined,
+    );
     expect(variables.SES_CONFIGURATION_SET).toEqual({ Ref: onlyResourceOf('AWS::SES::ConfigurationSet') });
     expect(variables.MAX_CODE_EMAILS_PER_HOUR).toBe(String(testInputs.maxCodeEmailsPerHour));
     // What CloudFormation puts in place of the tokens at deploy time.
@@ -77,7 +80,9 @@ describe('Lambda functions', () => {
       SIGNING_KEYS:
         '[{"keyId":"arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab"}]',
       CODE_KEY_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:CodeKeySecret-AbCdEf',
-      SEALING_KEY_ID: 'arn:aws:kms:eu-west-1:123456789012:key/5678abcd-12ab-34cd-56ef-1234567890ab',
+      ...(route.access.seal
+        ? { SEALING_KEY_ID: 'arn:aws:kms:eu-west-1:123456789012:key/5678abcd-12ab-34cd-56ef-1234567890ab' }
+        : {}),
       SES_CONFIGURATION_SET: 'MailConfigurationSet1A2B3C4D',
       AWS_REGION: 'eu-west-1',
     };

@@ -3,6 +3,7 @@
  * would: forms posted from the service's own origin (ISSUER), the platform cookie carried by hand.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { recentAccountsCookieName } from '../../shared/sessions/recent-accounts.ts';
 import { TEST_ISSUER, type TestApp } from './app.ts';
 import { freshIp, type TestResponse } from './http-client.ts';
 import { latestCode } from './inbox.ts';
@@ -107,7 +108,7 @@ export async function signInThroughBridge(app: TestApp, requestId: string, email
   if (verified.status !== 303) throw new Error(`bridge verify answered ${verified.status}: ${verified.text}`);
   const cookie = cookieFrom(verified, `${app.deps.config.SERVICE_NAME}.session_token`);
   if (!cookie) throw new Error('bridge verify set no platform cookie');
-  const recentCookie = cookieFrom(verified, `${app.deps.config.SERVICE_NAME}.recent_accounts`);
+  const recentCookie = cookieFrom(verified, recentAccountsCookieName(app.deps.config));
   if (!recentCookie) throw new Error('bridge verify set no recent-accounts cookie');
   return { cookie, recentCookie, verified };
 }

@@ -23,6 +23,7 @@ import {
 } from './oauth-authorize.ts';
 import { connect, refreshRequest } from './oauth-token.ts';
 import { bearer, newEmail, signIn } from './sign-in.ts';
+import { type SocialProviders, socialTrip } from './social-providers.ts';
 import { createOwnedApplication, manage } from './tenancy.ts';
 
 const GIF_1x1 = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
@@ -34,10 +35,17 @@ export interface Battery {
   readonly real: TestApp;
   /** The host of the OAuth clients' metadata documents. */
   readonly metadata: ClientMetadataServer;
+  /** The social sign-in providers (issue 12): an OpenID Connect provider and a GitHub-style one. */
+  readonly social: SocialProviders;
 }
 
 /** Health, discovery, the SPEC §1.4 bootstrap, the OAuth bridge and consent, sessions, management, peek. */
-export async function signInSessionAndManagementPaths({ app, real, metadata }: Battery): Promise<void> {
+export async function signInSessionAndManagementPaths({
+  app,
+  real,
+  metadata,
+  social,
+}: Battery): Promise<void> {
   // Health and discovery.
   await app.request('GET', '/');
   await app.request('GET', '/status');
@@ -73,6 +81,12 @@ export async function signInSessionAndManagementPaths({ app, real, metadata }: B
   });
   const servicePage = { cookie: recentCookie, origin: new URL(TEST_ISSUER).origin };
   await app.request('DELETE', '/recent-accounts/usr_unknown', { headers: servicePage, ip: freshIp() });
+  await postForm(
+    app,
+    '/oauth/login/forget',
+    { request: requestId, account: 'usr_unknown' },
+    ownPage({ cookie: recentCookie }),
+  );
   await app.request('DELETE', '/recent-accounts', { headers: servicePage, ip: freshIp() });
   const ownerCookie = `${real.deps.config.SERVICE_NAME}.session_token=${token}`;
   const consent = await app.request('GET', authorize, { headers: { cookie: ownerCookie }, ip: freshIp() });
@@ -122,6 +136,31 @@ export async function signInSessionAndManagementPaths({ app, real, metadata }: B
   await manage(app, 'GET', `/applications/${applicationId}/statistics`, { apiKey: secretKey });
   await manage(app, 'GET', `/applications/${applicationId}/audit`, { token });
   await manage(app, 'GET', `/applications/${applicationId}/organizations`, { apiKey: secretKey });
+
+  // Social sign-in (issue 12): the owner's GitHub client, a trip through it, the exchange.
+  social.github.clients.set(`gh-${applicationId}`, 'battery-github-secret');
+  await manage(
+    app,
+    'PATCH',
+    `/applications/${applicationId}/configuration`,
+    { token },
+    {
+      socialProviders: {
+        github: { enabled: true, clientId: `gh-${applicationId}`, clientSecret: 'battery-github-secret' },
+      },
+      socialReturnUrls: ['https://notes.acme.test/signed-in'],
+    },
+  );
+  social.github.nextUser = {
+    login: 'battery',
+    name: null,
+    emails: [{ email: newEmail(), primary: true, verified: true }],
+  };
+  const trip = await socialTrip(app, social, { applicationId, provider: 'github', ip: freshIp() });
+  await app.request('POST', '/auth/social/exchange', {
+    body: { code: trip.landed?.searchParams.get('code') },
+    headers: { 'x-api-key': publicKey },
+  });
 
   // Test automation: a synthetic address's code by the secret key, then the approve path.
   const bot = 'ci-bot@bots.acme.test';

@@ -6,7 +6,7 @@
  * certificates of one test CA, which `socialEnv` makes the test app trust.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -158,12 +158,17 @@ function startGitHub(tls: { key: string; cert: string }): Promise<{ server: Serv
   );
 }
 
-export async function startSocialProviders(): Promise<SocialProviders> {
+/**
+ * Starts both providers. `alsoTrust`: another test CA's PEM file (the client metadata host's) that
+ * the app must trust too; the app's one CA file then holds both certificates.
+ */
+export async function startSocialProviders(options: { alsoTrust?: string } = {}): Promise<SocialProviders> {
   const { caCert, key, cert } = await testCertificates();
   const dir = await mkdtemp(join(tmpdir(), 'doorcode-social-'));
   const caFile = join(dir, 'ca.pem');
+  const other = options.alsoTrust ? await readFile(options.alsoTrust, 'utf8') : '';
   await Promise.all([
-    writeFile(caFile, caCert),
+    writeFile(caFile, `${caCert}\n${other}`),
     writeFile(join(dir, 'key.pem'), key),
     writeFile(join(dir, 'cert.pem'), cert),
   ]);

@@ -23,17 +23,27 @@ export const signInPolicy = (brand: Brand, clientTarget?: string): PagePolicy =>
 
 /**
  * The browser's recent accounts (issue 12): one form each, posting the account's user id (never its
- * address, which the service resolves) to send the code in one click.
+ * address, which the service resolves) to send the code in one click, and beside it a "Forget" form
+ * that takes the account off the list (plain forms: no script). No image is shown, so the page's
+ * CSP needs no image source beyond the logo.
  */
 function recentChoices(requestId: string, choices: readonly BridgeChoice[]): string {
   if (choices.length === 0) return '';
-  const forms = choices.map(
-    (choice) => `<form method="post" action="/oauth/login" class="recent">
+  const forms = choices.map((choice) => {
+    const label = `${choice.name ? `${escapeHtml(choice.name)} · ` : ''}${escapeHtml(choice.maskedEmail)}`;
+    return `<div class="choice">
+<form method="post" action="/oauth/login" class="recent">
 ${hidden('request', requestId)}
 ${hidden('account', choice.userId)}
-<button type="submit">${choice.name ? `${escapeHtml(choice.name)} · ` : ''}${escapeHtml(choice.maskedEmail)}</button>
-</form>`,
-  );
+<button type="submit">${label}</button>
+</form>
+<form method="post" action="/oauth/login/forget" class="forget">
+${hidden('request', requestId)}
+${hidden('account', choice.userId)}
+<button type="submit" class="forget" aria-label="Forget ${label}">Forget</button>
+</form>
+</div>`;
+  });
   return `<h2>Recent accounts</h2>
 <p class="note">Send a code to one of the accounts recently used in this browser:</p>
 ${forms.join('\n')}
