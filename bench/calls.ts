@@ -28,7 +28,13 @@ import { ownMcpResource } from '../shared/tenancy/service-resources.ts';
 import { CallCounter } from './call-counter.ts';
 import { type RequestOptions, send } from './loopback-client.ts';
 import { metadataEnv, startClientMetadataServer, testCertificates } from './metadata-host.ts';
-import { APP_VERIFIER, providerGet, startSocialProviders, withChallenge } from './social-hosts.ts';
+import {
+  APP_CHALLENGE,
+  APP_VERIFIER,
+  providerGet,
+  startSocialProviders,
+  withChallenge,
+} from './social-hosts.ts';
 import type { Benchmark } from './types.ts';
 
 /** The fields of an answer the bench reads back (the rest is only counted). */
@@ -557,6 +563,19 @@ export const callsBenchmark: Benchmark = {
         form({ request: requestId, account: 'usr_unknown' }, { ...ownPage, cookie: recentCookie }),
       );
       await call('DELETE /recent-accounts', 'DELETE', '/recent-accounts', { headers: recentPage });
+      // The application's social sign-in page (issue 12) and its Forget button.
+      await send(server.url, 'PATCH', `${appPath}/configuration`, {
+        ...json({ socialReturnUrls: ['https://app.bench.test/after-sign-in'] }, owner),
+        ip: '127.0.8.9',
+      });
+      const socialPage = `/auth/social/${created.body.id}`;
+      await call('GET /auth/social/{applicationId}', 'GET', withChallenge(socialPage));
+      await call(
+        'POST /auth/social/{applicationId}/forget',
+        'POST',
+        `${socialPage}/forget`,
+        form({ account: 'usr_unknown', code_challenge: APP_CHALLENGE }, { ...ownPage, cookie: recentCookie }),
+      );
       const consent = await call('GET /oauth/authorize (session: consent page)', 'GET', authorize, {
         headers: { cookie: bridgeCookie },
       });

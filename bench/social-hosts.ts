@@ -218,6 +218,8 @@ export function providerGet(
 export const APP_VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
 export const APP_CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
-/** A start path with the page's challenge added to its query. */
+/** A start path with the page's challenge added to its query (kept when it holds one already). */
 export const withChallenge = (path: string): string =>
-  `${path}${path.includes('?') ? '&' : '?'}code_challenge=${APP_CHALLENGE}`;
+  /[?&]code_challenge=/.test(path)
+    ? path
+    : `${path}${path.includes('?') ? '&' : '?'}code_challenge=${APP_CHALLENGE}`;

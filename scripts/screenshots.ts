@@ -1,8 +1,11 @@
 /**
  * `npm run docs:screenshots`: writes docs/images/oauth-sign-in.png, docs/images/oauth-consent.png and
- * docs/images/bridge-recent-accounts.png (the sign-in page with two recent accounts) by driving the OAuth sign-in bridge and consent page in headless Chromium. The flow is the browser
- * test's (test/browser/oauth-pages.test.ts), run through vitest for its local DynamoDB and SES
- * emulator, with `DOORCODE_SCREENSHOTS` telling it where to save the pages.
+ * docs/images/bridge-recent-accounts.png (the sign-in page with two recent accounts) by driving the
+ * OAuth sign-in bridge and consent page in headless Chromium, and docs/images/social-sign-in.png (an
+ * application's social sign-in page with two recent accounts). The flows are the browser tests'
+ * (test/browser/oauth-pages.test.ts, test/browser/social-sign-in.test.ts), run through vitest for
+ * its local DynamoDB, SES emulator and OpenID Connect provider, with `DOORCODE_SCREENSHOTS` telling
+ * them where to save the pages.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,13 +13,14 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const images = join(root, 'docs', 'images');
-const run = spawnSync('npx', ['vitest', 'run', 'test/browser/oauth-pages.test.ts'], {
+const tests = ['test/browser/oauth-pages.test.ts', 'test/browser/social-sign-in.test.ts'];
+const run = spawnSync('npx', ['vitest', 'run', ...tests], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, DOORCODE_SCREENSHOTS: images },
 });
 if (run.status !== 0) process.exit(run.status ?? 1);
-const names = ['oauth-sign-in.png', 'oauth-consent.png', 'bridge-recent-accounts.png'];
+const names = ['oauth-sign-in.png', 'oauth-consent.png', 'bridge-recent-accounts.png', 'social-sign-in.png'];
 for (const name of names) {
   if (!existsSync(join(images, name))) {
     console.error(`${name} was not written`);

@@ -64,6 +64,9 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   forgetRecentAccount: ['rate', 'user', 'application'],
   forgetRecentAccounts: ['rate'],
   socialStart: ['application', 'rate', 'social'],
+  // The application's page: it, the per-IP limits, the profiles of the cookie's accounts.
+  socialPage: ['application', 'rate', 'user'],
+  socialForget: ['rate', 'user', 'application'],
   // A first sign-in creates the account, its user and tenant organization, and counts the new user.
   socialCallback: ['application', 'rate', 'social', 'account', 'user', 'organization', 'statistics'],
   socialExchange: [...byKey, 'social', 'account', 'user', 'statistics'],

@@ -48,3 +48,14 @@ export const SocialExchangeBody = z.strictObject({
     .string()
     .check(z.regex(/^[A-Za-z0-9._~-]{43,128}$/, 'code_verifier is 43 to 128 characters of [A-Za-z0-9._~-]')),
 });
+
+/** The application's own sign-in page and its Forget button (issue 12). */
+export const SocialPagePath = z.object({ applicationId: Id });
+
+/** A Forget button: the user id of one of the browser's recent accounts, and the page's query. */
+export const SocialForgetForm = z.object({
+  account: Id,
+  return_to: SocialStartQuery.shape.return_to,
+  state: SocialStartQuery.shape.state,
+  code_challenge: SocialStartQuery.shape.code_challenge,
+});

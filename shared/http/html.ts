@@ -27,6 +27,9 @@ button.forget{background:#fff;color:#2d5be3;padding:.6rem .8rem}
 ul.scopes li{margin:.4rem 0}
 label.confirm{font-weight:400;display:flex;gap:.5rem;align-items:flex-start}
 code{font-size:.85rem;word-break:break-all}
+a.provider{display:block;margin:.6rem 0;padding:.6rem 1.2rem;border-radius:.4rem;border:1px solid #b8bfcc;color:#1d2330;text-decoration:none;font-weight:600;text-align:center}
+.account{display:flex;align-items:center;justify-content:space-between;gap:.75rem;border-top:1px solid #e3e6ec;padding:.5rem 0}
+.account button{margin-top:0}
 `;
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 

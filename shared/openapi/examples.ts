@@ -24,6 +24,9 @@ const byName: Array<[RegExp, string]> = [
   [/^socialReturnUrls$/, 'https://app.example.com/after-sign-in'],
   [/(url|Url|uri|Uri|issuer|resource|^image)$/, 'https://auth.example.com/'],
   [/(color|Color)$/, '#3366ff'],
+  // RFC 7636 appendix B's pair: the application page's PKCE of social sign-in (issue 12).
+  [/^code_challenge$/, 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'],
+  [/^code_verifier$/, 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk'],
   // SPEC §2: eight letters and digits of the code alphabet, shown as XXXX-XXXX.
   [/^code$/, 'ABCD-EFGH'],
   [/^deviceCode$/, 'dc_3b1f0c2e9a'],

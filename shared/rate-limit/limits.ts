@@ -25,4 +25,9 @@ export const limits = {
   socialStartPerIp: { bucket: 'social-start-ip', max: 10, windowSeconds: 60 },
   /** Not in SPEC §8 (issue 12): social sign-in's callback, which calls the provider. */
   socialCallbackPerIp: { bucket: 'social-callback-ip', max: 10, windowSeconds: 60 },
+  /**
+   * Not in SPEC §8 (issue 12): the application's social sign-in page, which reads the application
+   * only (its recent accounts count against recentAccountsPerIp); as cheap as a recent-accounts list.
+   */
+  socialPagePerIp: { bucket: 'social-page-ip', max: 30, windowSeconds: 60 },
 } as const satisfies Record<string, Limit>;

@@ -8,12 +8,46 @@ import { NoBody, SignInResult } from '../contracts/common.ts';
 import {
   SocialCallbackQuery,
   SocialExchangeBody,
+  SocialForgetForm,
+  SocialPagePath,
   SocialPath,
   SocialStartQuery,
 } from '../contracts/social.ts';
 import { bodyErrors, credentialErrors, type RouteSpec } from '../route-spec.ts';
 
 export const socialRoutes = {
+  // The application's own sign-in page: its providers and the browser's recent accounts of it,
+  // whose signed cookie needs the code-hash key.
+  socialPage: {
+    method: 'GET',
+    path: '/auth/social/{applicationId}',
+    entry: 'functions/social/page.ts',
+    errorStyle: 'html',
+    auth: 'none',
+    access: { table: 'readwrite', codeKey: true },
+    contract: {
+      params: SocialPagePath,
+      // `return_to` and `state` as the start takes them, passed on to the page's links and forms.
+      query: SocialStartQuery,
+      responses: { 200: { raw: 'text/html' } },
+      errors: ['invalidRequest', 'notFound', 'rateLimited'],
+    },
+  },
+  // The page's Forget button: from the service's own page only (the sign-in bridge's Origin rule).
+  socialForget: {
+    method: 'POST',
+    path: '/auth/social/{applicationId}/forget',
+    entry: 'functions/social/forget.ts',
+    errorStyle: 'html',
+    auth: 'none',
+    access: { table: 'readwrite', codeKey: true },
+    contract: {
+      params: SocialPagePath,
+      body: { form: SocialForgetForm },
+      responses: { 303: NoBody },
+      errors: [...bodyErrors, 'forbidden', 'rateLimited'],
+    },
+  },
   socialStart: {
     method: 'GET',
     path: '/auth/social/{applicationId}/{provider}',

@@ -295,3 +295,24 @@ export async function recentPlatformAddress(
   if (!account) throw fail('invalidRequest', "This account is not among this browser's recent accounts");
   return account.email;
 }
+
+/**
+ * The browser's accounts of one application (`scope`) for that application's social sign-in page
+ * (`GET /auth/social/{applicationId}`): none without a valid cookie (then nothing is read), and
+ * none when the IP is over its limit (the page still shows the providers), as `bridgeChoices`.
+ */
+export async function scopeChoices(
+  deps: Deps,
+  input: { cookies: readonly string[]; ip: string },
+  scope: string,
+): Promise<RecentAccountView[]> {
+  const entries = (await readRecentAccounts(deps, input.cookies)).filter((entry) => entry.scope === scope);
+  if (entries.length === 0) return [];
+  try {
+    const { accounts } = await resolve(deps, input, entries);
+    return accounts.map(({ view }) => view);
+  } catch (error) {
+    if (error instanceof AppError && error.kind === 'rateLimited') return [];
+    throw error;
+  }
+}

@@ -44,7 +44,7 @@ import {
 } from '../store/social.ts';
 import { type Application, applicationFromItem } from '../tenancy/applications.ts';
 import { httpsUri } from '../tenancy/https-uri.ts';
-import type { SocialProviderName } from '../tenancy/social-providers.ts';
+import { SOCIAL_PROVIDERS, type SocialProviderName } from '../tenancy/social-providers.ts';
 import { bindBrowser, isBoundBrowser } from './browser-binding.ts';
 import { ProviderUnreachable, providerCallOptions } from './provider-fetch.ts';
 import {
@@ -68,10 +68,20 @@ const unknownApplication = () => fail('notFound', 'This application does not exi
 const notEnabled = (app: Application, provider: SocialProviderName) =>
   fail('notFound', `${app.name} does not offer sign-in with ${providerLabel(provider)}`);
 
+/** Whether the application offers sign-in with `provider`: enabled, with its secret. */
+const offers = (app: Application, provider: SocialProviderName): boolean => {
+  const settings = app.configuration.socialProviders[provider];
+  return Boolean(settings?.enabled && settings.clientSecret);
+};
+
+/** The providers the application offers, in the order of SOCIAL_PROVIDERS (its sign-in page's buttons). */
+export const offeredProviders = (app: Application): SocialProviderName[] =>
+  SOCIAL_PROVIDERS.filter((provider) => offers(app, provider));
+
 /** The provider's settings when the application offers it (enabled, with its secret), else 404. */
 function enabledProvider(app: Application, provider: SocialProviderName) {
   const settings = app.configuration.socialProviders[provider];
-  if (!settings?.enabled || !settings.clientSecret) throw notEnabled(app, provider);
+  if (!settings || !offers(app, provider)) throw notEnabled(app, provider);
   return { ...settings, issuer: 'issuer' in settings ? settings.issuer : undefined };
 }
 
@@ -81,7 +91,7 @@ function enabledProvider(app: Application, provider: SocialProviderName) {
  * application may have learned from a first request with its public key (shared/tenancy/origin-learning.ts):
  * that is not the owner's word.
  */
-function returnUrl(app: Application, asked: string | undefined): string {
+export function returnUrl(app: Application, asked: string | undefined): string {
   const registered = app.configuration.socialReturnUrls;
   if (asked === undefined) {
     const [first] = registered;

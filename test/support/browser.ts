@@ -15,7 +15,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
  * The host resolver rule makes every name but 127.0.0.1 unresolvable, so nothing the browser does can
  * leave the machine.
  */
-const CHROMIUM_FLAGS = [
+const chromiumFlags = (loopbackNames: readonly string[]) => [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -24,8 +24,18 @@ const CHROMIUM_FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
-  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+  `--host-resolver-rules=${['MAP * ~NOTFOUND', 'EXCLUDE 127.0.0.1', ...loopbackNames.map((name) => `EXCLUDE ${name}`)].join(' , ')}`,
 ];
+
+export interface BrowserOptions {
+  /**
+   * Names besides 127.0.0.1 the browser may resolve, each a loopback name (`localhost`: the social
+   * sign-in providers of test/support/social-providers.ts have https://localhost issuers).
+   */
+  loopbackNames?: readonly 'localhost'[];
+  /** Accept the certificates of the test CA (bench/metadata-host.ts), which the profile does not trust. */
+  ignoreHTTPSErrors?: boolean;
+}
 
 export interface TestBrowser {
   context: BrowserContext;
@@ -36,14 +46,15 @@ export interface TestBrowser {
 }
 
 /** Headless Chromium with a fresh profile (so no cookie survives from another run). */
-export async function launchBrowser(): Promise<TestBrowser> {
+export async function launchBrowser(options: BrowserOptions = {}): Promise<TestBrowser> {
   const profile = await mkdtemp(join(tmpdir(), 'doorcode-chromium-'));
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: CHROMIUM_FLAGS,
+      args: chromiumFlags(options.loopbackNames ?? []),
+      ignoreHTTPSErrors: options.ignoreHTTPSErrors ?? false,
     });
   } catch (error) {
     await rm(profile, { recursive: true, force: true });

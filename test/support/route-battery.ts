@@ -23,7 +23,13 @@ import {
 } from './oauth-authorize.ts';
 import { connect, refreshRequest } from './oauth-token.ts';
 import { bearer, newEmail, signIn } from './sign-in.ts';
-import { APP_VERIFIER, type SocialProviders, socialTrip } from './social-providers.ts';
+import {
+  APP_CHALLENGE,
+  APP_VERIFIER,
+  type SocialProviders,
+  socialTrip,
+  withChallenge,
+} from './social-providers.ts';
 import { createOwnedApplication, manage } from './tenancy.ts';
 
 const GIF_1x1 = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
@@ -291,8 +297,16 @@ export async function deviceAdministrationAndTeardownPaths({ app }: Battery): Pr
       socialProviders: {
         google: { enabled: true, clientId: 'battery.apps.example.com', clientSecret: 'battery-secret' },
       },
+      socialReturnUrls: ['https://battery.example.com/after-sign-in'],
     },
   );
+  // Issue 12: the application's social sign-in page, and its Forget button (a 303 back to it).
+  await app.request('GET', withChallenge(`/auth/social/${applicationId}?state=battery`), { ip: freshIp() });
+  await postForm(app, `/auth/social/${applicationId}/forget`, {
+    account: 'usr_unknown',
+    state: 'battery',
+    code_challenge: APP_CHALLENGE,
+  });
   const external = await connect(app, { userId: owned.owner.userId, applicationId, resource });
   await refreshRequest(app, external.tokens.refresh_token);
 
