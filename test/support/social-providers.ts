@@ -43,9 +43,11 @@ export async function startAtProvider(
   input: { applicationId: string; provider: string; query?: string; ip?: string; cookies?: string[] },
 ): Promise<{ start: TestResponse; callbackPath?: string }> {
   const headers = { cookie: [browserCookie(app), ...(input.cookies ?? [])].join('; ') };
+  const path = `/auth/social/${input.applicationId}/${input.provider}${input.query ?? ''}`;
+  // A query with the page's own challenge (the SDK's start URL) keeps it; the others get APP_CHALLENGE.
   const start = await app.request(
     'GET',
-    withChallenge(`/auth/social/${input.applicationId}/${input.provider}${input.query ?? ''}`),
+    /[?&]code_challenge=/.test(path) ? path : withChallenge(path),
     {
       headers,
       ...(input.ip ? { ip: input.ip } : {}),
