@@ -45,14 +45,10 @@ export async function startAtProvider(
   const headers = { cookie: [browserCookie(app), ...(input.cookies ?? [])].join('; ') };
   const path = `/auth/social/${input.applicationId}/${input.provider}${input.query ?? ''}`;
   // A query with the page's own challenge (the SDK's start URL) keeps it; the others get APP_CHALLENGE.
-  const start = await app.request(
-    'GET',
-    /[?&]code_challenge=/.test(path) ? path : withChallenge(path),
-    {
-      headers,
-      ...(input.ip ? { ip: input.ip } : {}),
-    },
-  );
+  const start = await app.request('GET', /[?&]code_challenge=/.test(path) ? path : withChallenge(path), {
+    headers,
+    ...(input.ip ? { ip: input.ip } : {}),
+  });
   if (start.status !== 302) return { start };
   const atProvider = await providerGet(providers, start.headers.location as string);
   const back = new URL(atProvider.location as string);
