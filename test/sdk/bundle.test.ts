@@ -67,7 +67,7 @@ describe('the built SDK', () => {
         'const social: SignInResult | null = await client.completeSocialSignIn();',
         '// @ts-expect-error no such provider',
         "await client.startSocialSignIn({ applicationId: 'app_1', provider: 'facebook' });",
-        '// @ts-expect-error the tab\'s own state is checked: there is no expectedState',
+        "// @ts-expect-error the tab's own state is checked: there is no expectedState",
         "await client.completeSocialSignIn({ expectedState: 's' });",
         '// @ts-expect-error publicKey is required',
         "createClient({ baseUrl: 'https://auth.example.com' });",

@@ -7,7 +7,6 @@ import type { TestApp } from './app.ts';
 import type { TestResponse } from './http-client.ts';
 
 export {
-  APP_CHALLENGE,
   APP_VERIFIER,
   type SocialProviders,
   socialEnv,
