@@ -10,6 +10,13 @@ export interface BrowserGlobals {
     setItem(key: string, value: string): void;
     removeItem(key: string): void;
   };
+  /** This tab's storage: where a social sign-in keeps its verifier and state until the page comes back. */
+  sessionStorage: BrowserGlobals['localStorage'];
+  /** Web Crypto: `subtle` is absent in insecure (non-https, non-loopback) pages. */
+  crypto: {
+    getRandomValues<T extends Uint8Array>(array: T): T;
+    subtle?: { digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer> };
+  };
   /** Web Locks: absent in old browsers and in insecure (non-https, non-loopback) pages. */
   navigator?: { locks?: { request<T>(name: string, callback: () => Promise<T>): Promise<T> } };
   addEventListener(type: string, listener: (event: Event) => void): void;
@@ -34,6 +41,8 @@ export function browserGlobals(): BrowserGlobals {
     // Bound: a browser refuses `fetch` and the event methods called on another object (Illegal invocation).
     fetch: page.fetch.bind(page),
     localStorage: page.localStorage,
+    sessionStorage: page.sessionStorage,
+    crypto: page.crypto,
     navigator: page.navigator,
     addEventListener: page.addEventListener.bind(page),
     removeEventListener: page.removeEventListener.bind(page),

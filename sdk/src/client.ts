@@ -2,7 +2,14 @@ import { type BrowserGlobals, browserGlobals } from './browser.ts';
 import { DoorcodeError, errorFromAnswer } from './errors.ts';
 import { type PollOptions, pollUntilApproved } from './poll.ts';
 import { type ChangeListener, SessionStore } from './session-store.ts';
-import { landingOf, type SocialSignInInput, socialStartUrl } from './social.ts';
+import {
+  landingOf,
+  newPendingSocial,
+  SOCIAL_KEY,
+  type SocialSignInInput,
+  socialStartUrl,
+  takePendingSocial,
+} from './social.ts';
 import type {
   Application,
   Connection,
@@ -36,18 +43,22 @@ export interface DoorcodeClient {
   /** Polls until the code is approved, then stores the session (`POST /auth/code/poll`). */
   poll(options: PollOptions): Promise<SignInResult>;
   /**
-   * The URL to send the browser to for a social sign-in (`GET /auth/social/{applicationId}/{provider}`):
-   * a navigation, not a call. The browser comes back to `returnTo` with a one-time `code`.
+   * Starts a social sign-in in this tab and resolves to the URL to send the browser to
+   * (`GET /auth/social/{applicationId}/{provider}`): a navigation, not a call. Keeps a new PKCE
+   * verifier and the `state` (random unless given) in `sessionStorage['auth:social']`, replacing any
+   * earlier start of this tab, and puts the verifier's S256 `code_challenge` on the URL. The browser
+   * comes back to `returnTo` with a one-time `code` that only this tab's verifier can exchange.
    */
-  socialSignInUrl(input: SocialSignInInput): string;
+  startSocialSignIn(input: SocialSignInInput): Promise<string>;
   /**
    * Exchanges the one-time `code` a social sign-in put on the return URL for a session and stores its
-   * token (`POST /auth/social/exchange`). Reads `url`, by default the page's address, whose `code`
-   * and `state` it removes at once (`history.replaceState`) so a reload never sends a used code.
-   * Null when the URL carries no `code`. Rejects with `DoorcodeError` 400 `STATE_MISMATCH`, sending
-   * nothing, when `expectedState` is given and the URL's `state` is another.
+   * token (`POST /auth/social/exchange` with this tab's verifier). Reads `url`, by default the page's
+   * address, whose `code` and `state` it removes at once (`history.replaceState`) so a reload never
+   * sends a used code; the tab's pending sign-in is taken at once too (single use). Null when the URL
+   * carries no `code`. Rejects with `DoorcodeError` 400 `STATE_MISMATCH`, sending nothing, when this
+   * tab started no social sign-in or the URL's `state` is not the one it started with.
    */
-  completeSocialSignIn(input?: { url?: string; expectedState?: string }): Promise<SignInResult | null>;
+  completeSocialSignIn(input?: { url?: string }): Promise<SignInResult | null>;
   /** The signed-in user and session (`GET /auth/session`), or null without a session. */
   getSession(): Promise<SessionInfo | null>;
   /**
@@ -88,12 +99,7 @@ interface Call {
 }
 
 const notSignedIn = () => new DoorcodeError(401, 'UNAUTHORIZED', 'Not signed in');
-const stateMismatch = () =>
-  new DoorcodeError(
-    400,
-    'STATE_MISMATCH',
-    'This sign-in came back with another state than the page expected',
-  );
+const stateMismatch = (message: string) => new DoorcodeError(400, 'STATE_MISMATCH', message);
 
 /** A client for the application whose public key is `publicKey`. */
 export function createClient(options: ClientOptions): DoorcodeClient {
@@ -193,18 +199,30 @@ export function createClient(options: ClientOptions): DoorcodeClient {
           pollOptions,
         ),
       ),
-    socialSignInUrl: (input) => socialStartUrl(base, input),
-    completeSocialSignIn: async ({ url, expectedState } = {}) => {
+    startSocialSignIn: async (input) => {
+      const { pending, challenge } = await newPendingSocial(env.crypto, input.state);
+      env.sessionStorage.setItem(SOCIAL_KEY, JSON.stringify(pending));
+      return socialStartUrl(base, { ...input, state: pending.state }, challenge);
+    },
+    completeSocialSignIn: async ({ url } = {}) => {
       const page = env.location?.href;
       const href = url ?? page;
       const landing = href === undefined ? null : landingOf(href, page);
       if (!landing) return null;
       // Before anything can fail or wait: a reload, or a second call (React's StrictMode runs an
-      // effect twice), then finds no code instead of spending a used one.
+      // effect twice), then finds no code, and no verifier, instead of spending a used one.
       if (url === undefined) env.history?.replaceState(env.history.state, '', landing.clean);
-      if (expectedState !== undefined && landing.state !== expectedState) throw stateMismatch();
+      const pending = takePendingSocial(env.sessionStorage);
+      // A code this tab did not ask for (login CSRF: a link to someone else's code) is not sent.
+      if (!pending) throw stateMismatch('No social sign-in was started in this tab');
+      if (landing.state !== pending.state)
+        throw stateMismatch('This sign-in came back with another state than this tab started with');
       return signedIn(
-        await call({ method: 'POST', path: '/auth/social/exchange', body: { code: landing.code } }),
+        await call({
+          method: 'POST',
+          path: '/auth/social/exchange',
+          body: { code: landing.code, code_verifier: pending.verifier },
+        }),
       );
     },
     getSession: async () => {

@@ -6,5 +6,5 @@ export { type ClientOptions, createClient, type DoorcodeClient, REFRESH_LOCK } f
 export { DoorcodeError, type ErrorDetails } from './errors.ts';
 export type { PollOptions } from './poll.ts';
 export { type ChangeListener, LOGOUT_KEY, SESSION_REVOKED_EVENT, TOKEN_KEY } from './session-store.ts';
-export type { SocialSignInInput } from './social.ts';
+export { SOCIAL_KEY, type SocialSignInInput } from './social.ts';
 export type * from './types.ts';

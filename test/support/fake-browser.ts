@@ -113,6 +113,8 @@ export interface FakeTab {
   /** The address bar: `href` is what the page shows; `replaceState` rewrites it as a browser does. */
   location: { href: string };
   history: { state: unknown; replaceState(data: unknown, unused: string, url: string): void };
+  /** This tab's `sessionStorage` (its own, not the origin's). */
+  sessionStorage: Map<string, string>;
   service: FakeService;
   client: DoorcodeClient;
   /** The `window` events of `type` this tab saw. */
@@ -126,6 +128,8 @@ export interface TabOptions {
   historyState?: unknown;
   /** The application's public key the client is created with (default `pu_test`). */
   publicKey?: string;
+  /** The tab's `sessionStorage` from an earlier page (a navigation in the same tab keeps it). */
+  sessionStorage?: Map<string, string>;
 }
 
 export interface FakeOriginOptions {
@@ -165,8 +169,15 @@ export class FakeOrigin {
       setItem: (key: string, value: string) => this.write(window, key, value),
       removeItem: (key: string) => this.write(window, key, null),
     };
+    const session = page.sessionStorage ?? new Map<string, string>();
+    const sessionStorage = {
+      getItem: (key: string) => session.get(key) ?? null,
+      setItem: (key: string, value: string) => void session.set(key, value),
+      removeItem: (key: string) => void session.delete(key),
+    };
     vi.stubGlobal('fetch', service.fetch);
     vi.stubGlobal('localStorage', localStorage);
+    vi.stubGlobal('sessionStorage', sessionStorage);
     vi.stubGlobal('navigator', { locks: this.locks });
     vi.stubGlobal('addEventListener', window.addEventListener.bind(window));
     vi.stubGlobal('removeEventListener', window.removeEventListener.bind(window));
@@ -181,6 +192,7 @@ export class FakeOrigin {
       window,
       location,
       history,
+      sessionStorage: session,
       service,
       client,
       events: (type: string) => seen.filter((e) => e.type === type),

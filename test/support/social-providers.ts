@@ -7,7 +7,6 @@ import type { TestApp } from './app.ts';
 import type { TestResponse } from './http-client.ts';
 
 export {
-  APP_CHALLENGE,
   APP_VERIFIER,
   type SocialProviders,
   socialEnv,
@@ -43,14 +42,12 @@ export async function startAtProvider(
   input: { applicationId: string; provider: string; query?: string; ip?: string; cookies?: string[] },
 ): Promise<{ start: TestResponse; callbackPath?: string }> {
   const headers = { cookie: [browserCookie(app), ...(input.cookies ?? [])].join('; ') };
-  const start = await app.request(
-    'GET',
-    withChallenge(`/auth/social/${input.applicationId}/${input.provider}${input.query ?? ''}`),
-    {
-      headers,
-      ...(input.ip ? { ip: input.ip } : {}),
-    },
-  );
+  const path = `/auth/social/${input.applicationId}/${input.provider}${input.query ?? ''}`;
+  // A query with the page's own challenge (the SDK's start URL) keeps it; the others get APP_CHALLENGE.
+  const start = await app.request('GET', /[?&]code_challenge=/.test(path) ? path : withChallenge(path), {
+    headers,
+    ...(input.ip ? { ip: input.ip } : {}),
+  });
   if (start.status !== 302) return { start };
   const atProvider = await providerGet(providers, start.headers.location as string);
   const back = new URL(atProvider.location as string);
