@@ -216,7 +216,7 @@ export function providerGet(
  * example): the start is given the challenge, the exchange shows the verifier.
  */
 export const APP_VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
-const APP_CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+export const APP_CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
 /** A start path with the page's challenge added to its query (kept when it holds one already). */
 export const withChallenge = (path: string): string =>

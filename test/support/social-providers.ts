@@ -7,6 +7,7 @@ import type { TestApp } from './app.ts';
 import type { TestResponse } from './http-client.ts';
 
 export {
+  APP_CHALLENGE,
   APP_VERIFIER,
   type SocialProviders,
   socialEnv,
@@ -44,7 +45,7 @@ export async function startAtProvider(
   const headers = { cookie: [browserCookie(app), ...(input.cookies ?? [])].join('; ') };
   const path = `/auth/social/${input.applicationId}/${input.provider}${input.query ?? ''}`;
   // A query with the page's own challenge (the SDK's start URL) keeps it; the others get APP_CHALLENGE.
-  const start = await app.request('GET', /[?&]code_challenge=/.test(path) ? path : withChallenge(path), {
+  const start = await app.request('GET', withChallenge(path), {
     headers,
     ...(input.ip ? { ip: input.ip } : {}),
   });
