@@ -173,6 +173,8 @@ describe('IAM: each function may do exactly what its route declares', () => {
       'oauthSignInVerify',
       'oauthToken',
       'socialCallback',
+      'socialForget',
+      'socialPage',
     ]);
     expect(readers.sort()).toEqual([...new Set(codeRoutes.map((route) => roleIdOf(route.id)))].sort());
     // No other identity policy and no resource policy opens the secret.
