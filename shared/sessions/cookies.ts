@@ -8,13 +8,26 @@ export const sessionCookieName = (config: Config, scope: string): string =>
     ? `${config.SERVICE_NAME}.session_token`
     : `${config.SERVICE_NAME}.session_token.${scope}`;
 
-const attributes = 'HttpOnly; Secure; SameSite=Lax; Path=/';
+/**
+ * Every cookie the service sets: `name=value` for `maxAgeSeconds` (0 clears it), HttpOnly, Secure,
+ * SameSite=Lax, on the whole host.
+ */
+export const setCookie = (name: string, value: string, maxAgeSeconds: number): string =>
+  `${name}=${value}; Max-Age=${maxAgeSeconds}; HttpOnly; Secure; SameSite=Lax; Path=/`;
+
+/**
+ * RFC 6265bis §4.1.3.2: a `__Host-` cookie of the service, which the browser refuses unless it is
+ * Secure, Path=/ and has no Domain, so a sibling subdomain cannot plant or shadow it. Local mode
+ * serves http on loopback, which browsers treat as a secure context, so the prefix holds there.
+ */
+export const hostCookieName = (config: Config, name: string): string =>
+  `__Host-${config.SERVICE_NAME}.${name}`;
 
 export const sessionCookie = (config: Config, scope: string, token: string): string =>
-  `${sessionCookieName(config, scope)}=${token}; Max-Age=${SESSION_TTL_SECONDS}; ${attributes}`;
+  setCookie(sessionCookieName(config, scope), token, SESSION_TTL_SECONDS);
 
 export const clearedSessionCookie = (config: Config, scope: string): string =>
-  `${sessionCookieName(config, scope)}=; Max-Age=0; ${attributes}`;
+  setCookie(sessionCookieName(config, scope), '', 0);
 
 /**
  * SPEC §4.4: the impersonation cookie, one for the whole service (an impersonation's session is of
@@ -24,10 +37,10 @@ export const impersonationCookieName = (config: Config): string =>
   `${config.SERVICE_NAME}.impersonation_token`;
 
 export const impersonationCookie = (config: Config, token: string, maxAgeSeconds: number): string =>
-  `${impersonationCookieName(config)}=${token}; Max-Age=${maxAgeSeconds}; ${attributes}`;
+  setCookie(impersonationCookieName(config), token, maxAgeSeconds);
 
 export const clearedImpersonationCookie = (config: Config): string =>
-  `${impersonationCookieName(config)}=; Max-Age=0; ${attributes}`;
+  setCookie(impersonationCookieName(config), '', 0);
 
 /**
  * The cookie is issued only to browsers on a platform origin (SPEC §5.2): a configured one, or the

@@ -18,7 +18,13 @@ import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { type Item, type Key, readItems } from '../store/batch.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
 import { userFromItem } from '../users/user.ts';
-import { MAX_SAME_NAME_COOKIES, postedByServicePage, readCookies } from './cookies.ts';
+import {
+  hostCookieName,
+  MAX_SAME_NAME_COOKIES,
+  postedByServicePage,
+  readCookies,
+  setCookie,
+} from './cookies.ts';
 
 /** At most this many accounts per browser. */
 const MAX_RECENT_ACCOUNTS = 5;
@@ -46,15 +52,8 @@ const Entry = z.tuple([
 ]);
 const Entries = z.array(Entry).check(z.maxLength(MAX_RECENT_ACCOUNTS));
 
-/**
- * RFC 6265bis §4.1.3.2: the `__Host-` prefix makes the browser refuse the cookie unless it is
- * Secure, Path=/ and has no Domain, so a sibling subdomain cannot plant or shadow the list. Local
- * mode serves http on loopback, which browsers treat as a secure context, so the prefix holds there.
- */
-export const recentAccountsCookieName = (config: Config): string =>
-  `__Host-${config.SERVICE_NAME}.recent_accounts`;
-
-const attributes = 'HttpOnly; Secure; SameSite=Lax; Path=/';
+/** A `__Host-` cookie (shared/sessions/cookies.ts): no sibling subdomain can plant or shadow the list. */
+export const recentAccountsCookieName = (config: Config): string => hostCookieName(config, 'recent_accounts');
 
 /** The signed cookie value of `accounts`: `v1.<base64url JSON>.<hex HMAC>`. */
 async function encode(deps: Deps, accounts: readonly RecentAccount[]): Promise<string> {
@@ -102,8 +101,8 @@ async function readRecentAccounts(deps: Deps, cookies: readonly string[]): Promi
 /** The `Set-Cookie` of `accounts` (an empty list clears the cookie). */
 async function recentAccountsCookie(deps: Deps, accounts: readonly RecentAccount[]): Promise<string> {
   const name = recentAccountsCookieName(deps.config);
-  if (accounts.length === 0) return `${name}=; Max-Age=0; ${attributes}`;
-  return `${name}=${await encode(deps, accounts)}; Max-Age=${RECENT_ACCOUNTS_MAX_AGE}; ${attributes}`;
+  if (accounts.length === 0) return setCookie(name, '', 0);
+  return setCookie(name, await encode(deps, accounts), RECENT_ACCOUNTS_MAX_AGE);
 }
 
 /**
@@ -259,26 +258,13 @@ export interface BridgeChoice {
   maskedEmail: string;
 }
 
-/**
- * The browser's platform accounts for the sign-in bridge's page (`GET /oauth/login`): none without
- * a valid cookie (then nothing is read), and none when the IP is over its limit (the page still
- * shows the email form).
- */
+/** The browser's platform accounts for the sign-in bridge's page (`GET /oauth/login`), as `scopeChoices`. */
 export async function bridgeChoices(
   deps: Deps,
   input: { cookies: readonly string[]; ip: string },
 ): Promise<BridgeChoice[]> {
-  const entries = await readRecentAccounts(deps, input.cookies);
-  if (entries.length === 0) return [];
-  try {
-    const { accounts } = await resolve(deps, input, entries);
-    return accounts
-      .filter((account) => account.entry.scope === PLATFORM)
-      .map(({ view }) => ({ userId: view.userId, name: view.name, maskedEmail: view.maskedEmail }));
-  } catch (error) {
-    if (error instanceof AppError && error.kind === 'rateLimited') return [];
-    throw error;
-  }
+  const views = await scopeChoices(deps, input, PLATFORM);
+  return views.map((view) => ({ userId: view.userId, name: view.name, maskedEmail: view.maskedEmail }));
 }
 
 /**
@@ -297,9 +283,9 @@ export async function recentPlatformAddress(
 }
 
 /**
- * The browser's accounts of one application (`scope`) for that application's social sign-in page
- * (`GET /auth/social/{applicationId}`): none without a valid cookie (then nothing is read), and
- * none when the IP is over its limit (the page still shows the providers), as `bridgeChoices`.
+ * The browser's accounts of one scope, for a page that offers them (the bridge: the platform; an
+ * application's social sign-in page: that application): none without a valid cookie of that scope
+ * (then nothing is read), and none when the IP is over its limit (the page still shows its forms).
  */
 export async function scopeChoices(
   deps: Deps,

@@ -14,12 +14,12 @@ import type { Config } from '../config.ts';
 import { sameDigest, sha256Hex } from '../crypto/hash.ts';
 import type { Random } from '../random.ts';
 import { newSecret } from '../random.ts';
-import { readCookies } from '../sessions/cookies.ts';
+import { hostCookieName, readCookies, setCookie } from '../sessions/cookies.ts';
 
 const BINDING_MAX_AGE_SECONDS = 600;
 const BINDING = /^[A-Za-z0-9_-]{43}$/;
 
-const bindingCookieName = (config: Config) => `__Host-${config.SERVICE_NAME}.social_binding`;
+const bindingCookieName = (config: Config) => hostCookieName(config, 'social_binding');
 
 /** The browser's binding (kept, or a new one) and the cookie that keeps it. */
 export function bindBrowser(
@@ -31,7 +31,7 @@ export function bindBrowser(
   const binding = held ?? newSecret(random);
   return {
     hash: sha256Hex(binding),
-    cookie: `${bindingCookieName(config)}=${binding}; Max-Age=${BINDING_MAX_AGE_SECONDS}; HttpOnly; Secure; SameSite=Lax; Path=/`,
+    cookie: setCookie(bindingCookieName(config), binding, BINDING_MAX_AGE_SECONDS),
   };
 }
 
