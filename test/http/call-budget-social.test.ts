@@ -70,6 +70,10 @@ async function pendingCallback(email: string): Promise<string> {
   return callbackPath as string;
 }
 
+/** The browser that started the sign-in arrives at the callback `path`, the provider's query on it. */
+const arrive = (path: string) =>
+  app.request('GET', path, { ip: freshIp(), headers: { cookie: browserCookie(app) } });
+
 const codeOf = (location: unknown) => new URL(String(location)).searchParams.get('code') as string;
 
 describe('AWS calls per social sign-in request', () => {
@@ -97,10 +101,7 @@ describe('AWS calls per social sign-in request', () => {
 
     // Act
     const measured = measureFrom();
-    const callback = await app.request('GET', path, {
-      ip: freshIp(),
-      headers: { cookie: browserCookie(app) },
-    });
+    const callback = await arrive(path);
 
     // Assess
     expect(callback.status, callback.text).toBe(303);
@@ -122,19 +123,13 @@ describe('AWS calls per social sign-in request', () => {
   it("a callback of an existing account: the state taken, the account read, the code's PutItem", async () => {
     // Prepare
     const email = newEmail();
-    const first = await app.request('GET', await pendingCallback(email), {
-      ip: freshIp(),
-      headers: { cookie: browserCookie(app) },
-    });
+    const first = await arrive(await pendingCallback(email));
     expect(first.status, first.text).toBe(303);
     const path = await pendingCallback(email);
 
     // Act
     const measured = measureFrom();
-    const callback = await app.request('GET', path, {
-      ip: freshIp(),
-      headers: { cookie: browserCookie(app) },
-    });
+    const callback = await arrive(path);
 
     // Assess
     expect(callback.status, callback.text).toBe(303);
@@ -157,10 +152,7 @@ describe('AWS calls per social sign-in request', () => {
     // Prepare
     const codes: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const callback = await app.request('GET', await pendingCallback(newEmail()), {
-        ip: freshIp(),
-        headers: { cookie: browserCookie(app) },
-      });
+      const callback = await arrive(await pendingCallback(newEmail()));
       expect(callback.status, callback.text).toBe(303);
       codes.push(codeOf(callback.headers.location));
     }
