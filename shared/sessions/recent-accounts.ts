@@ -155,13 +155,31 @@ async function resolve(
   read?: RecentAccount[],
 ): Promise<{ accounts: Resolved[]; changed: boolean }> {
   const entries = read ?? (await readRecentAccounts(deps, input.cookies));
-  const wanted: Record<string, Key> = { limitLog: rateLogKey(limits.recentAccountsPerIp, input.ip) };
+  const found: Record<string, Item | undefined> = await readItems(deps.db, {
+    limitLog: rateLogKey(limits.recentAccountsPerIp, input.ip),
+    ...accountKeys(entries),
+  });
+  await consume(deps, limits.recentAccountsPerIp, input.ip, found.limitLog);
+  const accounts = resolvedFrom(deps, entries, found);
+  return { accounts, changed: accounts.length !== entries.length };
+}
+
+/** The keys of the profiles and applications of `entries`, named for `resolvedFrom`. */
+function accountKeys(entries: readonly RecentAccount[]): Record<string, Key> {
+  const wanted: Record<string, Key> = {};
   for (const [index, entry] of entries.entries()) {
     wanted[`user${index}`] = keys.user(entry.userId);
     if (entry.scope !== PLATFORM) wanted[`app${entry.scope}`] = keys.application(entry.scope);
   }
-  const found: Record<string, Item | undefined> = await readItems(deps.db, wanted);
-  await consume(deps, limits.recentAccountsPerIp, input.ip, found.limitLog);
+  return wanted;
+}
+
+/** The entries whose user still exists in its scope (and its application), each with its view. */
+function resolvedFrom(
+  deps: Deps,
+  entries: readonly RecentAccount[],
+  found: Record<string, Item | undefined>,
+): Resolved[] {
   const accounts: Resolved[] = [];
   for (const [index, entry] of entries.entries()) {
     const item = found[`user${index}`];
@@ -182,7 +200,7 @@ async function resolve(
       },
     });
   }
-  return { accounts, changed: accounts.length !== entries.length };
+  return accounts;
 }
 
 /** `GET /recent-accounts`: the list, and a rewritten cookie when accounts dropped out. */
@@ -256,6 +274,26 @@ export interface BridgeChoice {
   userId: string;
   name: string | null;
   maskedEmail: string;
+}
+
+/**
+ * A page's read of the browser's accounts of `scope` inside its own BatchGetItem, under its own
+ * per-IP limit (one read and one limit per page view): `keys` to add to that read (none without a
+ * valid cookie of that scope), and `accounts` to take the views from the items it found.
+ */
+export async function scopeAccountsRead(
+  deps: Deps,
+  cookies: readonly string[],
+  scope: string,
+): Promise<{
+  keys: Record<string, Key>;
+  accounts(found: Record<string, Item | undefined>): RecentAccountView[];
+}> {
+  const entries = (await readRecentAccounts(deps, cookies)).filter((entry) => entry.scope === scope);
+  return {
+    keys: accountKeys(entries),
+    accounts: (found) => resolvedFrom(deps, entries, found).map((account) => account.view),
+  };
 }
 
 /** The browser's platform accounts for the sign-in bridge's page (`GET /oauth/login`), as `scopeChoices`. */

@@ -11,8 +11,12 @@ import type { Brand } from '../oauth/pages/brand.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { serviceUrl } from '../service-url.ts';
-import { forgetRecentAccount, type RecentAccountView, scopeChoices } from '../sessions/recent-accounts.ts';
-import { readItems } from '../store/batch.ts';
+import {
+  forgetRecentAccount,
+  type RecentAccountView,
+  scopeAccountsRead,
+} from '../sessions/recent-accounts.ts';
+import { type Item, readItems } from '../store/batch.ts';
 import { keys } from '../store/keys.ts';
 import { applicationFromItem } from '../tenancy/applications.ts';
 import type { SocialProviderName } from '../tenancy/social-providers.ts';
@@ -45,16 +49,19 @@ export interface SocialPage {
 }
 
 /**
- * `GET /auth/social/{applicationId}`: ONE BatchGetItem (the application, the IP's limit log) and
- * the limit's UpdateItem; with recent accounts of this application in the cookie, their ONE
- * BatchGetItem and UpdateItem (shared/sessions/recent-accounts.ts). `return_to` is checked as the
+ * `GET /auth/social/{applicationId}`: ONE BatchGetItem (the application, the IP's limit log, and
+ * the profiles of the browser's recent accounts of this application) and the limit's UpdateItem. `return_to` is checked as the
  * start checks it, so the page never offers a button the start would refuse.
  */
 export async function socialPage(
   deps: Deps,
   input: PageQuery & { applicationId: string; ip: string; cookies: readonly string[] },
 ): Promise<SocialPage> {
-  const found = await readItems(deps.db, {
+  // The browser's recent accounts of this application are read in the page's one BatchGetItem and
+  // counted by the page's limit alone: one read and one limit per view.
+  const recent = await scopeAccountsRead(deps, input.cookies, input.applicationId);
+  const found: Record<string, Item | undefined> = await readItems(deps.db, {
+    ...recent.keys,
     application: keys.application(input.applicationId),
     limitLog: rateLogKey(limits.socialPagePerIp, input.ip),
   });
@@ -71,7 +78,7 @@ export async function socialPage(
       label: providerLabel(name),
       href: withQuery(`/auth/social/${encodeURIComponent(app.id)}/${name}`, query),
     })),
-    accounts: await scopeChoices(deps, input, app.id),
+    accounts: recent.accounts(found),
     query,
   };
 }
