@@ -325,7 +325,7 @@ export async function recentPlatformAddress(
  * application's social sign-in page: that application): none without a valid cookie of that scope
  * (then nothing is read), and none when the IP is over its limit (the page still shows its forms).
  */
-export async function scopeChoices(
+async function scopeChoices(
   deps: Deps,
   input: { cookies: readonly string[]; ip: string },
   scope: string,
