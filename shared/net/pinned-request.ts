@@ -20,6 +20,8 @@ export interface PinnedRequestOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** How the refusals of the host name it (default `the host`), e.g. `the client_id host`. */
+  hostLabel?: string;
   /** Stop reading beyond this many bytes (`too-large`). */
   maxBytes: number;
   /** The deadline of the whole request (resolution, TLS, body). */
@@ -82,14 +84,17 @@ async function checkedAddresses(
     try {
       addresses = await (options.resolve ?? systemResolve)(hostname);
     } catch {
-      return refused('unresolvable', 'the host does not resolve');
+      return refused('unresolvable', `${options.hostLabel ?? 'the host'} does not resolve`);
     }
   }
-  if (addresses.length === 0) return refused('unresolvable', 'the host does not resolve');
+  if (addresses.length === 0)
+    return refused('unresolvable', `${options.hostLabel ?? 'the host'} does not resolve`);
   // Any special-use answer refuses the host: a resolver may rotate which one a client gets.
   for (const address of addresses) {
     const use = refusedAddress(address, options.allowLoopback === true);
-    if (use) return refused('special-address', `the host resolves to a ${use} address`);
+    if (use) {
+      return refused('special-address', `${options.hostLabel ?? 'the host'} resolves to a ${use} address`);
+    }
   }
   return { addresses };
 }

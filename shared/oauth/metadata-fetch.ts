@@ -39,14 +39,14 @@ export type FetchRefusal =
 
 const refused = (reason: FetchRefusal, message: string) => ({ ok: false as const, reason, message });
 
-/** The refusals' words, naming the document (the pinned request's name no address). */
-const MESSAGES: Record<FetchRefusal, (timeoutMs: number) => string> = {
-  'special-address': () => 'the client_id host resolves to a special-use address',
-  unresolvable: () => 'the client_id host does not resolve',
+/** The refusals the pinned request words without naming the document. */
+type Unworded = Exclude<FetchRefusal, 'status' | 'special-address' | 'unresolvable'>;
+
+/** Their words, naming the document. */
+const MESSAGES: Record<Unworded, (timeoutMs: number) => string> = {
   unreachable: () => 'the client metadata document could not be fetched',
   timeout: (ms) => `the client metadata document did not arrive within ${ms} ms`,
   redirect: () => 'the client metadata document URL redirects; redirects are not followed',
-  status: () => 'the client metadata document did not answer 200',
   'content-type': () => 'the client metadata document is not application/json',
   'too-large': () => `the client metadata document is larger than ${MAX_METADATA_BYTES} bytes`,
   'not-json': () => 'the client metadata document is not valid JSON',
@@ -61,6 +61,7 @@ export async function fetchMetadataDocument(url: URL, options: FetchOptions = {}
   const timeoutMs = options.timeoutMs ?? METADATA_FETCH_TIMEOUT_MS;
   const answer = await pinnedRequest(url, {
     headers: { accept: 'application/json' },
+    hostLabel: 'the client_id host',
     maxBytes: MAX_METADATA_BYTES,
     timeoutMs,
     ...(options.resolve ? { resolve: options.resolve } : {}),
@@ -77,11 +78,8 @@ export async function fetchMetadataDocument(url: URL, options: FetchOptions = {}
   });
   if (!answer.ok) {
     const reason = answer.reason as FetchRefusal;
-    const message =
-      reason === 'special-address'
-        ? answer.message.replace(/^the host/, 'the client_id host')
-        : MESSAGES[reason](timeoutMs);
-    return refused(reason, message);
+    // The screen's and the host's refusals come worded; the others get the document's words.
+    return refused(reason, reason in MESSAGES ? MESSAGES[reason as Unworded](timeoutMs) : answer.message);
   }
   try {
     const document: unknown = JSON.parse(answer.body.toString('utf8'));
