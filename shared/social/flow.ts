@@ -28,6 +28,7 @@ import {
   newUser,
   type SignInResult,
 } from '../sign-in/complete.ts';
+import { CODE_TTL_SECONDS } from '../sign-in/request.ts';
 import { Email } from '../sign-in/schemas.ts';
 import { readAccount } from '../store/accounts.ts';
 import { type Item, readItems } from '../store/batch.ts';
@@ -56,7 +57,7 @@ import {
 } from './providers.ts';
 
 /** The state lives as long as a sign-in code (SPEC §8: 10 minutes). */
-export const SOCIAL_STATE_TTL_MS = 600_000;
+export const SOCIAL_STATE_TTL_MS = CODE_TTL_SECONDS * 1000;
 /** The exchange code: long enough for a page load and one back-end call, short enough to leak little. */
 export const SOCIAL_CODE_TTL_MS = 120_000;
 
