@@ -18,7 +18,7 @@ export interface BrowserGlobals {
     subtle?: { digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer> };
   };
   /** Web Locks: absent in old browsers and in insecure (non-https, non-loopback) pages. */
-  navigator?: { locks?: { request<T>(name: string, callback: () => Promise<T>): Promise<T> } };
+  navigator?: { locks?: WebLocks };
   addEventListener(type: string, listener: (event: Event) => void): void;
   removeEventListener(type: string, listener: (event: Event) => void): void;
   dispatchEvent(event: Event): boolean;
@@ -26,6 +26,18 @@ export interface BrowserGlobals {
   location?: { readonly href: string };
   /** Rewrites the address without a navigation; absent outside a page. */
   history?: { readonly state: unknown; replaceState(data: unknown, unused: string, url: string): void };
+}
+
+/** The two forms of `navigator.locks.request` the client uses. */
+export interface WebLocks {
+  /** Waits for the lock, then holds it until the callback's promise settles. */
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+  /** Runs the callback at once: with the lock, or with null when another holder has it. */
+  request<T>(
+    name: string,
+    options: { ifAvailable: true },
+    callback: (lock: object | null) => Promise<T>,
+  ): Promise<T>;
 }
 
 /** The fields of a `StorageEvent` the client reads. */

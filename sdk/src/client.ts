@@ -1,4 +1,4 @@
-import { type BrowserGlobals, browserGlobals } from './browser.ts';
+import { type BrowserGlobals, browserGlobals, type WebLocks } from './browser.ts';
 import { DoorcodeError, errorFromAnswer } from './errors.ts';
 import { type PollOptions, pollUntilApproved } from './poll.ts';
 import { type ChangeListener, SessionStore } from './session-store.ts';
@@ -31,6 +31,25 @@ export interface ClientOptions {
 
 /** The Web Lock that makes refresh single-flight across the tabs of an origin. */
 export const REFRESH_LOCK = 'auth:refresh';
+
+/**
+ * How long a tab gives another tab's new token (or sign-out) to reach its local storage before it
+ * acts on the token it reads: after waiting for another holder of the refresh lock, and before it
+ * takes a 401 for a sign-out. The wait ends as soon as the change arrives (a `storage` event).
+ */
+export const CATCH_UP_MS = 1000;
+
+/**
+ * Runs `work` under the refresh lock. `waited` is true when another holder had the lock first: then
+ * another tab may have refreshed, and its token may not have reached this tab's storage yet.
+ */
+async function underRefreshLock<T>(locks: WebLocks, work: (waited: boolean) => Promise<T>): Promise<T> {
+  const busy = Symbol('busy');
+  const now = await locks.request<T | typeof busy>(REFRESH_LOCK, { ifAvailable: true }, (lock) =>
+    lock ? work(false) : Promise.resolve(busy),
+  );
+  return now === busy ? locks.request(REFRESH_LOCK, () => work(true)) : (now as T);
+}
 
 /** A client of one application. Every method is documented in docs/sdk.md. */
 export interface DoorcodeClient {
@@ -93,6 +112,7 @@ interface Call {
   /**
    * After a 401, wait for any refresh (this tab's, or another tab's under the lock) and call again once
    * if it stored a new token. false for the refresh itself (it holds the lock) and for a retried call.
+   * Either way a 401 gives another tab's new token `CATCH_UP_MS` to arrive before it clears the session.
    */
   retry?: boolean;
   signal?: AbortSignal | undefined;
@@ -106,6 +126,8 @@ export function createClient(options: ClientOptions): DoorcodeClient {
   const env: BrowserGlobals = browserGlobals();
   const base = options.baseUrl.replace(/\/+$/, '');
   const store = new SessionStore(env);
+  // Without Web Locks only this tab writes the token, and its own writes are read at once.
+  const catchUp = env.navigator?.locks ? CATCH_UP_MS : 0;
   /** This tab's refresh in flight, with or without Web Locks. */
   let refreshing: Promise<string | null> | undefined;
 
@@ -142,12 +164,10 @@ export function createClient(options: ClientOptions): DoorcodeClient {
     const body = await readJson(response);
     if (response.ok) return body as T;
     if (response.status === 401 && token) {
-      if (spec.retry !== false) {
-        await refreshSettled();
-        const now = store.token();
-        if (now && now !== token) return call({ ...spec, retry: false });
-      }
-      store.refused(token);
+      if (spec.retry !== false) await refreshSettled();
+      const now = await store.changeFrom(token, catchUp);
+      if (now === token) store.refused(token);
+      else if (now && spec.retry !== false) return call({ ...spec, retry: false });
     }
     throw errorFromAnswer(response.status, body, response.headers.get('retry-after'));
   }
@@ -157,9 +177,10 @@ export function createClient(options: ClientOptions): DoorcodeClient {
     return result;
   };
 
-  async function refreshOnce(before: string): Promise<string | null> {
-    // Re-read under the lock: the tab that held it may have refreshed (or signed out) already.
-    const current = store.token();
+  async function refreshOnce(before: string, waited: boolean): Promise<string | null> {
+    // Re-read under the lock: the tab that held it may have refreshed (or signed out) already, and
+    // its token may still be on its way here.
+    const current = await store.changeFrom(before, waited ? catchUp : 0);
     if (current !== before) return current;
     try {
       return signedIn(
@@ -243,14 +264,14 @@ export function createClient(options: ClientOptions): DoorcodeClient {
       const before = store.token();
       if (!before) return Promise.resolve(null);
       const locks = env.navigator?.locks;
-      if (locks) return tracked(locks.request(REFRESH_LOCK, () => refreshOnce(before)));
+      if (locks) return tracked(underRefreshLock(locks, (waited) => refreshOnce(before, waited)));
       // No Web Locks (an insecure page, an old browser): single-flight within this tab only.
-      return refreshing ?? tracked(refreshOnce(before));
+      return refreshing ?? tracked(refreshOnce(before, false));
     },
     signOut: async () => {
       try {
-        if (store.token())
-          await call({ method: 'POST', path: '/auth/sign-out', session: true, retry: false });
+        // A 401 because another tab refreshed meanwhile is retried with its token: the session ends.
+        if (store.token()) await call({ method: 'POST', path: '/auth/sign-out', session: true });
       } finally {
         store.clear();
       }

@@ -7,6 +7,9 @@ export const LOGOUT_KEY = 'auth:logout';
 /** Dispatched on `window` when the service refused the stored token (401): the page is signed out. */
 export const SESSION_REVOKED_EVENT = 'auth:session-revoked';
 
+/** A `storage` event that may have changed the session: its keys, or null (all of storage was cleared). */
+const isSessionKey = (key: string | null) => key === TOKEN_KEY || key === LOGOUT_KEY || key === null;
+
 export type ChangeListener = (token: string | null) => void;
 
 /**
@@ -50,6 +53,29 @@ export class SessionStore {
     return true;
   }
 
+  /**
+   * The stored token once it is no longer `before`, or whatever is stored after `ms`. Another tab's
+   * write reaches this tab's local storage later than the Web Lock that tab released (a browser
+   * carries the two on separate channels), so a tab that waited for another tab's refresh may still
+   * read the old token for a moment; the `storage` event marks the moment the new one has arrived.
+   */
+  changeFrom(before: string, ms: number): Promise<string | null> {
+    const now = this.token();
+    if (now !== before || ms <= 0) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.env.removeEventListener('storage', onStorage);
+        resolve(this.token());
+      };
+      const onStorage = (event: Event) => {
+        if (isSessionKey((event as unknown as StorageChange).key) && this.token() !== before) done();
+      };
+      const timer = setTimeout(done, ms);
+      this.env.addEventListener('storage', onStorage);
+    });
+  }
+
   onChange(listener: ChangeListener): () => void {
     if (this.listeners.size === 0) {
       this.last = this.token();
@@ -64,9 +90,7 @@ export class SessionStore {
 
   // A `storage` event fires in the other tabs of the origin, never in the tab that wrote.
   private readonly onStorage = (event: Event): void => {
-    const { key } = event as unknown as StorageChange;
-    // key null: the page cleared all of local storage.
-    if (key === TOKEN_KEY || key === LOGOUT_KEY || key === null) this.notify();
+    if (isSessionKey((event as unknown as StorageChange).key)) this.notify();
   };
 
   /** Tells the listeners once per change of the stored token. */

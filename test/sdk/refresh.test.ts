@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CATCH_UP_MS } from '../../sdk/src/index.ts';
 import { envelope, FakeOrigin, FakeService, signInResult } from '../support/fake-browser.ts';
 
 const REFRESH = 'POST /auth/refresh';
@@ -8,7 +9,7 @@ afterEach(() => {
 });
 
 /** One service both tabs call (the requests of every tab in one list). */
-function twoTabs(options: { locks?: boolean } = {}) {
+function twoTabs(options: { locks?: boolean; lag?: boolean } = {}) {
   const origin = new FakeOrigin(options);
   origin.storage.set('auth:token', 'tok_1');
   const service = new FakeService().answer(REFRESH, { status: 200, body: signInResult('tok_2') });
@@ -156,5 +157,89 @@ describe('a call refused while a refresh is running', () => {
     expect(service.count(LIST)).toBe(1);
     expect(origin.storage.has('auth:token')).toBe(false);
     expect(first.events('auth:session-revoked')).toHaveLength(1);
+  });
+});
+
+describe("another tab's new token that has not reached this tab yet", () => {
+  const LIST = 'GET /auth/list-sessions';
+  const SIGN_OUT = 'POST /auth/sign-out';
+  const list = { status: 200, body: { items: [], nextCursor: null } };
+  const refused = { status: 401, body: envelope('UNAUTHORIZED') };
+  /** Long enough for a tab to have sent a request, or cleared the session, had it not waited. */
+  const later = () => new Promise((resolve) => setTimeout(resolve, 50));
+  const authorizations = (service: FakeService, path: string) =>
+    service.sent.filter((request) => request.path === path).map((request) => request.headers.authorization);
+
+  it('a tab that waited for the lock waits for the token too, instead of refreshing again', async () => {
+    // Prepare
+    const { origin, service, first, second } = twoTabs({ lag: true });
+
+    // Act
+    const tokens = Promise.all([first.client.refresh(), second.client.refresh()]);
+    await later();
+    const sentBeforeDelivery = service.count(REFRESH);
+    origin.deliver();
+
+    // Assess
+    expect(await tokens).toEqual(['tok_2', 'tok_2']);
+    expect(sentBeforeDelivery).toBe(1);
+    expect(service.count(REFRESH)).toBe(1);
+    expect(second.events('auth:session-revoked')).toHaveLength(0);
+  });
+
+  it('a call refused for the rotated token waits for the new one and calls again, signing nobody out', async () => {
+    // Prepare
+    const { origin, service, first, second } = twoTabs({ lag: true });
+    service.answer(LIST, refused, list);
+    await first.client.refresh();
+
+    // Act
+    const listed = second.client.listSessions();
+    await later();
+    origin.deliver();
+
+    // Assess
+    expect(await listed).toEqual(list.body);
+    expect(authorizations(service, '/auth/list-sessions')).toEqual(['Bearer tok_1', 'Bearer tok_2']);
+    expect(origin.storage.get('auth:token')).toBe('tok_2');
+    expect(origin.storage.has('auth:logout')).toBe(false);
+    expect(second.events('auth:session-revoked')).toHaveLength(0);
+  });
+
+  it('a token refused with nothing on its way clears the session once the wait is over', async () => {
+    // Prepare
+    vi.useFakeTimers();
+    const { origin, service, second } = twoTabs({ lag: true });
+    service.answer(LIST, refused);
+
+    // Act
+    const listed = second.client.listSessions().catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(CATCH_UP_MS - 1);
+    const clearedEarly = !origin.storage.has('auth:token');
+    await vi.advanceTimersByTimeAsync(1);
+    vi.useRealTimers();
+
+    // Assess
+    expect(clearedEarly).toBe(false);
+    expect(await listed).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    expect(origin.storage.has('auth:token')).toBe(false);
+    expect(second.events('auth:session-revoked')).toHaveLength(1);
+  });
+
+  it('a sign-out refused for the rotated token is sent again with the new one, so the session ends', async () => {
+    // Prepare
+    const { origin, service, first, second } = twoTabs({ lag: true });
+    service.answer(SIGN_OUT, refused, { status: 200, body: { signedOut: true } });
+    await first.client.refresh();
+
+    // Act
+    const signedOut = second.client.signOut();
+    await later();
+    origin.deliver();
+    await signedOut;
+
+    // Assess
+    expect(authorizations(service, '/auth/sign-out')).toEqual(['Bearer tok_1', 'Bearer tok_2']);
+    expect(origin.storage.has('auth:token')).toBe(false);
   });
 });

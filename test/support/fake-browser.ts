@@ -98,12 +98,33 @@ export class FakeService {
 /** Web Locks: one holder per name at a time, the others queued in request order. */
 class FakeLocks {
   private readonly tails = new Map<string, Promise<unknown>>();
-  request<T>(name: string, callback: () => Promise<T>): Promise<T> {
-    const held = (this.tails.get(name) ?? Promise.resolve()).then(() => callback());
-    this.tails.set(
-      name,
-      held.catch(() => undefined),
+  private readonly held = new Set<string>();
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+  request<T>(
+    name: string,
+    options: { ifAvailable: true },
+    callback: (lock: object | null) => Promise<T>,
+  ): Promise<T>;
+  request<T>(
+    name: string,
+    second: { ifAvailable: true } | (() => Promise<T>),
+    third?: (lock: object | null) => Promise<T>,
+  ): Promise<T> {
+    const callback = typeof second === 'function' ? second : (third as (lock: object | null) => Promise<T>);
+    if (this.held.has(name) && typeof second !== 'function') return callback(null);
+    this.held.add(name);
+    const held = (this.tails.get(name) ?? Promise.resolve()).then(() => {
+      this.held.add(name);
+      return callback({ name });
+    });
+    const released = held.then(
+      () => undefined,
+      () => undefined,
     );
+    this.tails.set(name, released);
+    void released.then(() => {
+      if (this.tails.get(name) === released) this.held.delete(name);
+    });
     return held;
   }
 }
@@ -135,16 +156,34 @@ export interface TabOptions {
 export interface FakeOriginOptions {
   /** false: a browser without `navigator.locks`. */
   locks?: boolean;
+  /**
+   * true: each tab reads its own copy of local storage, and another tab's write reaches it (with its
+   * `storage` event) only when the test calls `deliver()`, as a browser carries it on its own channel,
+   * later than a Web Lock's release. Default: every tab reads the one storage at once.
+   */
+  lag?: boolean;
 }
 
 /** The tabs of one origin in one browser profile. */
 export class FakeOrigin {
+  /** The origin's local storage as the browser holds it (every write, delivered or not). */
   readonly storage = new Map<string, string>();
-  private readonly tabs: FakeTab[] = [];
+  private readonly tabs: { window: EventTarget; view: Map<string, string> }[] = [];
   private readonly locks: FakeLocks | undefined;
+  private readonly lag: boolean;
+  /** Writes not yet delivered to the other tabs (lag). */
+  private undelivered: (() => void)[] = [];
 
   constructor(options: FakeOriginOptions = {}) {
     this.locks = options.locks === false ? undefined : new FakeLocks();
+    this.lag = options.lag === true;
+  }
+
+  /** Brings the other tabs every write so far, each with its `storage` event (lag). */
+  deliver(): void {
+    const writes = this.undelivered;
+    this.undelivered = [];
+    for (const write of writes) write();
   }
 
   /**
@@ -164,10 +203,11 @@ export class FakeOrigin {
     const seen: Event[] = [];
     const record = (event: Event) => seen.push(event);
     for (const type of ['auth:session-revoked', 'storage']) window.addEventListener(type, record);
+    const view = this.lag ? new Map(this.storage) : this.storage;
     const localStorage = {
-      getItem: (key: string) => this.storage.get(key) ?? null,
-      setItem: (key: string, value: string) => this.write(window, key, value),
-      removeItem: (key: string) => this.write(window, key, null),
+      getItem: (key: string) => view.get(key) ?? null,
+      setItem: (key: string, value: string) => this.write(window, view, key, value),
+      removeItem: (key: string) => this.write(window, view, key, null),
     };
     const session = page.sessionStorage ?? new Map<string, string>();
     const sessionStorage = {
@@ -197,19 +237,32 @@ export class FakeOrigin {
       client,
       events: (type: string) => seen.filter((e) => e.type === type),
     };
-    this.tabs.push(tab);
+    this.tabs.push({ window, view });
     return tab;
   }
 
-  /** HTML storage: a change fires `storage` in every other tab of the origin, later (a task). */
-  private write(writer: EventTarget, key: string, value: string | null): void {
-    if ((this.storage.get(key) ?? null) === value) return;
-    if (value === null) this.storage.delete(key);
-    else this.storage.set(key, value);
+  /**
+   * HTML storage: a change fires `storage` in every other tab of the origin, later (a task), or with
+   * lag when the test delivers it (and only then does that tab read the new value).
+   */
+  private write(writer: EventTarget, view: Map<string, string>, key: string, value: string | null): void {
+    if ((view.get(key) ?? null) === value) return;
+    for (const map of this.lag ? [this.storage, view] : [this.storage]) {
+      if (value === null) map.delete(key);
+      else map.set(key, value);
+    }
     for (const tab of this.tabs) {
       if (tab.window === writer) continue;
       const event = Object.assign(new Event('storage'), { key, newValue: value });
-      queueMicrotask(() => tab.window.dispatchEvent(event));
+      if (!this.lag) {
+        queueMicrotask(() => tab.window.dispatchEvent(event));
+        continue;
+      }
+      this.undelivered.push(() => {
+        if (value === null) tab.view.delete(key);
+        else tab.view.set(key, value);
+        tab.window.dispatchEvent(event);
+      });
     }
   }
 }
