@@ -39,12 +39,13 @@ export const REFRESH_LOCK = 'auth:refresh';
  */
 export const CATCH_UP_MS = 1000;
 
+const busy = Symbol('busy');
+
 /**
  * Runs `work` under the refresh lock. `waited` is true when another holder had the lock first: then
  * another tab may have refreshed, and its token may not have reached this tab's storage yet.
  */
 async function underRefreshLock<T>(locks: WebLocks, work: (waited: boolean) => Promise<T>): Promise<T> {
-  const busy = Symbol('busy');
   const now = await locks.request<T | typeof busy>(REFRESH_LOCK, { ifAvailable: true }, (lock) =>
     lock ? work(false) : Promise.resolve(busy),
   );
@@ -115,6 +116,8 @@ interface Call {
    * Either way a 401 gives another tab's new token `CATCH_UP_MS` to arrive before it clears the session.
    */
   retry?: boolean;
+  /** The call ends the session itself (sign-out): a refused token is not a revocation to announce. */
+  ending?: boolean;
   signal?: AbortSignal | undefined;
 }
 
@@ -166,8 +169,8 @@ export function createClient(options: ClientOptions): DoorcodeClient {
     if (response.status === 401 && token) {
       if (spec.retry !== false) await refreshSettled();
       const now = await store.changeFrom(token, catchUp);
-      if (now === token) store.refused(token);
-      else if (now && spec.retry !== false) return call({ ...spec, retry: false });
+      if (now && now !== token && spec.retry !== false) return call({ ...spec, retry: false });
+      if (now === token && !spec.ending) store.refused(token);
     }
     throw errorFromAnswer(response.status, body, response.headers.get('retry-after'));
   }
@@ -271,7 +274,11 @@ export function createClient(options: ClientOptions): DoorcodeClient {
     signOut: async () => {
       try {
         // A 401 because another tab refreshed meanwhile is retried with its token: the session ends.
-        if (store.token()) await call({ method: 'POST', path: '/auth/sign-out', session: true });
+        if (store.token())
+          await call({ method: 'POST', path: '/auth/sign-out', session: true, ending: true });
+      } catch (error) {
+        // Refused: the session had ended already, which is what signing out asks for.
+        if (!(error instanceof DoorcodeError && error.status === 401)) throw error;
       } finally {
         store.clear();
       }

@@ -14,7 +14,8 @@ export type ChangeListener = (token: string | null) => void;
 
 /**
  * The stored token and its listeners. Local storage is the one copy (never a variable), so every tab
- * reads the same token; `onChange` hears this tab's changes and, through `storage` events, other tabs'.
+ * reads the token the origin holds, once another tab's write has reached it (`changeFrom`); `onChange`
+ * hears this tab's changes and, through `storage` events, other tabs'.
  */
 export class SessionStore {
   private readonly listeners = new Set<ChangeListener>();
@@ -58,6 +59,7 @@ export class SessionStore {
    * write reaches this tab's local storage later than the Web Lock that tab released (a browser
    * carries the two on separate channels), so a tab that waited for another tab's refresh may still
    * read the old token for a moment; the `storage` event marks the moment the new one has arrived.
+   * Without `ms` (0) it is the stored token now.
    */
   changeFrom(before: string, ms: number): Promise<string | null> {
     const now = this.token();
@@ -65,14 +67,14 @@ export class SessionStore {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        this.env.removeEventListener('storage', onStorage);
+        stop();
         resolve(this.token());
       };
-      const onStorage = (event: Event) => {
-        if (isSessionKey((event as unknown as StorageChange).key) && this.token() !== before) done();
-      };
       const timer = setTimeout(done, ms);
-      this.env.addEventListener('storage', onStorage);
+      // This tab's own writes (a sign-out, a sign-in) end the wait as well as another tab's.
+      const stop = this.onChange((token) => {
+        if (token !== before) done();
+      });
     });
   }
 

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DoorcodeError } from '../../sdk/src/index.ts';
+import { CATCH_UP_MS, DoorcodeError } from '../../sdk/src/index.ts';
 import { envelope, FakeOrigin, FakeService, signInResult } from '../support/fake-browser.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
 /** The rejection of `promise` (fails when it resolves). */
@@ -134,8 +135,13 @@ describe('sessions', () => {
     const heard: (string | null)[] = [];
     tab.client.onChange((token) => heard.push(token));
 
+    vi.useFakeTimers();
+
     // Act
-    const error = await rejectionOf(tab.client.listSessions());
+    const refused = rejectionOf(tab.client.listSessions());
+    // A token from another tab gets CATCH_UP_MS to arrive before the session is cleared.
+    await vi.advanceTimersByTimeAsync(CATCH_UP_MS);
+    const error = await refused;
 
     // Assess
     expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
@@ -149,9 +155,12 @@ describe('sessions', () => {
     // Prepare
     const { tab } = signedInTab('tok_revoked');
     tab.service.answer('GET /auth/session', { status: 401, body: envelope('UNAUTHORIZED') });
+    vi.useFakeTimers();
 
     // Act
-    const session = await tab.client.getSession();
+    const answer = tab.client.getSession();
+    await vi.advanceTimersByTimeAsync(CATCH_UP_MS);
+    const session = await answer;
 
     // Assess
     expect(session).toBeNull();

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CATCH_UP_MS } from '../../sdk/src/index.ts';
 import { envelope, FakeOrigin, FakeService, signInResult } from '../support/fake-browser.ts';
 
@@ -6,6 +6,7 @@ const REFRESH = 'POST /auth/refresh';
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
 /** One service both tabs call (the requests of every tab in one list). */
@@ -79,8 +80,12 @@ describe('refresh', () => {
     const { origin, service, first } = twoTabs();
     service.answer(REFRESH, { status: 401, body: envelope('UNAUTHORIZED') });
 
+    vi.useFakeTimers();
+
     // Act
-    const token = await first.client.refresh();
+    const refreshed = first.client.refresh();
+    await vi.advanceTimersByTimeAsync(CATCH_UP_MS);
+    const token = await refreshed;
 
     // Assess
     expect(token).toBeNull();
@@ -165,24 +170,46 @@ describe("another tab's new token that has not reached this tab yet", () => {
   const SIGN_OUT = 'POST /auth/sign-out';
   const list = { status: 200, body: { items: [], nextCursor: null } };
   const refused = { status: 401, body: envelope('UNAUTHORIZED') };
-  /** Long enough for a tab to have sent a request, or cleared the session, had it not waited. */
-  const later = () => new Promise((resolve) => setTimeout(resolve, 50));
+  /** Half the wait: a tab has sent its request, or cleared the session, by now had it not waited. */
+  const meanwhile = () => vi.advanceTimersByTimeAsync(CATCH_UP_MS / 2);
   const authorizations = (service: FakeService, path: string) =>
     service.sent.filter((request) => request.path === path).map((request) => request.headers.authorization);
+  /** Whether `promise` has settled, read at any time. */
+  const watch = <T>(promise: Promise<T>) => {
+    const state = { settled: false, promise };
+    promise.then(
+      () => {
+        state.settled = true;
+      },
+      () => {
+        state.settled = true;
+      },
+    );
+    return state;
+  };
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
 
   it('a tab that waited for the lock waits for the token too, instead of refreshing again', async () => {
     // Prepare
     const { origin, service, first, second } = twoTabs({ lag: true });
 
     // Act
-    const tokens = Promise.all([first.client.refresh(), second.client.refresh()]);
-    await later();
+    const tokens = watch(Promise.all([first.client.refresh(), second.client.refresh()]));
+    await meanwhile();
     const sentBeforeDelivery = service.count(REFRESH);
+    const settledBeforeDelivery = tokens.settled;
     origin.deliver();
+    await vi.advanceTimersByTimeAsync(0);
 
     // Assess
-    expect(await tokens).toEqual(['tok_2', 'tok_2']);
     expect(sentBeforeDelivery).toBe(1);
+    expect(settledBeforeDelivery).toBe(false);
+    // The storage event ends the wait: no need to sit out the rest of it.
+    expect(tokens.settled).toBe(true);
+    expect(await tokens.promise).toEqual(['tok_2', 'tok_2']);
     expect(service.count(REFRESH)).toBe(1);
     expect(second.events('auth:session-revoked')).toHaveLength(0);
   });
@@ -194,21 +221,45 @@ describe("another tab's new token that has not reached this tab yet", () => {
     await first.client.refresh();
 
     // Act
-    const listed = second.client.listSessions();
-    await later();
+    const listed = watch(second.client.listSessions());
+    await meanwhile();
+    const clearedMeanwhile = !origin.storage.has('auth:token');
     origin.deliver();
+    await vi.advanceTimersByTimeAsync(0);
 
     // Assess
-    expect(await listed).toEqual(list.body);
+    expect(clearedMeanwhile).toBe(false);
+    expect(listed.settled).toBe(true);
+    expect(await listed.promise).toEqual(list.body);
     expect(authorizations(service, '/auth/list-sessions')).toEqual(['Bearer tok_1', 'Bearer tok_2']);
     expect(origin.storage.get('auth:token')).toBe('tok_2');
     expect(origin.storage.has('auth:logout')).toBe(false);
     expect(second.events('auth:session-revoked')).toHaveLength(0);
   });
 
+  it("a tab that waited for the lock hears the other tab's refused refresh: null, and no request", async () => {
+    // Prepare
+    const { origin, service, first, second } = twoTabs({ lag: true });
+    service.answer(REFRESH, refused);
+
+    // Act
+    const refreshed = first.client.refresh();
+    const waiting = second.client.refresh();
+    // The first tab's own wait for a token from elsewhere runs out; it clears the session.
+    await vi.advanceTimersByTimeAsync(CATCH_UP_MS);
+    const firstToken = await refreshed;
+    origin.deliver();
+
+    // Assess
+    expect(firstToken).toBeNull();
+    expect(await waiting).toBeNull();
+    expect(service.count(REFRESH)).toBe(1);
+    expect(first.events('auth:session-revoked')).toHaveLength(1);
+    expect(second.events('auth:session-revoked')).toHaveLength(0);
+  });
+
   it('a token refused with nothing on its way clears the session once the wait is over', async () => {
     // Prepare
-    vi.useFakeTimers();
     const { origin, service, second } = twoTabs({ lag: true });
     service.answer(LIST, refused);
 
@@ -217,13 +268,27 @@ describe("another tab's new token that has not reached this tab yet", () => {
     await vi.advanceTimersByTimeAsync(CATCH_UP_MS - 1);
     const clearedEarly = !origin.storage.has('auth:token');
     await vi.advanceTimersByTimeAsync(1);
-    vi.useRealTimers();
 
     // Assess
     expect(clearedEarly).toBe(false);
     expect(await listed).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     expect(origin.storage.has('auth:token')).toBe(false);
     expect(second.events('auth:session-revoked')).toHaveLength(1);
+  });
+
+  it('without Web Locks (one tab writes the token) a refused token is cleared at once', async () => {
+    // Prepare
+    const { origin, service, first } = twoTabs({ locks: false });
+    service.answer(LIST, refused);
+
+    // Act
+    const listed = watch(first.client.listSessions());
+    await vi.advanceTimersByTimeAsync(0);
+
+    // Assess
+    expect(listed.settled).toBe(true);
+    await expect(listed.promise).rejects.toMatchObject({ status: 401 });
+    expect(origin.storage.has('auth:token')).toBe(false);
   });
 
   it('a sign-out refused for the rotated token is sent again with the new one, so the session ends', async () => {
@@ -234,12 +299,27 @@ describe("another tab's new token that has not reached this tab yet", () => {
 
     // Act
     const signedOut = second.client.signOut();
-    await later();
+    await meanwhile();
     origin.deliver();
     await signedOut;
 
     // Assess
     expect(authorizations(service, '/auth/sign-out')).toEqual(['Bearer tok_1', 'Bearer tok_2']);
     expect(origin.storage.has('auth:token')).toBe(false);
+  });
+
+  it('a sign-out refused with nothing on its way resolves, signed out, without auth:session-revoked', async () => {
+    // Prepare
+    const { origin, service, first } = twoTabs({ lag: true });
+    service.answer(SIGN_OUT, refused);
+
+    // Act
+    const signedOut = first.client.signOut();
+    await vi.advanceTimersByTimeAsync(CATCH_UP_MS);
+
+    // Assess
+    await expect(signedOut).resolves.toBeUndefined();
+    expect(origin.storage.has('auth:token')).toBe(false);
+    expect(first.events('auth:session-revoked')).toHaveLength(0);
   });
 });

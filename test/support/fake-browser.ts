@@ -111,12 +111,11 @@ class FakeLocks {
     third?: (lock: object | null) => Promise<T>,
   ): Promise<T> {
     const callback = typeof second === 'function' ? second : (third as (lock: object | null) => Promise<T>);
-    if (this.held.has(name) && typeof second !== 'function') return callback(null);
+    // As a browser does, the callback runs later (a task), never inside `request`.
+    if (this.held.has(name) && typeof second !== 'function')
+      return Promise.resolve().then(() => callback(null));
     this.held.add(name);
-    const held = (this.tails.get(name) ?? Promise.resolve()).then(() => {
-      this.held.add(name);
-      return callback({ name });
-    });
+    const held = (this.tails.get(name) ?? Promise.resolve()).then(() => callback({ name }));
     const released = held.then(
       () => undefined,
       () => undefined,
@@ -157,9 +156,11 @@ export interface FakeOriginOptions {
   /** false: a browser without `navigator.locks`. */
   locks?: boolean;
   /**
-   * true: each tab reads its own copy of local storage, and another tab's write reaches it (with its
-   * `storage` event) only when the test calls `deliver()`, as a browser carries it on its own channel,
-   * later than a Web Lock's release. Default: every tab reads the one storage at once.
+   * true: each tab reads its own copy of local storage (taken when it opens: set `storage` before),
+   * and another tab's write reaches it (with its `storage` event) only when the test calls
+   * `deliver()`, as a browser carries it on its own channel, later than a Web Lock's release. A
+   * delivered write never overwrites the tab's own later write of the key. Default: every tab reads
+   * the one storage at once.
    */
   lag?: boolean;
 }
@@ -168,7 +169,10 @@ export interface FakeOriginOptions {
 export class FakeOrigin {
   /** The origin's local storage as the browser holds it (every write, delivered or not). */
   readonly storage = new Map<string, string>();
-  private readonly tabs: { window: EventTarget; view: Map<string, string> }[] = [];
+  private readonly tabs: { window: EventTarget; view: Map<string, string>; wrote: Map<string, number> }[] =
+    [];
+  /** Numbers the writes, so a late delivery can tell an older write from a tab's own newer one. */
+  private writes = 0;
   private readonly locks: FakeLocks | undefined;
   private readonly lag: boolean;
   /** Writes not yet delivered to the other tabs (lag). */
@@ -206,8 +210,8 @@ export class FakeOrigin {
     const view = this.lag ? new Map(this.storage) : this.storage;
     const localStorage = {
       getItem: (key: string) => view.get(key) ?? null,
-      setItem: (key: string, value: string) => this.write(window, view, key, value),
-      removeItem: (key: string) => this.write(window, view, key, null),
+      setItem: (key: string, value: string) => this.write(window, key, value),
+      removeItem: (key: string) => this.write(window, key, null),
     };
     const session = page.sessionStorage ?? new Map<string, string>();
     const sessionStorage = {
@@ -237,7 +241,7 @@ export class FakeOrigin {
       client,
       events: (type: string) => seen.filter((e) => e.type === type),
     };
-    this.tabs.push({ window, view });
+    this.tabs.push({ window, view, wrote: new Map() });
     return tab;
   }
 
@@ -245,20 +249,25 @@ export class FakeOrigin {
    * HTML storage: a change fires `storage` in every other tab of the origin, later (a task), or with
    * lag when the test delivers it (and only then does that tab read the new value).
    */
-  private write(writer: EventTarget, view: Map<string, string>, key: string, value: string | null): void {
-    if ((view.get(key) ?? null) === value) return;
-    for (const map of this.lag ? [this.storage, view] : [this.storage]) {
+  private write(writer: EventTarget, key: string, value: string | null): void {
+    const own = this.tabs.find((tab) => tab.window === writer);
+    if (!own) throw new Error('a write from a tab this origin did not open');
+    if ((own.view.get(key) ?? null) === value) return;
+    const number = ++this.writes;
+    own.wrote.set(key, number);
+    for (const map of new Set([this.storage, own.view])) {
       if (value === null) map.delete(key);
       else map.set(key, value);
     }
     for (const tab of this.tabs) {
-      if (tab.window === writer) continue;
+      if (tab === own) continue;
       const event = Object.assign(new Event('storage'), { key, newValue: value });
       if (!this.lag) {
         queueMicrotask(() => tab.window.dispatchEvent(event));
         continue;
       }
       this.undelivered.push(() => {
+        if ((tab.wrote.get(key) ?? 0) > number) return;
         if (value === null) tab.view.delete(key);
         else tab.view.set(key, value);
         tab.window.dispatchEvent(event);
