@@ -2,7 +2,8 @@
  * Social sign-in (issue 12; docs/social-sign-in.md): an application's end users sign in with the
  * owner's own OAuth client. Start and callback are browser navigations (HTML error pages); the
  * exchange is called by the application with its key and answers SignInResult like verify. Spread
- * into the one table (shared/routes.ts).
+ * into the one table (shared/routes.ts). Start, callback and exchange get the code check's throttle:
+ * each reaches the provider or KMS (Decrypt at the callback, Sign at the exchange).
  */
 import { NoBody, SignInResult } from '../contracts/common.ts';
 import {
@@ -13,7 +14,7 @@ import {
   SocialPath,
   SocialStartQuery,
 } from '../contracts/social.ts';
-import { bodyErrors, credentialErrors, type RouteSpec } from '../route-spec.ts';
+import { bodyErrors, CODE_CHECK_THROTTLE, credentialErrors, type RouteSpec } from '../route-spec.ts';
 
 export const socialRoutes = {
   // The application's own sign-in page: its providers and the browser's recent accounts of it,
@@ -54,6 +55,7 @@ export const socialRoutes = {
     entry: 'functions/social/start.ts',
     errorStyle: 'html',
     auth: 'none',
+    throttle: CODE_CHECK_THROTTLE,
     access: { table: 'readwrite' },
     contract: {
       params: SocialPath,
@@ -70,6 +72,7 @@ export const socialRoutes = {
     auth: 'none',
     // The owner's client secret is opened here and nowhere else (DESIGN §7); the recent-accounts
     // cookie is signed under the code-hash key.
+    throttle: CODE_CHECK_THROTTLE,
     access: { table: 'readwrite', seal: 'decrypt', codeKey: true },
     contract: {
       params: SocialPath,
@@ -94,6 +97,7 @@ export const socialRoutes = {
     entry: 'functions/social/exchange.ts',
     errorStyle: 'app',
     auth: 'api-key',
+    throttle: CODE_CHECK_THROTTLE,
     access: { table: 'readwrite', sign: true },
     contract: {
       body: { json: SocialExchangeBody },

@@ -1,6 +1,7 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config.ts';
+import { CODE_CHECK_THROTTLE } from '../../shared/route-spec.ts';
 import { DEFAULT_THROTTLE, routeList, routes } from '../../shared/routes.ts';
 import { keySchemaDefinition, tableSchema } from '../../shared/store/table.ts';
 import { refersTo } from './policies.ts';
@@ -219,6 +220,14 @@ describe('HTTP API', () => {
       expect(throttle.rate, route.id).toBeGreaterThan(0);
       expect(throttle.burst, route.id).toBeGreaterThanOrEqual(throttle.rate);
     }
+  });
+
+  it('throttles social start, callback and exchange like a code check: each reaches the provider or KMS', () => {
+    // The stage's route settings follow the table (the test above).
+    for (const id of ['socialStart', 'socialCallback', 'socialExchange'] as const) {
+      expect(routes[id].throttle, id).toEqual(CODE_CHECK_THROTTLE);
+    }
+    expect(CODE_CHECK_THROTTLE.rate).toBeLessThan(DEFAULT_THROTTLE.rate);
   });
 
   it('keeps the execute-api endpoint without a custom domain (it is the issuer then)', () => {
