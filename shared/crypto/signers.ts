@@ -1,6 +1,6 @@
-import { KMSClient } from '@aws-sdk/client-kms';
 import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import { kmsClient } from './kms-client.ts';
 import { KmsSigner } from './kms-signer.ts';
 import { LocalSigner } from './local-signer.ts';
 import { noSigner, type Signer } from './signer.ts';
@@ -15,10 +15,10 @@ export function signerFrom(config: Config, clock: Clock = systemClock): Signer {
       ...(notBefore === undefined ? {} : { notBefore: time(notBefore) }),
       ...(notAfter === undefined ? {} : { notAfter: time(notAfter) }),
     }));
-    return new KmsSigner(new KMSClient({ region: config.AWS_REGION }), generations, clock);
+    return new KmsSigner(kmsClient(config.AWS_REGION), generations, clock);
   }
   if (config.KMS_KEY_IDS.length > 0) {
-    return new KmsSigner(new KMSClient({ region: config.AWS_REGION }), config.KMS_KEY_IDS);
+    return new KmsSigner(kmsClient(config.AWS_REGION), config.KMS_KEY_IDS);
   }
   return noSigner;
 }
