@@ -3,7 +3,20 @@ import { DisplayName } from '../users/display-name.ts';
 import { normaliseEmail } from '../users/user.ts';
 import { CODE_ALPHABET, CODE_LENGTH, normaliseCode } from './code.ts';
 
-export const Email = z.pipe(z.email().check(z.maxLength(254)), z.transform(normaliseEmail));
+/**
+ * An address as people paste it: surrounding spaces and capitals are dropped before it is checked,
+ * so " Ada@Example.com " is the account of ada@example.com rather than a 400.
+ */
+const PastedEmail = z.string().check(z.maxLength(1024));
+// What OpenAPI and MCP tool schemas show of the input (the first schema of the pipe).
+PastedEmail.register(z.globalRegistry, {
+  format: 'email',
+  description: 'An email address; surrounding spaces and capitals are dropped, then at most 254 characters',
+});
+export const Email = z.pipe(
+  z.pipe(PastedEmail, z.transform(normaliseEmail)),
+  z.email().check(z.maxLength(254)),
+);
 
 /** SPEC §2: case-insensitive, hyphens ignored. A code that cannot be right is not counted as an attempt. */
 export const Code = z.pipe(z.string().check(z.maxLength(32)), z.transform(normaliseCode)).check(

@@ -267,6 +267,36 @@ describe('SPEC §3.1 sign-in request', () => {
     expect(verify.status).toBe(200);
   });
 
+  it('takes an address with surrounding spaces and capitals as the same account, mailing the plain address', async () => {
+    // Prepare
+    const email = newEmail();
+    const pasted = `  ${email.toUpperCase()}\t`;
+
+    // Act
+    const started = await post('/auth/code/start', { email: pasted });
+    const code = await latestCode(email);
+    const verified = await post('/auth/code/verify', { email: ` ${email} `, code });
+    const again = await signIn(app, email);
+
+    // Assess
+    expect(started.status).toBe(200);
+    expect(verified.status).toBe(200);
+    expect(verified.body.user.email).toBe(email);
+    expect(again.body.user.id).toBe(verified.body.user.id);
+  });
+
+  it.each([
+    ['only spaces', '   '],
+    ['an inner space', 'ada lovelace@example.test'],
+    ['no domain', ' ada@ '],
+  ])('still refuses an address that is not one once trimmed (%s)', async (_, email) => {
+    // Act
+    const started = await post('/auth/code/start', { email });
+
+    // Assess
+    expectError(started, 400, 'VALIDATION_ERROR');
+  });
+
   it('scopes the code and the account to the key sent on start: platform and application accounts differ', async () => {
     // Prepare
     const { application, publicKey } = await createTestApplication(app);
