@@ -4,20 +4,44 @@ import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
 import { keys } from './keys.ts';
 
-/** One event of an application's audit trail (shared/tenancy/audit.ts makes and reads it). */
-export interface StoredAuditEntry {
+/** Who did it: the signed-in member (support user or owner/admin) the entry names. */
+interface AuditBase {
   id: string;
   applicationId: string;
-  action: 'impersonation.started' | 'impersonation.ended';
   /** ISO time; with the id, the entry's sort key. */
   at: string;
   actorId: string;
   actorEmail: string;
+}
+
+/** An impersonation began or ended. */
+export interface ImpersonationAuditEntry extends AuditBase {
+  action: 'impersonation.started' | 'impersonation.ended';
   /** The end user the event concerns. */
   userId: string;
   impersonationId: string;
   reason: string;
 }
+
+/**
+ * One change of a social sign-in setting: a provider's `enabled`, `clientId`, `issuer` or
+ * `clientSecret` (never its value: `'set'` for the stored one, `'new secret'` for one this write
+ * gave, null for none), or the return URLs (`socialReturnUrls`, the whole list before and after).
+ */
+export interface SocialSignInChange {
+  path: string;
+  from: string | boolean | string[] | null;
+  to: string | boolean | string[] | null;
+}
+
+/** The application's social sign-in changed: who can sign in as its users, and where codes go. */
+export interface SocialSignInAuditEntry extends AuditBase {
+  action: 'socialSignIn.changed';
+  changes: SocialSignInChange[];
+}
+
+/** One event of an application's audit trail (shared/tenancy/audit.ts makes and reads it). */
+export type StoredAuditEntry = ImpersonationAuditEntry | SocialSignInAuditEntry;
 
 // Append-only: an entry is only ever created, never over another; no route updates or deletes one.
 const newEntry = 'attribute_not_exists(pk)';

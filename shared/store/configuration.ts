@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { auditWrites, type StoredAuditEntry } from './audit.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
@@ -22,6 +23,8 @@ export interface ConfigurationWrite {
    * conditioned on the application holding exactly these keys.
    */
   keyFlags?: { keyHashes: readonly string[]; originKnown: boolean };
+  /** The audit entry of the change (a social sign-in change), appended in the same transaction. */
+  audit?: StoredAuditEntry;
 }
 
 export type ConfigurationOutcome =
@@ -109,6 +112,8 @@ export async function writeConfiguration(db: Db, write: ConfigurationWrite): Pro
         },
       }),
     ),
+    // Last, so a failed condition's index still names a claim (1 to claim.length) as before.
+    ...(write.audit ? auditWrites(db.table, write.audit) : []),
   ];
   const written = await transactWrite(db, items);
   if (written.outcome !== 'failed') return written;

@@ -1,33 +1,60 @@
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
-import { readAuditPage, type StoredAuditEntry } from '../store/audit.ts';
+import {
+  type ImpersonationAuditEntry,
+  readAuditPage,
+  type SocialSignInAuditEntry,
+  type SocialSignInChange,
+  type StoredAuditEntry,
+} from '../store/audit.ts';
 
 /**
- * An application's audit trail (issue 8): append-only entries, written only inside the transaction
- * of the event they record (shared/store/impersonations.ts), never changed or deleted by any route.
+ * An application's audit trail (issue 8, issue 12): append-only entries, written only inside the
+ * transaction of the event they record (shared/store/impersonations.ts, shared/store/configuration.ts),
+ * never changed or deleted by any route.
  */
 export type AuditAction = StoredAuditEntry['action'];
 
+/** The entry of `action`, and its own fields: without the id, action and time every entry gets. */
+type EntryOf<A extends AuditAction> = A extends SocialSignInAuditEntry['action']
+  ? SocialSignInAuditEntry
+  : ImpersonationAuditEntry;
+type EventOf<A extends AuditAction> = Omit<EntryOf<A>, 'id' | 'action' | 'at'>;
+
 /** A new entry of `action`, at the request's time. */
-export function auditEntry(
-  deps: Deps,
-  action: AuditAction,
-  event: Omit<StoredAuditEntry, 'id' | 'action' | 'at'>,
-): StoredAuditEntry {
-  return { id: newId(deps.random, 'evt'), action, at: new Date(deps.clock.now()).toISOString(), ...event };
+export function auditEntry<A extends AuditAction>(deps: Deps, action: A, event: EventOf<A>): EntryOf<A> {
+  const entry = {
+    id: newId(deps.random, 'evt'),
+    action,
+    at: new Date(deps.clock.now()).toISOString(),
+    ...event,
+  };
+  return entry as unknown as EntryOf<A>;
 }
 
-/** An entry as `GET /applications/{applicationId}/audit` lists it. */
-const auditView = (item: Record<string, unknown>) => ({
-  id: item.id as string,
-  action: item.action as AuditAction,
-  at: item.at as string,
-  applicationId: item.applicationId as string,
-  actor: { userId: item.actorId as string, email: item.actorEmail as string },
-  userId: item.userId as string,
-  impersonationId: item.impersonationId as string,
-  reason: item.reason as string,
-});
+/** An entry as `GET /applications/{applicationId}/audit` lists it: the fields of its action. */
+function auditView(item: Record<string, unknown>) {
+  const common = {
+    id: item.id as string,
+    at: item.at as string,
+    applicationId: item.applicationId as string,
+    actor: { userId: item.actorId as string, email: item.actorEmail as string },
+  };
+  if (item.action === 'socialSignIn.changed') {
+    return {
+      ...common,
+      action: 'socialSignIn.changed' as const,
+      changes: item.changes as SocialSignInChange[],
+    };
+  }
+  return {
+    ...common,
+    action: item.action as 'impersonation.started' | 'impersonation.ended',
+    userId: item.userId as string,
+    impersonationId: item.impersonationId as string,
+    reason: item.reason as string,
+  };
+}
 
 /** The trail of an application, newest first, one page (SPEC §2 Page). */
 export async function listAudit(deps: Deps, applicationId: string, page: { limit: number; offset: number }) {

@@ -7,6 +7,7 @@ import { readApplicationNow } from '../store/applications.ts';
 import { readResource, writeConfiguration } from '../store/configuration.ts';
 import { invalidRequest } from '../validation.ts';
 import { type Application, applicationFromItem } from './applications.ts';
+import { auditEntry } from './audit.ts';
 import { type ApplicationGrant, grantAllows } from './authorize.ts';
 import {
   type Configuration,
@@ -19,15 +20,33 @@ import {
   storedConfig,
 } from './configuration-document.ts';
 import { isForeignServiceResource } from './service-resources.ts';
-import { retargetedSecrets, sealSecrets } from './social-providers.ts';
+import { retargetedSecrets, sealSecrets, socialSignInChanges } from './social-providers.ts';
 
 /** Lost races before a configuration write answers 429 busy: each one means another write landed. */
 const MAX_WRITES = 4;
 
-/** Whether a write changes the social providers (a secret sealed again included) or the return URLs. */
-const changesSocialSignIn = (before: Configuration, next: Configuration): boolean =>
-  !isDeepStrictEqual(before.socialProviders, next.socialProviders) ||
-  !isDeepStrictEqual(before.socialReturnUrls, next.socialReturnUrls);
+/**
+ * The audit entry of a write that changes social sign-in (a secret sealed again included), or
+ * undefined when it leaves it as it was. Refused (403) unless the caller is a signed-in owner or
+ * admin: whoever sets a provider or a return URL can sign in as the application's users.
+ */
+function socialSignInAudit(deps: Deps, grant: ApplicationGrant, before: Configuration, next: Configuration) {
+  const changes = socialSignInChanges(before, next);
+  if (changes.length === 0) return undefined;
+  const { principal } = grant;
+  if (!grantAllows(grant, 'socialSignIn.write') || principal.kind !== 'member') {
+    throw fail(
+      'forbidden',
+      "Only an owner or admin, signed in, may change social sign-in (socialProviders, socialReturnUrls): whoever sets them can sign in as the application's users",
+    );
+  }
+  return auditEntry(deps, 'socialSignIn.changed', {
+    applicationId: grant.application.id,
+    actorId: principal.user.id,
+    actorEmail: principal.user.email,
+    changes,
+  });
+}
 
 /** Seals a client secret for `app` (DESIGN §7): the plaintext goes no further than this. */
 const sealFor = (deps: Deps, app: Application) => (plaintext: string) => deps.sealer.seal(app.id, plaintext);
@@ -88,12 +107,7 @@ async function changeConfiguration(
     refuseServiceResources(deps, app.id, next);
     const retargeted = retargetedSecrets(before.socialProviders, next.socialProviders);
     if (retargeted.length > 0) throw invalidRequest('body', retargeted);
-    if (changesSocialSignIn(before, next) && !grantAllows(grant, 'socialSignIn.write')) {
-      throw fail(
-        'forbidden',
-        "Only an owner or admin, signed in, may change social sign-in (socialProviders, socialReturnUrls): whoever sets them can sign in as the application's users",
-      );
-    }
+    const audit = socialSignInAudit(deps, grant, before, next);
     if (isDeepStrictEqual(next, before)) {
       if (consistent) return before;
       current = await fresh(deps, app.id, undefined);
@@ -114,6 +128,7 @@ async function changeConfiguration(
         (before.origin === null) === (next.origin === null)
           ? undefined
           : { keyHashes: await activeKeyHashes(deps, app.id), originKnown: next.origin !== null },
+      ...(audit ? { audit } : {}),
     });
     switch (outcome.outcome) {
       case 'written':

@@ -5,9 +5,11 @@
  * before anything else sees it; the document holds only `{ sealed }`; a read shows `{ set }`.
  */
 
+import { isDeepStrictEqual } from 'node:util';
 import * as z from 'zod/mini';
 import type * as core from 'zod/v4/core';
 import { specialUse } from '../oauth/special-addresses.ts';
+import type { SocialSignInChange } from '../store/audit.ts';
 import { HttpsUri, UniqueHttpsUris } from './https-uri.ts';
 
 export const SOCIAL_PROVIDERS = ['google', 'github', 'microsoft', 'oidc'] as const;
@@ -221,3 +223,39 @@ export const providersView = (providers: SocialProviders) => ({
   microsoft: providerView(providers.microsoft),
   oidc: providerView(providers.oidc),
 });
+
+/** What the audit trail records of a provider's field: the value, but a secret only as set or new. */
+function auditValue(field: string, value: unknown, sealedBefore?: string): string | boolean | null {
+  if (value === undefined || value === null) return null;
+  if (field !== 'clientSecret') return value as string | boolean;
+  return (value as SealedSecret).sealed === sealedBefore ? 'set' : 'new secret';
+}
+
+/**
+ * Every change a write makes to social sign-in, for the audit entry of that write
+ * (shared/store/audit.ts `SocialSignInChange`): each provider field that differs, a secret given
+ * again counted (it is sealed anew) but never shown, and the return URLs before and after when
+ * the list changed. Empty exactly when the write leaves social sign-in as it was.
+ */
+export function socialSignInChanges(
+  before: { socialProviders: SocialProviders; socialReturnUrls: readonly string[] },
+  next: { socialProviders: SocialProviders; socialReturnUrls: readonly string[] },
+): SocialSignInChange[] {
+  const changes: SocialSignInChange[] = [];
+  for (const name of SOCIAL_PROVIDERS) {
+    const was = (before.socialProviders[name] ?? {}) as Record<string, unknown>;
+    const is = (next.socialProviders[name] ?? {}) as Record<string, unknown>;
+    const sealedBefore = (was.clientSecret as SealedSecret | null | undefined)?.sealed;
+    for (const field of new Set([...Object.keys(was), ...Object.keys(is)])) {
+      const from = auditValue(field, was[field], sealedBefore);
+      const to = auditValue(field, is[field], sealedBefore);
+      if (from !== to) changes.push({ path: `socialProviders.${name}.${field}`, from, to });
+    }
+  }
+  // The whole list: its order matters too (the first is where a start without return_to goes).
+  const [urlsFrom, urlsTo] = [[...before.socialReturnUrls], [...next.socialReturnUrls]];
+  if (!isDeepStrictEqual(urlsFrom, urlsTo)) {
+    changes.push({ path: 'socialReturnUrls', from: urlsFrom, to: urlsTo });
+  }
+  return changes;
+}
