@@ -7,14 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCertificates } from '../../bench/metadata-host.ts';
 import { escapeHtml } from '../../shared/html-escape.ts';
 import { freePort } from '../../shared/local/ports.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { launchBrowser, type TestBrowser } from '../support/browser.ts';
 import { newEmail } from '../support/sign-in.ts';
 import {
   APP_VERIFIER,
   type SocialProviders,
-  socialEnv,
-  startSocialProviders,
+  startSocialTestApp,
   withChallenge,
 } from '../support/social-providers.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
@@ -68,10 +67,9 @@ async function startReturnPage() {
 }
 
 beforeAll(async () => {
-  providers = await startSocialProviders();
   const port = await freePort();
   // ISSUER is the service's own loopback origin, so the browser keeps its cookies.
-  app = await startTestApp({ port, env: { ...socialEnv(providers), ISSUER: `http://127.0.0.1:${port}` } });
+  ({ app, providers } = await startSocialTestApp({ port, env: { ISSUER: `http://127.0.0.1:${port}` } }));
   returnPage = await startReturnPage();
   const owned = await createOwnedApplication(app, 'Acme Notes');
   applicationId = owned.applicationId;
@@ -97,7 +95,6 @@ afterAll(async () => {
   returnPage?.server.closeAllConnections();
   await new Promise<void>((resolve) => (returnPage ? returnPage.server.close(() => resolve()) : resolve()));
   await app?.close();
-  await providers?.close();
 });
 
 async function screenshot(page: Page, name: string) {

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recentAccountsCookieName } from '../../shared/sessions/recent-accounts.ts';
-import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import { TEST_ISSUER, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { cookieFrom, ownPage, postForm } from '../support/oauth-authorize.ts';
 import { newEmail } from '../support/sign-in.ts';
 import {
   APP_CHALLENGE,
   type SocialProviders,
-  socialEnv,
   socialTrip,
-  startSocialProviders,
+  startSocialTestApp,
   withChallenge,
 } from '../support/social-providers.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
@@ -23,14 +22,10 @@ let app: TestApp;
 let providers: SocialProviders;
 let recentName: string;
 beforeAll(async () => {
-  providers = await startSocialProviders();
-  app = await startTestApp({ env: socialEnv(providers) });
+  ({ app, providers } = await startSocialTestApp());
   recentName = recentAccountsCookieName(app.deps.config);
 });
-afterAll(async () => {
-  await app?.close();
-  await providers?.close();
-});
+afterAll(() => app?.close());
 
 const RETURN_URL = 'https://notes.acme.test/after-sign-in';
 const OTHER_RETURN_URL = 'https://notes.acme.test/elsewhere';

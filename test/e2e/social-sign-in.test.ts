@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callbackUrl } from '../../shared/social/flow.ts';
-import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import { TEST_ISSUER, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
 import { newEmail } from '../support/sign-in.ts';
@@ -17,10 +17,9 @@ import {
 import {
   browserCookie,
   type SocialProviders,
-  socialEnv,
   socialTrip,
   startAtProvider,
-  startSocialProviders,
+  startSocialTestApp,
 } from '../support/social-providers.ts';
 import { manage } from '../support/tenancy.ts';
 
@@ -28,22 +27,12 @@ let app: TestApp;
 let providers: SocialProviders;
 const answers: string[] = [];
 beforeAll(async () => {
-  providers = await startSocialProviders();
-  const started = await startTestApp({ env: socialEnv(providers) });
   // Every answer kept, so the last test can look for the owner's secrets in them.
-  app = {
-    ...started,
-    request: async (...args) => {
-      const answer = await started.request(...args);
-      answers.push(`${JSON.stringify(answer.headers)} ${answer.text}`);
-      return answer;
-    },
-  };
+  ({ app, providers } = await startSocialTestApp({
+    onAnswer: (answer) => answers.push(`${JSON.stringify(answer.headers)} ${answer.text}`),
+  }));
 });
-afterAll(async () => {
-  await app?.close();
-  await providers?.close();
-});
+afterAll(() => app?.close());
 
 type Provider = 'github' | 'oidc';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallCounter } from '../../bench/call-counter.ts';
 import { recentAccountsCookieName } from '../../shared/sessions/recent-accounts.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { countedBy } from '../support/counted.ts';
 import { freshIp } from '../support/http-client.ts';
 import { cookieFrom, ownPage, postForm } from '../support/oauth-authorize.ts';
@@ -9,9 +9,8 @@ import { newEmail } from '../support/sign-in.ts';
 import {
   APP_CHALLENGE,
   type SocialProviders,
-  socialEnv,
   socialTrip,
-  startSocialProviders,
+  startSocialTestApp,
   withChallenge,
 } from '../support/social-providers.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
@@ -27,8 +26,7 @@ let applicationId: string;
 let recent: string;
 
 beforeAll(async () => {
-  providers = await startSocialProviders();
-  app = await startTestApp({ env: socialEnv(providers), overrides: countedBy(counter) });
+  ({ app, providers } = await startSocialTestApp({ overrides: countedBy(counter) }));
   counter.watch(app.deps);
   const owned = await createOwnedApplication(app);
   applicationId = owned.applicationId;
@@ -58,10 +56,7 @@ beforeAll(async () => {
   }
   recent = cookie ?? '';
 });
-afterAll(async () => {
-  await app?.close();
-  await providers?.close();
-});
+afterAll(() => app?.close());
 
 describe('AWS calls per social sign-in page request', () => {
   it('the page without recent accounts: one BatchGetItem and one UpdateItem', async () => {

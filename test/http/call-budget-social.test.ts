@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallCounter } from '../../bench/call-counter.ts';
 import type { SecretSealer } from '../../shared/crypto/secret-sealer.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { countedBy } from '../support/counted.ts';
 import { freshIp } from '../support/http-client.ts';
 import { newEmail } from '../support/sign-in.ts';
@@ -14,9 +14,8 @@ import {
 import {
   browserCookie,
   type SocialProviders,
-  socialEnv,
   startAtProvider,
-  startSocialProviders,
+  startSocialTestApp,
   withChallenge,
 } from '../support/social-providers.ts';
 
@@ -30,9 +29,7 @@ let providers: SocialProviders;
 let owned: SocialApplication;
 
 beforeAll(async () => {
-  providers = await startSocialProviders();
-  app = await startTestApp({
-    env: socialEnv(providers),
+  ({ app, providers } = await startSocialTestApp({
     overrides: (defaults) => {
       const sealer: SecretSealer = {
         seal: (applicationId, plaintext) => defaults.sealer.seal(applicationId, plaintext),
@@ -43,14 +40,11 @@ beforeAll(async () => {
       };
       return { ...countedBy(counter)(defaults), sealer };
     },
-  });
+  }));
   counter.watch(app.deps);
   owned = await socialApplication(app, providers);
 });
-afterAll(async () => {
-  await app?.close();
-  await providers?.close();
-});
+afterAll(() => app?.close());
 
 function measureFrom() {
   counter.reset();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import {
   type ClientMetadataServer,
   startClientMetadataServer,
@@ -19,10 +19,9 @@ import {
 import {
   browserCookie,
   type SocialProviders,
-  socialEnv,
   socialTrip,
   startAtProvider,
-  startSocialProviders,
+  startSocialTestApp,
   withChallenge,
 } from '../support/social-providers.ts';
 import { manage } from '../support/tenancy.ts';
@@ -34,13 +33,11 @@ let providers: SocialProviders;
 let documents: ClientMetadataServer;
 beforeAll(async () => {
   const certificates = await testCertificates();
-  providers = await startSocialProviders(certificates);
+  ({ app, providers } = await startSocialTestApp({ certificates }));
   documents = await startClientMetadataServer(certificates);
-  app = await startTestApp({ env: socialEnv(providers) });
 });
 afterAll(async () => {
   await app?.close();
-  await providers?.close();
   await documents?.close();
 });
 

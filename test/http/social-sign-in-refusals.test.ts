@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCIAL_CODE_TTL_MS, SOCIAL_STATE_TTL_MS } from '../../shared/social/flow.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { newEmail } from '../support/sign-in.ts';
@@ -18,10 +18,9 @@ import {
 import {
   browserCookie,
   type SocialProviders,
-  socialEnv,
   socialTrip,
   startAtProvider,
-  startSocialProviders,
+  startSocialTestApp,
   withChallenge,
 } from '../support/social-providers.ts';
 import { manage } from '../support/tenancy.ts';
@@ -33,21 +32,9 @@ let app: TestApp;
 let providers: SocialProviders;
 const answers: TestResponse[] = [];
 beforeAll(async () => {
-  providers = await startSocialProviders();
-  const started = await startTestApp({ env: socialEnv(providers) });
-  app = {
-    ...started,
-    request: async (...args) => {
-      const answer = await started.request(...args);
-      answers.push(answer);
-      return answer;
-    },
-  };
+  ({ app, providers } = await startSocialTestApp({ onAnswer: (answer) => answers.push(answer) }));
 });
-afterAll(async () => {
-  await app?.close();
-  await providers?.close();
-});
+afterAll(() => app?.close());
 
 /** The application's items of `type` (socialState, socialCode, account), read straight from the table. */
 async function itemsOf(owned: SocialApplication, type: 'socialState' | 'socialCode' | 'account') {

@@ -2,8 +2,16 @@
  * Social sign-in for tests (issue 12): the two providers live in bench/ (the calls bench drives
  * the social routes with them too, and bench may not import test/); the browser's trips are here.
  */
-import { providerGet, type SocialProviders, withChallenge } from '../../bench/social-hosts.ts';
-import type { TestApp } from './app.ts';
+
+import type { TestCertificates } from '../../bench/metadata-host.ts';
+import {
+  providerGet,
+  type SocialProviders,
+  socialEnv,
+  startSocialProviders,
+  withChallenge,
+} from '../../bench/social-hosts.ts';
+import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import type { TestResponse } from './http-client.ts';
 
 export {
@@ -14,6 +22,44 @@ export {
   startSocialProviders,
   withChallenge,
 } from '../../bench/social-hosts.ts';
+
+export interface SocialTestOptions extends TestAppOptions {
+  /** The test CA's certificates, when the test serves https hosts of its own beside the providers. */
+  certificates?: TestCertificates;
+  /** Hears every answer of `app.request` (a test that looks for the owner's secrets in all of them). */
+  onAnswer?: (answer: TestResponse) => void;
+}
+
+/**
+ * The two local providers, then the service configured to reach them (`options` as startTestApp
+ * takes them, their `env` over the providers'). The app's `close` stops the providers too.
+ */
+export async function startSocialTestApp(
+  options: SocialTestOptions = {},
+): Promise<{ app: TestApp; providers: SocialProviders }> {
+  const { certificates, onAnswer, ...appOptions } = options;
+  const providers = await startSocialProviders(certificates);
+  const started = await startTestApp({
+    ...appOptions,
+    env: { ...socialEnv(providers), ...appOptions.env },
+  }).catch(async (error: unknown) => {
+    await providers.close();
+    throw error;
+  });
+  const app: TestApp = {
+    ...started,
+    request: async (...args) => {
+      const answer = await started.request(...args);
+      onAnswer?.(answer);
+      return answer;
+    },
+    close: async () => {
+      await started.close();
+      await providers.close();
+    },
+  };
+  return { app, providers };
+}
 
 /**
  * The cookie of the test's browser: its social sign-in binding (shared/social/browser-binding.ts),
