@@ -32,7 +32,7 @@ export interface BrowserGlobals {
 export interface WebLocks {
   /** Waits for the lock, then holds it until the callback's promise settles. */
   request<T>(name: string, callback: () => Promise<T>): Promise<T>;
-  /** Runs the callback at once: with the lock, or with null when another holder has it. */
+  /** Runs the callback without waiting for the lock: with it, or with null when another holder has it. */
   request<T>(
     name: string,
     options: { ifAvailable: true },

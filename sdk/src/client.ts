@@ -35,7 +35,8 @@ export const REFRESH_LOCK = 'auth:refresh';
 /**
  * How long a tab gives another tab's new token (or sign-out) to reach its local storage before it
  * acts on the token it reads: after waiting for another holder of the refresh lock, and before it
- * takes a 401 for a sign-out. The wait ends as soon as the change arrives (a `storage` event).
+ * treats a 401 as a revoked session. The wait ends as soon as the change arrives (a `storage`
+ * event, or this tab's own write).
  */
 export const CATCH_UP_MS = 1000;
 
@@ -129,8 +130,6 @@ export function createClient(options: ClientOptions): DoorcodeClient {
   const env: BrowserGlobals = browserGlobals();
   const base = options.baseUrl.replace(/\/+$/, '');
   const store = new SessionStore(env);
-  // Without Web Locks only this tab writes the token, and its own writes are read at once.
-  const catchUp = env.navigator?.locks ? CATCH_UP_MS : 0;
   /** This tab's refresh in flight, with or without Web Locks. */
   let refreshing: Promise<string | null> | undefined;
 
@@ -168,7 +167,7 @@ export function createClient(options: ClientOptions): DoorcodeClient {
     if (response.ok) return body as T;
     if (response.status === 401 && token) {
       if (spec.retry !== false) await refreshSettled();
-      const now = await store.changeFrom(token, catchUp);
+      const now = await store.changeFrom(token, CATCH_UP_MS);
       if (now && now !== token && spec.retry !== false) return call({ ...spec, retry: false });
       if (now === token && !spec.ending) store.refused(token);
     }
@@ -183,7 +182,7 @@ export function createClient(options: ClientOptions): DoorcodeClient {
   async function refreshOnce(before: string, waited: boolean): Promise<string | null> {
     // Re-read under the lock: the tab that held it may have refreshed (or signed out) already, and
     // its token may still be on its way here.
-    const current = await store.changeFrom(before, waited ? catchUp : 0);
+    const current = await store.changeFrom(before, waited ? CATCH_UP_MS : 0);
     if (current !== before) return current;
     try {
       return signedIn(

@@ -149,12 +149,15 @@ describe('a call refused while a refresh is running', () => {
     const { origin, service, first } = twoTabs({ locks: false });
     service.answer(REFRESH, refused).answer(LIST, refused);
     const release = service.hold(REFRESH);
+    vi.useFakeTimers();
 
     // Act
     const refreshed = first.client.refresh();
     const listed = first.client.listSessions().catch((error: unknown) => error);
-    await later();
+    await vi.advanceTimersByTimeAsync(20);
     release();
+    // The refused refresh gives a token from another tab CATCH_UP_MS before it clears.
+    await vi.advanceTimersByTimeAsync(CATCH_UP_MS);
 
     // Assess
     expect(await refreshed).toBeNull();
@@ -244,15 +247,17 @@ describe("another tab's new token that has not reached this tab yet", () => {
 
     // Act
     const refreshed = first.client.refresh();
-    const waiting = second.client.refresh();
+    const waiting = watch(second.client.refresh());
     // The first tab's own wait for a token from elsewhere runs out; it clears the session.
     await vi.advanceTimersByTimeAsync(CATCH_UP_MS);
     const firstToken = await refreshed;
     origin.deliver();
+    await vi.advanceTimersByTimeAsync(0);
 
     // Assess
     expect(firstToken).toBeNull();
-    expect(await waiting).toBeNull();
+    expect(waiting.settled).toBe(true);
+    expect(await waiting.promise).toBeNull();
     expect(service.count(REFRESH)).toBe(1);
     expect(first.events('auth:session-revoked')).toHaveLength(1);
     expect(second.events('auth:session-revoked')).toHaveLength(0);
@@ -276,19 +281,59 @@ describe("another tab's new token that has not reached this tab yet", () => {
     expect(second.events('auth:session-revoked')).toHaveLength(1);
   });
 
-  it('without Web Locks (one tab writes the token) a refused token is cleared at once', async () => {
+  it("without Web Locks, a call refused for another tab's uncoordinated refresh still waits for its token", async () => {
     // Prepare
-    const { origin, service, first } = twoTabs({ locks: false });
-    service.answer(LIST, refused);
+    const { origin, service, first, second } = twoTabs({ locks: false, lag: true });
+    service.answer(LIST, refused, list);
+    await first.client.refresh();
 
     // Act
-    const listed = watch(first.client.listSessions());
+    const listed = watch(second.client.listSessions());
+    await meanwhile();
+    origin.deliver();
     await vi.advanceTimersByTimeAsync(0);
 
     // Assess
     expect(listed.settled).toBe(true);
-    await expect(listed.promise).rejects.toMatchObject({ status: 401 });
-    expect(origin.storage.has('auth:token')).toBe(false);
+    expect(await listed.promise).toEqual(list.body);
+    expect(origin.storage.get('auth:token')).toBe('tok_2');
+    expect(second.events('auth:session-revoked')).toHaveLength(0);
+  });
+
+  it('a tab that finds the lock free refreshes at once, waiting for nothing', async () => {
+    // Prepare
+    const { service, first } = twoTabs({ lag: true });
+
+    // Act
+    const refreshed = watch(first.client.refresh());
+    await vi.advanceTimersByTimeAsync(0);
+
+    // Assess
+    expect(service.count(REFRESH)).toBe(1);
+    expect(refreshed.settled).toBe(true);
+    expect(await refreshed.promise).toBe('tok_2');
+  });
+
+  it("a refresh that finds the lock free but reads the old token: one refused request, then the other tab's token", async () => {
+    // Prepare: the service rotated tok_1 for the first tab, so the second's tok_1 is refused.
+    const { origin, service, first, second } = twoTabs({ lag: true });
+    service.answer(REFRESH, { status: 200, body: signInResult('tok_2') }, refused);
+    await first.client.refresh();
+
+    // Act
+    const refreshed = watch(second.client.refresh());
+    await meanwhile();
+    const settledBeforeDelivery = refreshed.settled;
+    origin.deliver();
+    await vi.advanceTimersByTimeAsync(0);
+
+    // Assess
+    expect(settledBeforeDelivery).toBe(false);
+    expect(refreshed.settled).toBe(true);
+    expect(await refreshed.promise).toBe('tok_2');
+    expect(authorizations(service, '/auth/refresh')).toEqual(['Bearer tok_1', 'Bearer tok_1']);
+    expect(origin.storage.get('auth:token')).toBe('tok_2');
+    expect(second.events('auth:session-revoked')).toHaveLength(0);
   });
 
   it('a sign-out refused for the rotated token is sent again with the new one, so the session ends', async () => {
@@ -298,10 +343,12 @@ describe("another tab's new token that has not reached this tab yet", () => {
     await first.client.refresh();
 
     // Act
-    const signedOut = second.client.signOut();
+    const signedOut = watch(second.client.signOut());
     await meanwhile();
     origin.deliver();
-    await signedOut;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(signedOut.settled).toBe(true);
+    await signedOut.promise;
 
     // Assess
     expect(authorizations(service, '/auth/sign-out')).toEqual(['Bearer tok_1', 'Bearer tok_2']);

@@ -116,14 +116,13 @@ class FakeLocks {
       return Promise.resolve().then(() => callback(null));
     this.held.add(name);
     const held = (this.tails.get(name) ?? Promise.resolve()).then(() => callback({ name }));
-    const released = held.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.tails.set(name, released);
-    void released.then(() => {
+    // Free as soon as the callback settles (unless another request is queued behind it).
+    let released: Promise<void> | undefined;
+    const free = () => {
       if (this.tails.get(name) === released) this.held.delete(name);
-    });
+    };
+    released = held.then(free, free);
+    this.tails.set(name, released);
     return held;
   }
 }
