@@ -128,8 +128,9 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   updateTenantMember: manager,
   removeTenantMember: manager,
   getConfiguration: manager,
-  replaceConfiguration: [...manager, 'resource'],
-  patchConfiguration: [...manager, 'resource'],
+  // A change of social sign-in appends its audit entry in the configuration's transaction.
+  replaceConfiguration: [...manager, 'resource', 'audit'],
+  patchConfiguration: [...manager, 'resource', 'audit'],
   // The grant (in its user's partition), the application, the caller's membership of the owning
   // organization (read on every call), and what the tools read and write: the application's users,
   // statistics and tenant organizations; revoking sessions ends impersonations and records it.

@@ -29,7 +29,7 @@ export interface RouteThrottle {
  */
 export const MAIL_THROTTLE: RouteThrottle = { rate: 10, burst: 20 };
 
-/** The routes that check a sign-in code (verify, approve, the bridge's verify), and social start, callback and exchange. */
+/** The routes that check a sign-in code (verify, approve, the bridge's verify), and social start and exchange. */
 export const CODE_CHECK_THROTTLE: RouteThrottle = { rate: 25, burst: 50 };
 
 /** The stage-wide throttle, which every route without its own `throttle` gets. */

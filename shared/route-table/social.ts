@@ -2,8 +2,10 @@
  * Social sign-in (issue 12; docs/social-sign-in.md): an application's end users sign in with the
  * owner's own OAuth client. Start and callback are browser navigations (HTML error pages); the
  * exchange is called by the application with its key and answers SignInResult like verify. Spread
- * into the one table (shared/routes.ts). Start, callback and exchange get the code check's throttle:
- * each reaches the provider or KMS (Decrypt at the callback, Sign at the exchange).
+ * into the one table (shared/routes.ts). Start and exchange get the code check's throttle: every
+ * provider call and KMS Decrypt follows a start (a callback without a started state stops at one
+ * read), and the exchange signs. The callback keeps the stage's: a user who already consented at the
+ * provider should not meet API Gateway's bare 429 there.
  */
 import { NoBody, SignInResult } from '../contracts/common.ts';
 import {
@@ -72,7 +74,6 @@ export const socialRoutes = {
     auth: 'none',
     // The owner's client secret is opened here and nowhere else (DESIGN §7); the recent-accounts
     // cookie is signed under the code-hash key.
-    throttle: CODE_CHECK_THROTTLE,
     access: { table: 'readwrite', seal: 'decrypt', codeKey: true },
     contract: {
       params: SocialPath,

@@ -4,8 +4,10 @@ import { normaliseEmail } from '../users/user.ts';
 import { CODE_ALPHABET, CODE_LENGTH, normaliseCode } from './code.ts';
 
 /**
- * An address as people paste it: surrounding spaces and capitals are dropped before it is checked,
- * so " Ada@Example.com " is the account of ada@example.com rather than a 400.
+ * An address as people paste it: surrounding spaces are dropped before it is checked, and capitals
+ * after (the check allows ASCII only, so lower-casing cannot turn another character, such as the
+ * Kelvin sign, into an ASCII letter), so " Ada@Example.com " is the account of ada@example.com
+ * rather than a 400.
  */
 const PastedEmail = z.string().check(z.maxLength(1024));
 // What OpenAPI and MCP tool schemas show of the input (the first schema of the pipe).
@@ -14,8 +16,11 @@ PastedEmail.register(z.globalRegistry, {
   description: 'An email address; surrounding spaces and capitals are dropped, then at most 254 characters',
 });
 export const Email = z.pipe(
-  z.pipe(PastedEmail, z.transform(normaliseEmail)),
-  z.email().check(z.maxLength(254)),
+  z.pipe(
+    PastedEmail,
+    z.transform((email: string) => email.trim()),
+  ),
+  z.pipe(z.email().check(z.maxLength(254)), z.transform(normaliseEmail)),
 );
 
 /** SPEC §2: case-insensitive, hyphens ignored. A code that cannot be right is not counted as an attempt. */

@@ -19,7 +19,10 @@ export type AuditAction = StoredAuditEntry['action'];
 type EntryOf<A extends AuditAction> = A extends SocialSignInAuditEntry['action']
   ? SocialSignInAuditEntry
   : ImpersonationAuditEntry;
-type EventOf<A extends AuditAction> = Omit<EntryOf<A>, 'id' | 'action' | 'at'>;
+// Distributed over a union of actions, so a caller can never pass fewer fields than one entry needs.
+type EventOf<A extends AuditAction> = A extends AuditAction
+  ? Omit<EntryOf<A>, 'id' | 'action' | 'at'>
+  : never;
 
 /** A new entry of `action`, at the request's time. */
 export function auditEntry<A extends AuditAction>(deps: Deps, action: A, event: EventOf<A>): EntryOf<A> {
@@ -40,20 +43,21 @@ function auditView(item: Record<string, unknown>) {
     applicationId: item.applicationId as string,
     actor: { userId: item.actorId as string, email: item.actorEmail as string },
   };
-  if (item.action === 'socialSignIn.changed') {
-    return {
-      ...common,
-      action: 'socialSignIn.changed' as const,
-      changes: item.changes as SocialSignInChange[],
-    };
+  switch (item.action) {
+    case 'socialSignIn.changed':
+      return { ...common, action: item.action, changes: item.changes as SocialSignInChange[] };
+    case 'impersonation.started':
+    case 'impersonation.ended':
+      return {
+        ...common,
+        action: item.action,
+        userId: item.userId as string,
+        impersonationId: item.impersonationId as string,
+        reason: item.reason as string,
+      };
+    default:
+      throw new Error(`audit entry ${String(item.id)} has an unknown action ${String(item.action)}`);
   }
-  return {
-    ...common,
-    action: item.action as 'impersonation.started' | 'impersonation.ended',
-    userId: item.userId as string,
-    impersonationId: item.impersonationId as string,
-    reason: item.reason as string,
-  };
 }
 
 /** The trail of an application, newest first, one page (SPEC §2 Page). */

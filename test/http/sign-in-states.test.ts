@@ -289,6 +289,9 @@ describe('SPEC §3.1 sign-in request', () => {
     ['only spaces', '   '],
     ['an inner space', 'ada lovelace@example.test'],
     ['no domain', ' ada@ '],
+    // Lower-cased first, the Kelvin sign would become an ASCII k: the account of kelly@example.test.
+    ['a Kelvin sign for the K', '\u212Aelly@example.test'],
+    ['a Kelvin sign in the domain', 'kelly@\u212Aexample.test'],
   ])('still refuses an address that is not one once trimmed (%s)', async (_, email) => {
     // Act
     const started = await post('/auth/code/start', { email });

@@ -142,6 +142,49 @@ describe('the audit trail of social sign-in changes', () => {
     expect(listed.body.items).toHaveLength(1);
   });
 
+  it('PUT of the document as read adds nothing; a new OpenID Connect issuer with its secret is recorded', async () => {
+    // Prepare
+    const { owned } = await configured();
+    const oidc = {
+      enabled: true,
+      clientId: 'notes',
+      issuer: 'https://id.acme.com',
+      clientSecret: newSecret(),
+    };
+    app.clock.advance(1000);
+    expect((await patch(owned, { socialProviders: { oidc } })).status).toBe(200);
+    const asRead = (await manage(app, 'GET', configuration(owned), { token: owned.owner.token })).body;
+    const put = (body: unknown) =>
+      manage(app, 'PUT', configuration(owned), { token: owned.owner.token }, body);
+    const secret = newSecret();
+
+    // Act
+    app.clock.advance(1000);
+    const same = await put(asRead);
+    app.clock.advance(1000);
+    const moved = await put({
+      ...asRead,
+      socialProviders: {
+        ...asRead.socialProviders,
+        oidc: { ...asRead.socialProviders.oidc, issuer: 'https://login.acme.com', clientSecret: secret },
+      },
+    });
+    const listed = await trail(owned);
+
+    // Assess
+    expect([same.status, moved.status]).toEqual([200, 200]);
+    expect(listed.body.page.total).toBe(3);
+    // The issuer as the configuration stores it (WHATWG form: an empty path is '/').
+    expect(listed.body.items[0].changes).toHaveLength(2);
+    expect(listed.body.items[0].changes).toEqual(
+      expect.arrayContaining([
+        { path: 'socialProviders.oidc.issuer', from: 'https://id.acme.com/', to: 'https://login.acme.com/' },
+        { path: 'socialProviders.oidc.clientSecret', from: 'set', to: 'new secret' },
+      ]),
+    );
+    expect(listed.text).not.toContain(secret);
+  });
+
   it('writes exactly one entry for each change that commits, under concurrent writes', async () => {
     // Prepare
     const { owned } = await configured();

@@ -222,11 +222,12 @@ describe('HTTP API', () => {
     }
   });
 
-  it('throttles social start, callback and exchange like a code check: each reaches the provider or KMS', () => {
+  it('throttles social start and exchange like a code check, and leaves the callback at the stage default', () => {
     // The stage's route settings follow the table (the test above).
-    for (const id of ['socialStart', 'socialCallback', 'socialExchange'] as const) {
+    for (const id of ['socialStart', 'socialExchange'] as const) {
       expect(routes[id].throttle, id).toEqual(CODE_CHECK_THROTTLE);
     }
+    expect((routes.socialCallback as { throttle?: unknown }).throttle).toBeUndefined();
     expect(CODE_CHECK_THROTTLE.rate).toBeLessThan(DEFAULT_THROTTLE.rate);
   });
 
