@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import type { WebLocks } from '../../sdk/src/browser.ts';
 import { createClient, type DoorcodeClient } from '../../sdk/src/index.ts';
 
 /**
@@ -96,20 +97,16 @@ export class FakeService {
 }
 
 /** Web Locks: one holder per name at a time, the others queued in request order. */
-class FakeLocks {
+class FakeLocks implements WebLocks {
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly held = new Set<string>();
-  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
-  request<T>(
-    name: string,
-    options: { ifAvailable: true },
-    callback: (lock: object | null) => Promise<T>,
-  ): Promise<T>;
-  request<T>(
+
+  // Both forms of the interface (the overloads are WebLocks's), in one body.
+  readonly request = (<T>(
     name: string,
     second: { ifAvailable: true } | (() => Promise<T>),
     third?: (lock: object | null) => Promise<T>,
-  ): Promise<T> {
+  ): Promise<T> => {
     const callback = typeof second === 'function' ? second : (third as (lock: object | null) => Promise<T>);
     // As a browser does, the callback runs later (a task), never inside `request`.
     if (this.held.has(name) && typeof second !== 'function')
@@ -124,7 +121,7 @@ class FakeLocks {
     released = held.then(free, free);
     this.tails.set(name, released);
     return held;
-  }
+  }) as WebLocks['request'];
 }
 
 export interface FakeTab {
