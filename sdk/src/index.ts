@@ -1,5 +1,5 @@
 /**
- * @doorcode/client 4.0.0: sign-in by an emailed code or a social provider in the browser, the session kept in
+ * @doorcode/client 4.1.0: sign-in by an emailed code or a social provider in the browser, the session kept in
  * `localStorage['auth:token']` and in step across tabs. Reference: docs/sdk.md.
  */
 export {

@@ -34,11 +34,11 @@ describe('the built SDK', () => {
     expect(code).toMatch(/\bexport\s*\{/);
   });
 
-  it('is package @doorcode/client 4.0.0, an ES module with types and no dependencies', async () => {
+  it('is package @doorcode/client 4.1.0, an ES module with types and no dependencies', async () => {
     const pkg = JSON.parse(await readFile(join(repoRoot, 'sdk', 'package.json'), 'utf8'));
     expect(pkg).toMatchObject({
       name: '@doorcode/client',
-      version: '4.0.0',
+      version: '4.1.0',
       type: 'module',
       exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
     });
