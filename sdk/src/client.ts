@@ -117,8 +117,6 @@ interface Call {
    * Either way a 401 gives another tab's new token `CATCH_UP_MS` to arrive before it clears the session.
    */
   retry?: boolean;
-  /** The call ends the session itself (sign-out): a refused token is not a revocation to announce. */
-  ending?: boolean;
   signal?: AbortSignal | undefined;
 }
 
@@ -169,7 +167,7 @@ export function createClient(options: ClientOptions): DoorcodeClient {
       if (spec.retry !== false) await refreshSettled();
       const now = await store.changeFrom(token, CATCH_UP_MS);
       if (now && now !== token && spec.retry !== false) return call({ ...spec, retry: false });
-      if (now === token && !spec.ending) store.refused(token);
+      if (now === token) store.refused(token);
     }
     throw errorFromAnswer(response.status, body, response.headers.get('retry-after'));
   }
@@ -271,13 +269,23 @@ export function createClient(options: ClientOptions): DoorcodeClient {
       return refreshing ?? tracked(refreshOnce(before, false));
     },
     signOut: async () => {
+      const before = store.token();
       try {
-        // A 401 because another tab refreshed meanwhile is retried with its token: the session ends.
-        if (store.token())
-          await call({ method: 'POST', path: '/auth/sign-out', session: true, ending: true });
-      } catch (error) {
-        // Refused: the session had ended already, which is what signing out asks for.
-        if (!(error instanceof DoorcodeError && error.status === 401)) throw error;
+        if (!before) return;
+        // The service answers sign-out 200 for any token, a rotated one too (ending nothing), so the
+        // token sent must be the live one: under the refresh lock, as a refresh reads it, no tab
+        // rotates it meanwhile, and a tab's refresh that just ended has its token read here first.
+        const end = async (waited: boolean) => {
+          if ((await store.changeFrom(before, waited ? CATCH_UP_MS : 0)) === null) return;
+          await call({ method: 'POST', path: '/auth/sign-out', session: true, retry: false });
+        };
+        const locks = env.navigator?.locks;
+        if (locks) await underRefreshLock(locks, end);
+        else {
+          // No Web Locks: only this tab's own refresh can be waited for.
+          await refreshing?.catch(() => undefined);
+          await end(false);
+        }
       } finally {
         store.clear();
       }

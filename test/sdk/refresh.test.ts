@@ -195,21 +195,35 @@ describe("another tab's new token that has not reached this tab yet", () => {
     vi.useFakeTimers();
   });
 
+  /**
+   * Lets `promise` (a tab's call) run while the other tab's writes are held back, then delivers
+   * them: whether it had settled before they arrived (and what `observe` saw then), and whether it
+   * settled at once after.
+   */
+  async function acrossDelivery<T, O>(origin: FakeOrigin, promise: Promise<T>, observe?: () => O) {
+    const state = watch(promise);
+    await meanwhile();
+    const settledBefore = state.settled;
+    const observed = observe?.();
+    origin.deliver();
+    await vi.advanceTimersByTimeAsync(0);
+    return { settledBefore, observed, settled: state.settled, promise };
+  }
+
   it('a tab that waited for the lock waits for the token too, instead of refreshing again', async () => {
     // Prepare
     const { origin, service, first, second } = twoTabs({ lag: true });
 
     // Act
-    const tokens = watch(Promise.all([first.client.refresh(), second.client.refresh()]));
-    await meanwhile();
-    const sentBeforeDelivery = service.count(REFRESH);
-    const settledBeforeDelivery = tokens.settled;
-    origin.deliver();
-    await vi.advanceTimersByTimeAsync(0);
+    const tokens = await acrossDelivery(
+      origin,
+      Promise.all([first.client.refresh(), second.client.refresh()]),
+      () => service.count(REFRESH),
+    );
 
     // Assess
-    expect(sentBeforeDelivery).toBe(1);
-    expect(settledBeforeDelivery).toBe(false);
+    expect(tokens.observed).toBe(1);
+    expect(tokens.settledBefore).toBe(false);
     // The storage event ends the wait: no need to sit out the rest of it.
     expect(tokens.settled).toBe(true);
     expect(await tokens.promise).toEqual(['tok_2', 'tok_2']);
@@ -224,14 +238,14 @@ describe("another tab's new token that has not reached this tab yet", () => {
     await first.client.refresh();
 
     // Act
-    const listed = watch(second.client.listSessions());
-    await meanwhile();
-    const clearedMeanwhile = !origin.storage.has('auth:token');
-    origin.deliver();
-    await vi.advanceTimersByTimeAsync(0);
+    const listed = await acrossDelivery(
+      origin,
+      second.client.listSessions(),
+      () => !origin.storage.has('auth:token'),
+    );
 
     // Assess
-    expect(clearedMeanwhile).toBe(false);
+    expect(listed.observed).toBe(false);
     expect(listed.settled).toBe(true);
     expect(await listed.promise).toEqual(list.body);
     expect(authorizations(service, '/auth/list-sessions')).toEqual(['Bearer tok_1', 'Bearer tok_2']);
@@ -288,10 +302,7 @@ describe("another tab's new token that has not reached this tab yet", () => {
     await first.client.refresh();
 
     // Act
-    const listed = watch(second.client.listSessions());
-    await meanwhile();
-    origin.deliver();
-    await vi.advanceTimersByTimeAsync(0);
+    const listed = await acrossDelivery(origin, second.client.listSessions());
 
     // Assess
     expect(listed.settled).toBe(true);
@@ -321,14 +332,10 @@ describe("another tab's new token that has not reached this tab yet", () => {
     await first.client.refresh();
 
     // Act
-    const refreshed = watch(second.client.refresh());
-    await meanwhile();
-    const settledBeforeDelivery = refreshed.settled;
-    origin.deliver();
-    await vi.advanceTimersByTimeAsync(0);
+    const refreshed = await acrossDelivery(origin, second.client.refresh());
 
     // Assess
-    expect(settledBeforeDelivery).toBe(false);
+    expect(refreshed.settledBefore).toBe(false);
     expect(refreshed.settled).toBe(true);
     expect(await refreshed.promise).toBe('tok_2');
     expect(authorizations(service, '/auth/refresh')).toEqual(['Bearer tok_1', 'Bearer tok_1']);
@@ -336,36 +343,44 @@ describe("another tab's new token that has not reached this tab yet", () => {
     expect(second.events('auth:session-revoked')).toHaveLength(0);
   });
 
-  it('a sign-out refused for the rotated token is sent again with the new one, so the session ends', async () => {
-    // Prepare
+  it('a sign-out while another tab refreshes waits for it and ends the session with the new token', async () => {
+    // Prepare: the service answers sign-out 200 for any token, so a rotated one would end nothing.
     const { origin, service, first, second } = twoTabs({ lag: true });
-    service.answer(SIGN_OUT, refused, { status: 200, body: { signedOut: true } });
-    await first.client.refresh();
+    service.answer(SIGN_OUT, { status: 200, body: { signedOut: true } });
+    const release = service.hold(REFRESH);
 
     // Act
-    const signedOut = watch(second.client.signOut());
-    await meanwhile();
-    origin.deliver();
+    const refreshed = first.client.refresh();
+    const signingOut = second.client.signOut();
     await vi.advanceTimersByTimeAsync(0);
-    expect(signedOut.settled).toBe(true);
-    await signedOut.promise;
+    const sentDuringRefresh = service.count(SIGN_OUT);
+    release();
+    const firstToken = await refreshed;
+    const signedOut = await acrossDelivery(origin, signingOut);
 
     // Assess
-    expect(authorizations(service, '/auth/sign-out')).toEqual(['Bearer tok_1', 'Bearer tok_2']);
+    expect(firstToken).toBe('tok_2');
+    expect(sentDuringRefresh).toBe(0);
+    expect(signedOut.settledBefore).toBe(false);
+    expect(signedOut.settled).toBe(true);
+    await signedOut.promise;
+    expect(authorizations(service, '/auth/sign-out')).toEqual(['Bearer tok_2']);
     expect(origin.storage.has('auth:token')).toBe(false);
   });
 
-  it('a sign-out refused with nothing on its way resolves, signed out, without auth:session-revoked', async () => {
+  it('a sign-out with no refresh anywhere goes at once with the stored token', async () => {
     // Prepare
     const { origin, service, first } = twoTabs({ lag: true });
-    service.answer(SIGN_OUT, refused);
+    service.answer(SIGN_OUT, { status: 200, body: { signedOut: true } });
 
     // Act
-    const signedOut = first.client.signOut();
-    await vi.advanceTimersByTimeAsync(CATCH_UP_MS);
+    const signedOut = watch(first.client.signOut());
+    await vi.advanceTimersByTimeAsync(0);
 
     // Assess
-    await expect(signedOut).resolves.toBeUndefined();
+    expect(signedOut.settled).toBe(true);
+    await expect(signedOut.promise).resolves.toBeUndefined();
+    expect(authorizations(service, '/auth/sign-out')).toEqual(['Bearer tok_1']);
     expect(origin.storage.has('auth:token')).toBe(false);
     expect(first.events('auth:session-revoked')).toHaveLength(0);
   });
