@@ -113,7 +113,8 @@ interface Call {
   key?: boolean;
   /**
    * After a 401, wait for any refresh (this tab's, or another tab's under the lock) and call again once
-   * if it stored a new token. false for the refresh itself (it holds the lock) and for a retried call.
+   * if it stored a new token. false under the refresh lock (refresh, sign-out: waiting for it would
+   * wait for themselves) and for a retried call.
    * Either way a 401 gives another tab's new token `CATCH_UP_MS` to arrive before it clears the session.
    */
   retry?: boolean;
