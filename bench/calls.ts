@@ -36,6 +36,7 @@ import {
   withChallenge,
 } from './social-hosts.ts';
 import type { Benchmark } from './types.ts';
+import type { AuditRequest } from '../shared/tenancy/audit.ts';
 
 /** The fields of an answer the bench reads back (the rest is only counted). */
 interface Answer {
@@ -165,8 +166,12 @@ export const callsBenchmark: Benchmark = {
         name: 'Bench',
         configuration: { authentication: { syntheticEmailDomain: 'synthetic.bench.test' } },
       });
-      const publicKey = (await createApiKey(counted, { applicationId: app.id, type: 'public' })).key;
-      const secretKey = (await createApiKey(counted, { applicationId: app.id, type: 'secret' })).key;
+      const operator: AuditRequest = { actor: { kind: 'service' }, ip: '127.0.0.1', userAgent: 'bench' };
+      const keyOf = async (type: 'public' | 'secret') =>
+        (await createApiKey(counted, operator, { applicationId: app.id, organizationId: app.organizationId, type }))
+          .key;
+      const publicKey = await keyOf('public');
+      const secretKey = await keyOf('secret');
       const key = { 'x-api-key': publicKey };
       const benchOwner = {
         id: 'usr_bench_owner',

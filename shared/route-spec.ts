@@ -4,6 +4,7 @@
  */
 import type * as z from 'zod/v4/core';
 import type { ErrorName } from './errors.ts';
+import type { AuditAction } from './tenancy/audit-actions.ts';
 import type { Action } from './tenancy/permissions.ts';
 
 /**
@@ -134,6 +135,13 @@ export interface RouteSpec {
    * `params.applicationId`, or the same field of the body). The chain decides before the handler runs.
    */
   readonly permission?: Permission;
+  /**
+   * The audit actions a committed change of this route records (shared/tenancy/audit-actions.ts),
+   * one entry per change, in the change's own transaction: every management route that changes
+   * state declares at least one (test/http/audit-trail.test.ts proves each writes exactly one, and
+   * none for a refused or no-op request). The chain gives such a route its `audit` request (who, from where).
+   */
+  readonly audit?: readonly AuditAction[];
   /** Its own API Gateway throttle; without one the route shares the stage's `DEFAULT_THROTTLE`. */
   readonly throttle?: RouteThrottle;
   /**

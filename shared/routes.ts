@@ -234,6 +234,7 @@ export const routes = {
     errorStyle: 'app',
     auth: 'sign-out',
     access: { table: 'readwrite', publicKeys: true },
+    audit: ['impersonation.ended'],
     contract: { responses: { 200: SignedOut }, errors: [] },
   },
   listSessions: {
@@ -252,6 +253,7 @@ export const routes = {
     errorStyle: 'app',
     auth: 'session',
     access: { table: 'readwrite', publicKeys: true },
+    audit: ['impersonation.ended'],
     contract: {
       body: { json: RevokeSessionBody },
       responses: { 200: Revoked },
@@ -265,6 +267,7 @@ export const routes = {
     errorStyle: 'app',
     auth: 'session',
     access: { table: 'readwrite', publicKeys: true },
+    audit: ['impersonation.ended'],
     contract: { responses: { 200: Revoked }, errors: [...credentialErrors, 'forbidden'] },
   },
   updateUser: {

@@ -2,7 +2,11 @@ import { http } from '../../shared/http/handler.ts';
 import { apiKeyRoutes as routes } from '../../shared/route-table/api-keys.ts';
 import { createApiKey } from '../../shared/tenancy/api-keys.ts';
 
-export const handler = http(routes.createApiKey, async ({ deps, grant, body }) => ({
+export const handler = http(routes.createApiKey, async ({ deps, audit, grant, body }) => ({
   status: 201,
-  body: await createApiKey(deps, { applicationId: grant.application.id, type: body.type }),
+  body: await createApiKey(deps, audit, {
+    applicationId: grant.application.id,
+    organizationId: grant.application.organizationId,
+    type: body.type,
+  }),
 }));

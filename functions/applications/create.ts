@@ -2,7 +2,7 @@ import { http } from '../../shared/http/handler.ts';
 import { applicationRoutes as routes } from '../../shared/route-table/applications.ts';
 import { applicationView, createApplication } from '../../shared/tenancy/applications.ts';
 
-export const handler = http(routes.createApplication, async ({ deps, grant, body }) => ({
+export const handler = http(routes.createApplication, async ({ deps, audit, grant, body }) => ({
   status: 201,
-  body: applicationView(await createApplication(deps, grant.organization, body)),
+  body: applicationView(await createApplication(deps, audit, grant.organization, body)),
 }));

@@ -2,7 +2,7 @@ import { http } from '../../shared/http/handler.ts';
 import { applicationRoutes as routes } from '../../shared/route-table/applications.ts';
 import { deleteApplication } from '../../shared/tenancy/applications.ts';
 
-export const handler = http(routes.deleteApplication, async ({ deps, grant }) => {
-  await deleteApplication(deps, grant.application);
+export const handler = http(routes.deleteApplication, async ({ deps, audit, grant }) => {
+  await deleteApplication(deps, audit, grant.application);
   return { status: 204 };
 });

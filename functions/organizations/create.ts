@@ -2,7 +2,7 @@ import { http } from '../../shared/http/handler.ts';
 import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
 import { createOrganization, organizationView } from '../../shared/tenancy/organizations.ts';
 
-export const handler = http(routes.createOrganization, async ({ deps, grant, body }) => ({
+export const handler = http(routes.createOrganization, async ({ deps, audit, grant, body }) => ({
   status: 201,
-  body: organizationView(await createOrganization(deps, grant.user, body.name), 'owner'),
+  body: organizationView(await createOrganization(deps, audit, grant.user, body.name), 'owner'),
 }));

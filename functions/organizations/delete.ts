@@ -2,7 +2,7 @@ import { http } from '../../shared/http/handler.ts';
 import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
 import { deleteOrganization } from '../../shared/tenancy/organizations.ts';
 
-export const handler = http(routes.deleteOrganization, async ({ deps, grant }) => {
-  await deleteOrganization(deps, grant.organization);
+export const handler = http(routes.deleteOrganization, async ({ deps, audit, grant }) => {
+  await deleteOrganization(deps, audit, grant.organization);
   return { status: 204 };
 });

@@ -3,9 +3,9 @@ import { organizationRoutes as routes } from '../../shared/route-table/organizat
 import { roleOf } from '../../shared/tenancy/authorize.ts';
 import { organizationView, renameOrganization } from '../../shared/tenancy/organizations.ts';
 
-export const handler = http(routes.updateOrganization, async ({ deps, grant, body }) => ({
+export const handler = http(routes.updateOrganization, async ({ deps, audit, grant, body }) => ({
   body: organizationView(
-    await renameOrganization(deps, grant.organization, body.name),
+    await renameOrganization(deps, audit, grant.organization, body.name),
     roleOf(grant.principal),
   ),
 }));

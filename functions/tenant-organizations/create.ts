@@ -5,7 +5,7 @@ import {
   tenantOrganizationView,
 } from '../../shared/tenancy/tenant-organizations.ts';
 
-export const handler = http(routes.createTenantOrganization, async ({ deps, grant, body }) => ({
+export const handler = http(routes.createTenantOrganization, async ({ deps, audit, grant, body }) => ({
   status: 201,
-  body: tenantOrganizationView(await createTenantOrganization(deps, grant.application, body)),
+  body: tenantOrganizationView(await createTenantOrganization(deps, audit, grant.application, body)),
 }));

@@ -5,8 +5,8 @@ import {
   findTenantOrganization,
 } from '../../shared/tenancy/tenant-organizations.ts';
 
-export const handler = http(routes.deleteTenantOrganization, async ({ deps, grant, params }) => {
+export const handler = http(routes.deleteTenantOrganization, async ({ deps, audit, grant, params }) => {
   const org = await findTenantOrganization(deps, grant.application, params.organizationId);
-  await deleteTenantOrganization(deps, grant.application, org);
+  await deleteTenantOrganization(deps, audit, grant.application, org);
   return { status: 204 };
 });

@@ -3,7 +3,7 @@ import { tenantOrganizationRoutes as routes } from '../../shared/route-table/ten
 import { renameOrganization } from '../../shared/tenancy/organizations.ts';
 import { findTenantOrganization, tenantOrganizationView } from '../../shared/tenancy/tenant-organizations.ts';
 
-export const handler = http(routes.updateTenantOrganization, async ({ deps, grant, params, body }) => {
+export const handler = http(routes.updateTenantOrganization, async ({ deps, audit, grant, params, body }) => {
   const org = await findTenantOrganization(deps, grant.application, params.organizationId);
-  return { body: tenantOrganizationView(await renameOrganization(deps, org, body.name)) };
+  return { body: tenantOrganizationView(await renameOrganization(deps, audit, org, body.name)) };
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { Page, Session, User } from './common.ts';
+import { Session, User } from './common.ts';
 
 const Actor = z.object({ userId: z.string(), email: z.string() });
 
@@ -24,26 +24,3 @@ export const ImpersonationStarted = z.object({
   token: z.string(),
   session: Session,
 });
-
-const entryShape = { id: z.string(), at: z.string(), applicationId: z.string(), actor: Actor };
-
-/** A setting's value in a social sign-in change: a secret only as `'set'` or `'new secret'`. */
-const ChangedValue = z.nullable(z.union([z.string(), z.boolean(), z.array(z.string())]));
-
-/** An entry of the trail: an impersonation began or ended, or the application's social sign-in changed. */
-const AuditEntry = z.discriminatedUnion('action', [
-  z.object({
-    ...entryShape,
-    action: z.enum(['impersonation.started', 'impersonation.ended']),
-    userId: z.string(),
-    impersonationId: z.string(),
-    reason: z.string(),
-  }),
-  z.object({
-    ...entryShape,
-    action: z.literal('socialSignIn.changed'),
-    changes: z.array(z.object({ path: z.string(), from: ChangedValue, to: ChangedValue })),
-  }),
-]);
-
-export const AuditList = z.object({ items: z.array(AuditEntry), page: Page });

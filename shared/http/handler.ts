@@ -10,6 +10,7 @@ import { describeError, type Logger } from '../log.ts';
 import { RequestMetrics } from '../metrics/metrics.ts';
 import type { RawResponse, RouteSpec } from '../routes.ts';
 import type { CallerByMode } from '../sessions/caller.ts';
+import { type AuditRequest, auditRequestOf } from '../tenancy/audit.ts';
 import type { GrantOf } from '../tenancy/authorize.ts';
 import type { Action } from '../tenancy/permissions.ts';
 import { invalidRequest } from '../validation.ts';
@@ -54,11 +55,20 @@ type GrantFor<R extends RouteSpec> = R['permission'] extends { action: infer A e
   ? GrantOf<A>
   : undefined;
 
+/** A route that records audit entries gets the request's actor; any other route nothing. */
+type AuditFor<R extends RouteSpec> = R['audit'] extends readonly unknown[]
+  ? GrantFor<R> extends undefined
+    ? undefined
+    : AuditRequest
+  : undefined;
+
 /** What a route's handler receives: the typed caller and the validated request. No raw event. */
 interface HttpRequest<R extends RouteSpec> {
   readonly caller: CallerByMode[R['auth']];
   /** The target the route's `permission` allowed the caller to act on (management routes). */
   readonly grant: GrantFor<R>;
+  /** Who acts and from where, for the audit entry of a route that declares `audit`. */
+  readonly audit: AuditFor<R>;
   readonly params: Parsed<Contract<R>['params']>;
   readonly query: Parsed<Contract<R>['query']>;
   /** The query string as sent: where a parameter sent twice can be told (RFC 6749 §3.1). */
@@ -213,11 +223,22 @@ async function respond<R extends RouteSpec>(
   const grant = route.permission
     ? await authorize(deps, caller as CallerByMode['manage'], route.permission, { params, body })
     : undefined;
+  const client = {
+    ip: event.requestContext?.http?.sourceIp ?? '0.0.0.0',
+    userAgent: event.headers?.['user-agent'] ?? '',
+    origin: event.headers?.origin,
+    fetchSite: event.headers?.['sec-fetch-site'],
+  };
+  const audit =
+    route.audit && grant
+      ? auditRequestOf(grant, caller as CallerByMode['manage'], { ...client, apiKey: credentials.apiKey })
+      : undefined;
   // Only an accepted key counts as used (a refused one is not), and only where the route may write.
   if (route.access.table === 'readwrite') await noteKeyUse(deps, caller, credentials.origin);
   const reply = (await run({
     caller: caller as CallerByMode[R['auth']],
     grant: grant as GrantFor<R>,
+    audit: audit as AuditFor<R>,
     params: params as HttpRequest<R>['params'],
     query: query as HttpRequest<R>['query'],
     rawQuery: event.rawQueryString ?? '',
@@ -226,12 +247,7 @@ async function respond<R extends RouteSpec>(
     deps,
     log,
     requestId,
-    client: {
-      ip: event.requestContext?.http?.sourceIp ?? '0.0.0.0',
-      userAgent: event.headers?.['user-agent'] ?? '',
-      origin: event.headers?.origin,
-      fetchSite: event.headers?.['sec-fetch-site'],
-    },
+    client,
     remainingMs: () => context.getRemainingTimeInMillis(),
     cookies: event.cookies ?? [],
   })) as {

@@ -13,6 +13,7 @@ export const apiKeyRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'apiKeys.create', from: 'body' },
+    audit: ['apiKey.created'],
     contract: {
       body: { json: CreateApiKeyBody },
       responses: { 201: ApiKeyCreated },
@@ -37,6 +38,7 @@ export const apiKeyRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'apiKeys.revoke', from: 'params' },
+    audit: ['apiKey.revoked'],
     contract: {
       params: ApiKeyPath,
       responses: { 200: ApiKeySummary },

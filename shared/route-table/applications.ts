@@ -20,6 +20,7 @@ export const applicationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'applications.create', from: 'params' },
+    audit: ['application.created'],
     contract: {
       params: OrganizationPath,
       body: { json: CreateApplicationBody },
@@ -60,6 +61,7 @@ export const applicationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'applications.update', from: 'params' },
+    audit: ['application.updated'],
     contract: {
       params: ApplicationPath,
       body: { json: UpdateApplicationBody },
@@ -75,6 +77,7 @@ export const applicationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'applications.delete', from: 'params' },
+    audit: ['application.deleted', 'impersonation.ended'],
     contract: {
       params: ApplicationPath,
       responses: { 204: NoBody },

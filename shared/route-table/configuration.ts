@@ -24,6 +24,7 @@ export const configurationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true, seal: 'encrypt' },
     permission: { action: 'configuration.write', from: 'params' },
+    audit: ['configuration.changed', 'socialSignIn.changed'],
     contract: {
       params: ApplicationPath,
       body: { json: ConfigurationInput },
@@ -40,6 +41,7 @@ export const configurationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true, seal: 'encrypt' },
     permission: { action: 'configuration.write', from: 'params' },
+    audit: ['configuration.changed', 'socialSignIn.changed'],
     contract: {
       params: ApplicationPath,
       body: { json: ConfigurationPatch },

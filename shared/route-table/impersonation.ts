@@ -1,12 +1,13 @@
-/** Impersonation and the audit trail (SPEC §1.10, §3.3, §4.4). Spread into the one table (shared/routes.ts). */
-import { AuditList, ImpersonationRecord, ImpersonationStarted } from '../contracts/impersonation.ts';
+/** Impersonation and the audit trails (docs/api.md "Impersonation", "Audit trail"). Spread into the one table (shared/routes.ts). */
+import { AuditList, AuditQuery } from '../contracts/audit.ts';
+import { ImpersonationRecord, ImpersonationStarted } from '../contracts/impersonation.ts';
 import type { RouteSpec } from '../route-spec.ts';
 import {
   ImpersonateUserPath,
   ImpersonationPath,
   StartImpersonationBody,
 } from '../tenancy/impersonation-schemas.ts';
-import { ApplicationPath, PageQuery } from '../tenancy/schemas.ts';
+import { ApplicationPath, OrganizationPath } from '../tenancy/schemas.ts';
 import { manageErrors, writeErrors } from './organizations.ts';
 
 export const impersonationRoutes = {
@@ -18,6 +19,7 @@ export const impersonationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', sign: true, publicKeys: true },
     permission: { action: 'impersonation.start', from: 'params' },
+    audit: ['impersonation.started'],
     contract: {
       params: ImpersonateUserPath,
       body: { json: StartImpersonationBody },
@@ -33,6 +35,7 @@ export const impersonationRoutes = {
     errorStyle: 'app',
     auth: 'impersonation',
     access: { table: 'readwrite', publicKeys: true },
+    audit: ['impersonation.ended'],
     contract: {
       params: ImpersonationPath,
       responses: { 200: ImpersonationRecord },
@@ -49,7 +52,23 @@ export const impersonationRoutes = {
     permission: { action: 'audit.read', from: 'params' },
     contract: {
       params: ApplicationPath,
-      query: PageQuery,
+      query: AuditQuery,
+      responses: { 200: AuditList },
+      errors: manageErrors,
+    },
+  },
+  /** The organization's own trail: its members, invitations, and the birth and death of its applications. */
+  listOrganizationAudit: {
+    method: 'GET',
+    path: '/organizations/{organizationId}/audit',
+    entry: 'functions/organizations/audit.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'read', publicKeys: true },
+    permission: { action: 'organizationAudit.read', from: 'params' },
+    contract: {
+      params: OrganizationPath,
+      query: AuditQuery,
       responses: { 200: AuditList },
       errors: manageErrors,
     },

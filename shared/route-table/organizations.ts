@@ -7,11 +7,13 @@ import {
   MemberList,
   OrganizationList,
   OrganizationView,
+  PendingInvitationList,
 } from '../contracts/management.ts';
 import { bodyErrors, credentialErrors, type RouteSpec } from '../route-spec.ts';
 import {
   AddMemberBody,
   ChangeMemberBody,
+  InvitationPath,
   MemberPath,
   OrganizationBody,
   OrganizationPath,
@@ -34,6 +36,7 @@ export const organizationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'organizations.create' },
+    audit: ['organization.created'],
     contract: {
       body: { json: OrganizationBody },
       responses: { 201: OrganizationView },
@@ -68,6 +71,7 @@ export const organizationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'organizations.update', from: 'params' },
+    audit: ['organization.updated'],
     contract: {
       params: OrganizationPath,
       body: { json: OrganizationBody },
@@ -83,6 +87,7 @@ export const organizationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'organizations.delete', from: 'params' },
+    audit: ['organization.deleted', 'impersonation.ended'],
     contract: {
       params: OrganizationPath,
       responses: { 204: NoBody },
@@ -107,6 +112,7 @@ export const organizationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'members.add', from: 'params' },
+    audit: ['invitation.sent'],
     contract: {
       params: OrganizationPath,
       body: { json: AddMemberBody },
@@ -122,6 +128,7 @@ export const organizationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'members.change', from: 'params' },
+    audit: ['member.roleChanged', 'impersonation.ended'],
     contract: {
       params: MemberPath,
       body: { json: ChangeMemberBody },
@@ -138,10 +145,35 @@ export const organizationRoutes = {
     access: { table: 'readwrite', publicKeys: true },
     // Any member may leave; removing another is decided by mayChangeMember (shared/tenancy/permissions.ts).
     permission: { action: 'members.leave', from: 'params' },
+    audit: ['member.removed', 'member.left', 'impersonation.ended'],
     contract: {
       params: MemberPath,
       responses: { 204: NoBody },
       errors: [...manageErrors, 'lastOwner', 'rateLimited'],
+    },
+  },
+  listOrganizationInvitations: {
+    method: 'GET',
+    path: '/organizations/{organizationId}/invitations',
+    entry: 'functions/organizations/list-invitations.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'read', publicKeys: true },
+    permission: { action: 'invitations.read', from: 'params' },
+    contract: { params: OrganizationPath, responses: { 200: PendingInvitationList }, errors: manageErrors },
+  },
+  revokeInvitation: {
+    method: 'DELETE',
+    path: '/organizations/{organizationId}/invitations/{email}',
+    entry: 'functions/organizations/revoke-invitation.ts',
+    errorStyle: 'app',
+    auth: 'manage',
+    access: { table: 'readwrite', publicKeys: true },
+    permission: { action: 'invitations.revoke', from: 'params' },
+    contract: {
+      params: InvitationPath,
+      responses: { 204: NoBody },
+      errors: [...manageErrors, 'rateLimited'],
     },
   },
   listInvitations: {
@@ -162,6 +194,7 @@ export const organizationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'invitations.respond' },
+    audit: ['invitation.accepted'],
     contract: {
       params: OrganizationPath,
       responses: { 200: Member },
@@ -176,6 +209,7 @@ export const organizationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'invitations.respond' },
+    audit: ['invitation.declined'],
     contract: { params: OrganizationPath, responses: { 204: NoBody }, errors: manageErrors },
   },
 } as const satisfies Record<string, RouteSpec>;

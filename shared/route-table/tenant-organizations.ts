@@ -45,6 +45,7 @@ export const tenantOrganizationRoutes = {
     auth: 'manage',
     access: readwrite,
     permission: writeOrgs,
+    audit: ['tenantOrganization.created'],
     contract: {
       params: ApplicationPath,
       body: { json: CreateTenantOrganizationBody },
@@ -74,6 +75,7 @@ export const tenantOrganizationRoutes = {
     auth: 'manage',
     access: readwrite,
     permission: writeOrgs,
+    audit: ['tenantOrganization.updated'],
     contract: {
       params: TenantOrganizationPath,
       body: { json: OrganizationBody },
@@ -89,6 +91,7 @@ export const tenantOrganizationRoutes = {
     auth: 'manage',
     access: readwrite,
     permission: writeOrgs,
+    audit: ['tenantOrganization.deleted'],
     contract: {
       params: TenantOrganizationPath,
       responses: { 204: NoBody },
@@ -113,6 +116,7 @@ export const tenantOrganizationRoutes = {
     auth: 'manage',
     access: readwrite,
     permission: writeOrgs,
+    audit: ['tenantMember.added'],
     contract: {
       params: TenantOrganizationPath,
       body: { json: AddMemberBody },
@@ -128,6 +132,7 @@ export const tenantOrganizationRoutes = {
     auth: 'manage',
     access: readwrite,
     permission: writeOrgs,
+    audit: ['tenantMember.roleChanged'],
     contract: {
       params: TenantMemberPath,
       body: { json: ChangeMemberBody },
@@ -143,6 +148,7 @@ export const tenantOrganizationRoutes = {
     auth: 'manage',
     access: readwrite,
     permission: writeOrgs,
+    audit: ['tenantMember.removed'],
     contract: {
       params: TenantMemberPath,
       responses: { 204: NoBody },

@@ -63,6 +63,7 @@ export const userRoutes = {
     auth: 'manage',
     access: readwrite,
     permission: writeUsers,
+    audit: ['user.updated'],
     contract: {
       params: UserPath,
       body: { json: UpdateUserBody },
@@ -78,6 +79,7 @@ export const userRoutes = {
     auth: 'manage',
     access: readwrite,
     permission: writeUsers,
+    audit: ['user.disabled', 'impersonation.ended'],
     contract: { params: UserPath, responses: { 200: ManagedUser }, errors: userWriteErrors },
   },
   enableUser: {
@@ -88,6 +90,7 @@ export const userRoutes = {
     auth: 'manage',
     access: readwrite,
     permission: writeUsers,
+    audit: ['user.enabled'],
     contract: { params: UserPath, responses: { 200: ManagedUser }, errors: userWriteErrors },
   },
   deleteUser: {
@@ -98,6 +101,7 @@ export const userRoutes = {
     auth: 'manage',
     access: readwrite,
     permission: writeUsers,
+    audit: ['user.deleted', 'impersonation.ended'],
     contract: { params: UserPath, responses: { 204: NoBody }, errors: userWriteErrors },
   },
   revokeUserSessions: {
@@ -108,6 +112,7 @@ export const userRoutes = {
     auth: 'manage',
     access: readwrite,
     permission: writeUsers,
+    audit: ['user.sessionsRevoked', 'impersonation.ended'],
     contract: { params: UserPath, responses: { 200: SessionsRevoked }, errors: manageErrors },
   },
 } as const satisfies Record<string, RouteSpec>;

@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { auditWrites, type StoredAuditEntry } from './audit.ts';
 import { type Item, readItems } from './batch.ts';
 import type { Db } from './db.ts';
 import { isConditionFailure } from './errors.ts';
@@ -36,6 +37,7 @@ export async function putApiKey(
   db: Db,
   stored: StoredApiKey,
   activeLimit: number,
+  audit: StoredAuditEntry,
 ): Promise<CreateKeyOutcome> {
   const { keyHash, ...fields } = stored;
   const written = await transactWrite(db, [
@@ -68,6 +70,7 @@ export async function putApiKey(
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
+    ...auditWrites(db.table, audit),
   ]);
   if (written.outcome !== 'failed') return written.outcome === 'written' ? 'created' : 'conflict';
   if (!written.failed.includes(0)) throw new Error('a new API key collided with a stored one');
@@ -130,6 +133,7 @@ export async function revokeApiKey(
   db: Db,
   entry: { applicationId: string; keyId: string; keyHash: string },
   now: Date,
+  audit: StoredAuditEntry,
 ): Promise<RevokeOutcome> {
   const notRevoked = 'attribute_exists(pk) AND attribute_not_exists(revokedAt)';
   const written = await transactWrite(db, [
@@ -144,6 +148,7 @@ export async function revokeApiKey(
         ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
       },
     },
+    ...auditWrites(db.table, audit),
   ]);
   if (written.outcome !== 'failed') return written.outcome === 'written' ? { outcome: 'revoked' } : written;
   const revokedAt = (written.current[1]?.revokedAt ?? written.current[0]?.revokedAt) as string | undefined;

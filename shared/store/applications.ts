@@ -1,8 +1,8 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { revokedWrite } from './api-keys.ts';
+import { auditWrites, type StoredAuditEntry } from './audit.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
-import { isConditionFailure } from './errors.ts';
 import { type CreateOutcome, putNew, queryAll, queryUpTo, readNow } from './items.ts';
 import { keys } from './keys.ts';
 import { transactWrite } from './transact.ts';
@@ -65,6 +65,7 @@ export async function createApplication<Record extends StoredApplication>(
   db: Db,
   app: Record,
   cap: PlanCap,
+  audit: StoredAuditEntry,
 ): Promise<CreateApplicationOutcome> {
   const underCap =
     cap.limit === null ? '' : ' AND (attribute_not_exists(applicationCount) OR applicationCount < :limit)';
@@ -94,6 +95,7 @@ export async function createApplication<Record extends StoredApplication>(
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
+    ...auditWrites(db.table, audit),
   ]);
   if (written.outcome === 'written') return { outcome: 'created' };
   if (written.outcome === 'conflict') return written;
@@ -124,14 +126,18 @@ export async function applicationsOf(
   return items.slice(page.offset, page.offset + page.limit);
 }
 
-export type UpdateOutcome = 'updated' | 'missing';
+export type UpdateOutcome = 'updated' | 'missing' | 'conflict';
 
-/** Sets (null: removes) some of an application's own fields, if it still exists. */
+/**
+ * Sets (null: removes) some of an application's own fields, if it still exists, and appends the
+ * change's audit entry, in ONE TransactWriteItems.
+ */
 export async function updateApplication(
   db: Db,
   applicationId: string,
   fields: Record<string, unknown>,
-): Promise<{ outcome: UpdateOutcome; item?: Item }> {
+  audit: StoredAuditEntry,
+): Promise<UpdateOutcome> {
   const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
   const set = entries.filter(([, value]) => value !== null);
   const remove = entries.filter(([, value]) => value === null);
@@ -139,13 +145,9 @@ export async function updateApplication(
     ...(set.length > 0 ? [`SET ${set.map(([name]) => `#${name} = :${name}`).join(', ')}`] : []),
     ...(remove.length > 0 ? [`REMOVE ${remove.map(([name]) => `#${name}`).join(', ')}`] : []),
   ].join(' ');
-  if (!expression) {
-    const item = await readApplicationNow(db, applicationId);
-    return item ? { outcome: 'updated', item } : { outcome: 'missing' };
-  }
-  try {
-    const { Attributes } = await db.client.send(
-      new UpdateCommand({
+  const written = await transactWrite(db, [
+    {
+      Update: {
         TableName: db.table,
         Key: keys.application(applicationId),
         UpdateExpression: expression,
@@ -154,14 +156,12 @@ export async function updateApplication(
         ...(set.length > 0
           ? { ExpressionAttributeValues: Object.fromEntries(set.map(([name, value]) => [`:${name}`, value])) }
           : {}),
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return { outcome: 'updated', item: Attributes };
-  } catch (error) {
-    if (isConditionFailure(error)) return { outcome: 'missing' };
-    throw error;
-  }
+      },
+    },
+    ...auditWrites(db.table, audit),
+  ]);
+  if (written.outcome === 'written') return 'updated';
+  return written.outcome === 'conflict' ? 'conflict' : 'missing';
 }
 
 export type DeleteApplicationOutcome = 'deleted' | 'missing' | 'raced' | 'conflict';
@@ -185,6 +185,7 @@ export async function deleteApplication(
   db: Db,
   app: ApplicationToDelete,
   now: string,
+  audit: StoredAuditEntry,
 ): Promise<DeleteApplicationOutcome> {
   const entries = await queryAll(db, {
     KeyConditionExpression: 'pk = :app AND begins_with(sk, :key)',
@@ -228,6 +229,7 @@ export async function deleteApplication(
         ExpressionAttributeValues: { ':app': app.id },
       },
     })),
+    ...auditWrites(db.table, audit),
   ]);
   if (written.outcome === 'written' || written.outcome === 'conflict') {
     return written.outcome === 'written' ? 'deleted' : 'conflict';

@@ -1,108 +1,183 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditAction, AuditTargetType, ChangeAction } from '../tenancy/audit-actions.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
 import { keys } from './keys.ts';
 
-/** Who did it: the signed-in member (support user or owner/admin) the entry names. */
-interface AuditBase {
+/** A value before or after a change: a secret only as `'set'`, `'changed'` or `'new secret'`, never itself. */
+export type AuditValue = string | number | boolean | string[] | null;
+
+/** One changed field of a target: its path (`name`, `branding.primaryColor`, …), before and after. */
+export interface AuditChange {
+  path: string;
+  from: AuditValue;
+  to: AuditValue;
+}
+
+/** One change of a social sign-in setting (shared/tenancy/social-providers.ts lists them). */
+export type SocialSignInChange = AuditChange;
+
+/** Who acted, as stored: flat, so a filter names one attribute (`actorId`). */
+interface StoredActor {
+  /** Absent on entries written before keys and the service could act: a user. */
+  actorKind?: 'user' | 'key' | 'service';
+  /** The user's id, the key's id, or `service`. */
+  actorId: string;
+  /** A user's address. */
+  actorEmail?: string;
+  /** A key's first characters (`sk_AbCd`). */
+  actorPrefix?: string;
+}
+
+interface AuditBase extends StoredActor {
   id: string;
-  applicationId: string;
   /** ISO time; with the id, the entry's sort key. */
   at: string;
-  actorId: string;
-  actorEmail: string;
+  /**
+   * The trail's owner: an organization's or an application's id. Absent on entries written before
+   * organizations had trails: their application's.
+   */
+  trail?: string;
+  applicationId?: string;
+  organizationId?: string;
+  /** The request that made the change: the TCP peer and its user agent (absent where none did). */
+  ip?: string;
+  userAgent?: string;
 }
 
 /** An impersonation began or ended. */
 export interface ImpersonationAuditEntry extends AuditBase {
   action: 'impersonation.started' | 'impersonation.ended';
+  applicationId: string;
   /** The end user the event concerns. */
   userId: string;
   impersonationId: string;
   reason: string;
-}
-
-/**
- * One change of a social sign-in setting: a provider's `enabled`, `clientId`, `issuer` or
- * `clientSecret` (never its value: `'set'` for the stored one, `'new secret'` for one this write
- * gave, null for none), or the return URLs (`socialReturnUrls`, the whole list before and after).
- */
-export interface SocialSignInChange {
-  path: string;
-  from: string | boolean | string[] | null;
-  to: string | boolean | string[] | null;
+  /** What ended it (`impersonation.ended`; absent on entries written before causes were kept). */
+  cause?: string;
 }
 
 /** The application's social sign-in changed: who can sign in as its users, and where codes go. */
 export interface SocialSignInAuditEntry extends AuditBase {
   action: 'socialSignIn.changed';
+  applicationId: string;
   changes: SocialSignInChange[];
 }
 
-/** One event of an application's audit trail (shared/tenancy/audit.ts makes and reads it). */
-export type StoredAuditEntry = ImpersonationAuditEntry | SocialSignInAuditEntry;
+/** Any other administrative change: what it touched and, for an update, each field before and after. */
+export interface ChangeAuditEntry extends AuditBase {
+  action: ChangeAction;
+  trail: string;
+  targetType: AuditTargetType;
+  targetId: string;
+  /** A name a person recognizes: an address, an organization's name, a key's prefix. */
+  targetLabel?: string;
+  changes?: AuditChange[];
+}
 
-// Append-only: an entry is only ever created, never over another; no route updates or deletes one.
-const newEntry = 'attribute_not_exists(pk)';
+/** One event of a trail (shared/tenancy/audit.ts makes and reads it). */
+export type StoredAuditEntry = ImpersonationAuditEntry | SocialSignInAuditEntry | ChangeAuditEntry;
+
+const trailOf = (entry: StoredAuditEntry): string => {
+  const trail = entry.trail ?? entry.applicationId;
+  if (!trail) throw new Error(`audit entry ${entry.id} names no trail`);
+  return trail;
+};
 
 /**
- * The writes that append `entry` to its application's trail, for the transaction of the event it
- * records (never on their own): the entry and the trail's counter, which `total` reads.
+ * The write that appends `entry` to its trail, for the transaction of the change it records (never
+ * on its own): append-only, an entry is only ever created, never over another, and no route updates
+ * or deletes one (an application's trail goes only with the application: docs/data-model.md).
  */
 export function auditWrites(table: string, entry: StoredAuditEntry): TransactItem[] {
+  const trail = trailOf(entry);
   return [
     {
       Put: {
         TableName: table,
-        Item: { ...keys.auditEntry(entry.applicationId, entry.at, entry.id), type: 'auditEntry', ...entry },
-        ConditionExpression: newEntry,
-      },
-    },
-    {
-      Update: {
-        TableName: table,
-        Key: keys.auditTotal(entry.applicationId),
-        UpdateExpression: 'ADD entries :one',
-        ExpressionAttributeValues: { ':one': 1 },
+        Item: { ...keys.auditEntry(trail, entry.at, entry.id), type: 'auditEntry', trail, ...entry },
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
   ];
 }
 
+/** What a reader of a trail asks for: newest first, after a cursor, within a time range, filtered. */
+export interface AuditQuery {
+  limit: number;
+  /** The sort key of the last entry of the previous page. */
+  after?: string;
+  /** ISO times, both included. */
+  since?: string;
+  until?: string;
+  action?: AuditAction;
+  /** A user's or a key's id, or `service`. */
+  actor?: string;
+  /** The id of what was changed (a member's user id, a key's id, …). */
+  target?: string;
+}
+
+/** Query pages read for one answer at most: a filter that matches little then answers early, with a cursor. */
+const MAX_READS = 5;
+const ENTRY = 'ENTRY#';
+// Sort keys are `ENTRY#<ISO time>#<id>`; ids are base64url, all below `~`.
+const HIGHEST = '~';
+
 /**
- * One page of the trail, newest first, and how many entries it holds: a descending Query of the
- * trail's partition (strongly consistent) meets its counter (`TOTAL`) first, then the entries, so
- * both come in one call (more only for pages far down a long trail: 1 MB per Query page).
+ * One page of a trail, newest first: a descending, strongly consistent Query of the trail's
+ * partition, bounded by the time range in the key condition and filtered by action, actor and target.
+ * `next` is the cursor of the following page, null when the trail has no more.
  */
-export async function readAuditPage(
+export async function queryAuditTrail(
   db: Db,
-  applicationId: string,
-  page: { limit: number; offset: number },
-): Promise<{ total: number; items: Item[] }> {
-  // The counter, then the entries up to the page's end (PageQuery bounds the offset at 10 000).
-  const wanted = 1 + page.offset + page.limit;
+  trail: string,
+  query: AuditQuery,
+): Promise<{ items: Item[]; next: string | null }> {
+  const low = `${ENTRY}${query.since ?? ''}`;
+  const high = query.until ? `${ENTRY}${query.until}#${HIGHEST}` : `${ENTRY}${HIGHEST}`;
+  const filters: string[] = [];
+  const values: Record<string, unknown> = { ':trail': keys.audit(trail), ':low': low, ':high': high };
+  if (query.action) {
+    filters.push('#action = :action');
+    values[':action'] = query.action;
+  }
+  if (query.actor) {
+    filters.push('actorId = :actor');
+    values[':actor'] = query.actor;
+  }
+  if (query.target) {
+    // Impersonation entries name their end user as `userId`; every other entry as `targetId`.
+    filters.push('(targetId = :target OR userId = :target)');
+    values[':target'] = query.target;
+  }
   const items: Item[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
+  let cursor: Record<string, unknown> | undefined = query.after
+    ? { pk: keys.audit(trail), sk: query.after }
+    : undefined;
+  for (let read = 0; read < MAX_READS; read++) {
     const answer = await db.client.send(
       new QueryCommand({
         TableName: db.table,
-        KeyConditionExpression: 'pk = :trail',
-        ExpressionAttributeValues: { ':trail': keys.audit(applicationId) },
+        KeyConditionExpression: 'pk = :trail AND sk BETWEEN :low AND :high',
+        ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
+        ...(query.action ? { ExpressionAttributeNames: { '#action': 'action' } } : {}),
+        ExpressionAttributeValues: values,
         ScanIndexForward: false,
         ConsistentRead: true,
-        Limit: wanted - items.length,
+        // One more than the page: whether another page exists is known without a second call.
+        Limit: query.limit + 1 - items.length,
         ExclusiveStartKey: cursor,
       }),
     );
     items.push(...(answer.Items ?? []));
     cursor = answer.LastEvaluatedKey;
-  } while (cursor && items.length < wanted);
-  const counted = items[0]?.sk === keys.auditTotal(applicationId).sk;
-  const entries = counted ? items.slice(1) : items;
-  return {
-    total: counted ? ((items[0]?.entries as number | undefined) ?? 0) : 0,
-    items: entries.slice(page.offset, page.offset + page.limit),
-  };
+    if (items.length > query.limit) {
+      const page = items.slice(0, query.limit);
+      return { items: page, next: String(page.at(-1)?.sk) };
+    }
+    if (!cursor) return { items, next: null };
+  }
+  // Read as much as one answer may: the reader goes on from where the reads stopped.
+  return { items, next: cursor ? String(cursor.sk) : null };
 }

@@ -55,6 +55,14 @@ export const keys = {
     pk: `INVITE#${email}`,
     sk: `ORG#${organizationId}`,
   }),
+  /**
+   * gsi1 attributes of an invitation: the organization's pending invitations, which its managers
+   * list and revoke (docs/api.md, Organizations).
+   */
+  organizationInvitation: (organizationId: string, email: string) => ({
+    gsi1pk: `ORGINVITES#${organizationId}`,
+    gsi1sk: `INVITE#${email}`,
+  }),
   /** gsi1 attributes listing an application's tenant organizations. */
   tenantOrganization: (applicationId: string, organizationId: string) => ({
     gsi1pk: `APPORGS#${applicationId}`,
@@ -91,15 +99,30 @@ export const keys = {
    */
   impersonation: (impersonationId: string) => ({ pk: `IMP#${impersonationId}`, sk: 'IMP' }),
   /**
-   * An application's append-only audit trail: one entry per event, sorted by time, and beside them
-   * the trail's counter, whose sort key (`TOTAL` > `ENTRY#...`) comes first in a descending Query.
+   * A running impersonation, listed in the partition of the organization whose application it is
+   * in, by its support user and lapse time: what a membership change or an application's deletion
+   * ends (docs/data-model.md, Impersonation and audit). In the table, not an index, so the list
+   * is read strongly consistent; each entry lapses (TTL) with its impersonation.
    */
-  audit: (applicationId: string) => `AUDIT#${applicationId}`,
-  auditEntry: (applicationId: string, at: string, entryId: string) => ({
-    pk: `AUDIT#${applicationId}`,
+  liveImpersonation: (
+    organizationId: string,
+    actorId: string,
+    lapsesAt: string,
+    impersonationId: string,
+  ) => ({
+    pk: `ORG#${organizationId}`,
+    sk: `IMP#${actorId}#${lapsesAt}#${impersonationId}`,
+  }),
+  liveImpersonationPrefix: 'IMP#',
+  /**
+   * A trail: an organization's or an application's append-only audit entries, sorted by time. (Trails
+   * written before this layout also hold a `TOTAL` counter item, which no read includes.)
+   */
+  audit: (trail: string) => `AUDIT#${trail}`,
+  auditEntry: (trail: string, at: string, entryId: string) => ({
+    pk: `AUDIT#${trail}`,
     sk: `ENTRY#${at}#${entryId}`,
   }),
-  auditTotal: (applicationId: string) => ({ pk: `AUDIT#${applicationId}`, sk: 'TOTAL' }),
   /**
    * OAuth (issue 10, shared/oauth/model.ts): a pending authorization request between authorize,
    * the sign-in bridge and consent; an authorization code by its hash; a grant (a connection) in
@@ -141,7 +164,7 @@ export const keyFamilies = {
   social: { partition: 'table', pattern: 'SOCIAL#*' },
   /** `USER#<id>`: the user's profile, its sessions and its OAuth grants. */
   user: { partition: 'table', pattern: 'USER#*' },
-  /** `ORG#<id>`: the organization and its members. */
+  /** `ORG#<id>`: the organization, its members and the running impersonations in its applications. */
   organization: { partition: 'table', pattern: 'ORG#*' },
   /** `INVITE#<email>`: the pending invitations of an address. */
   invitation: { partition: 'table', pattern: 'INVITE#*' },
@@ -151,7 +174,7 @@ export const keyFamilies = {
   statistics: { partition: 'table', pattern: 'STATS#*' },
   /** `IMP#<id>`: an impersonation record. */
   impersonation: { partition: 'table', pattern: 'IMP#*' },
-  /** `AUDIT#<applicationId>`: an application's audit trail. */
+  /** `AUDIT#<organizationId or applicationId>`: an audit trail. */
   audit: { partition: 'table', pattern: 'AUDIT#*' },
   /** `OAUTHREQ#<id>`: a pending OAuth authorization request. */
   oauthRequest: { partition: 'table', pattern: 'OAUTHREQ#*' },
@@ -165,6 +188,8 @@ export const keyFamilies = {
   userMemberships: { partition: 'index', pattern: 'USER#*' },
   /** gsi1 `ORGAPPS#<id>`: an organization's applications. */
   organizationApplications: { partition: 'index', pattern: 'ORGAPPS#*' },
+  /** gsi1 `ORGINVITES#<id>`: an organization's invitations. */
+  organizationInvitations: { partition: 'index', pattern: 'ORGINVITES#*' },
   /** gsi1 `APPORGS#<id>`: an application's tenant organizations. */
   applicationOrganizations: { partition: 'index', pattern: 'APPORGS#*' },
   /** gsi1 and gsi2 `APPUSERS#<id>`: an application's users by address and by name. */

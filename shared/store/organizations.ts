@@ -1,8 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { auditWrites, type StoredAuditEntry } from './audit.ts';
 import { deleteItems, type Item, type Key, readItems } from './batch.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
-import { isConditionFailure } from './errors.ts';
 import { queryAll, queryUpTo, readNow } from './items.ts';
 import { keys } from './keys.ts';
 import { type TransactOutcome, transactWrite } from './transact.ts';
@@ -78,6 +77,7 @@ export async function createOrganization(
   org: StoredOrganization,
   owner: NewMember,
   limit: number,
+  audit: StoredAuditEntry,
 ): Promise<CreateOrganizationOutcome> {
   const written = await transactWrite(db, [
     ...organizationWrites(db.table, org, owner),
@@ -91,6 +91,7 @@ export async function createOrganization(
         ExpressionAttributeValues: { ':one': 1, ':limit': limit },
       },
     },
+    ...auditWrites(db.table, audit),
   ]);
   if (written.outcome === 'written') return 'created';
   if (written.outcome === 'conflict') return 'conflict';
@@ -147,29 +148,30 @@ export async function membersOf(db: Db, organizationId: string): Promise<Item[]>
   });
 }
 
-export type RenameOutcome = 'renamed' | 'missing';
+export type RenameOutcome = 'renamed' | 'missing' | 'conflict';
 
+/** Renames an organization and appends its audit entry, in ONE TransactWriteItems. */
 export async function renameOrganization(
   db: Db,
   organizationId: string,
   name: string,
+  audit: StoredAuditEntry,
 ): Promise<RenameOutcome> {
-  try {
-    await db.client.send(
-      new UpdateCommand({
+  const written = await transactWrite(db, [
+    {
+      Update: {
         TableName: db.table,
         Key: keys.organization(organizationId),
         UpdateExpression: 'SET #name = :name',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#name': 'name' },
         ExpressionAttributeValues: { ':name': name },
-      }),
-    );
-    return 'renamed';
-  } catch (error) {
-    if (isConditionFailure(error)) return 'missing';
-    throw error;
-  }
+      },
+    },
+    ...auditWrites(db.table, audit),
+  ]);
+  if (written.outcome === 'written') return 'renamed';
+  return written.outcome === 'conflict' ? 'conflict' : 'missing';
 }
 
 // An organization is deleted only while it holds no application (its counter says so).
@@ -283,21 +285,34 @@ export async function createTenantOrganization(
   db: Db,
   org: StoredOrganization & { applicationId: string },
   owner: NewMember,
+  audit: StoredAuditEntry,
 ): Promise<TransactOutcome> {
   return transactWrite(db, [
     ...organizationWrites(db.table, org, owner),
     countOrganizations(db.table, org.applicationId, 1),
+    ...auditWrites(db.table, audit),
   ]);
 }
 
-/** Deletes a tenant organization and its members, uncounting it on its application (`expectedMembers`: see deleteOrganization). */
+/**
+ * Deletes a tenant organization and its members, uncounting it on its application (`expectedMembers`:
+ * see deleteOrganization), with the audit entry of a manager's delete.
+ */
 export const deleteTenantOrganization = (
   db: Db,
   applicationId: string,
   organizationId: string,
-  expectedMembers?: number,
+  options: { expectedMembers?: number; audit?: StoredAuditEntry } = {},
 ) =>
-  deleteOrganization(db, organizationId, [countOrganizations(db.table, applicationId, -1)], expectedMembers);
+  deleteOrganization(
+    db,
+    organizationId,
+    [
+      countOrganizations(db.table, applicationId, -1),
+      ...(options.audit ? auditWrites(db.table, options.audit) : []),
+    ],
+    options.expectedMembers,
+  );
 
 /**
  * Removes the membership of a deleted user whatever its role, moving the counters: an organization
@@ -357,7 +372,10 @@ function counterUpdate(
   };
 }
 
-/** `failed`: the organization is gone, the member is (not) there, or the last owner would go. */
+/**
+ * `failed`: the organization is gone, the member is (not) there, or the last owner would go;
+ * `raced`: the member started an impersonation, or one it ends was ended, since the read.
+ */
 export type MemberOutcome =
   | 'written'
   | 'exists'
@@ -365,7 +383,17 @@ export type MemberOutcome =
   | 'memberGone'
   | 'changed'
   | 'lastOwner'
+  | 'raced'
   | 'conflict';
+
+/**
+ * The running impersonations a membership change ends, in its transaction (shared/tenancy/
+ * impersonation.ts `endingsOf`), read after the membership's `impersonationStarts` was.
+ */
+export interface MemberEnding {
+  impersonationStarts: number;
+  writes: TransactItem[];
+}
 
 /**
  * The writes adding a member unless already one: the organization's counters (it must exist) and
@@ -393,21 +421,32 @@ export async function addMember(db: Db, organizationId: string, member: NewMembe
 
 /**
  * Removes a member whose role is still `role` (as read), or changes it to `to`: the owner counter
- * moves in the same transaction, under the condition that one owner stays.
+ * moves in the same transaction, under the condition that one owner stays. With `ending`, the
+ * member's running impersonations end in the same transaction, which holds only while the member
+ * started none since its `impersonationStarts` was read (a start moves it: shared/store/
+ * impersonations.ts `startImpersonation`): no impersonation outlives the role that allowed it.
  */
 export async function changeMember(
   db: Db,
   organizationId: string,
   member: { userId: string; role: Role },
   to: Role | 'removed',
+  ending?: MemberEnding,
 ): Promise<MemberOutcome> {
   const owners = ((to === 'owner' ? 1 : 0) - (member.role === 'owner' ? 1 : 0)) as -1 | 0 | 1;
   const key = keys.member(organizationId, member.userId);
+  // Never written before the member's first start: absent then.
+  const startsAsRead = !ending
+    ? ''
+    : ending.impersonationStarts === 0
+      ? ' AND attribute_not_exists(impersonationStarts)'
+      : ' AND impersonationStarts = :starts';
   const stillRole = {
-    ConditionExpression: '#role = :role',
+    ConditionExpression: `#role = :role${startsAsRead}`,
     ExpressionAttributeNames: { '#role': 'role' },
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
   };
+  const starts = ending && ending.impersonationStarts > 0 ? { ':starts': ending.impersonationStarts } : {};
   const memberWrite: TransactItem =
     to === 'removed'
       ? {
@@ -415,7 +454,7 @@ export async function changeMember(
             TableName: db.table,
             Key: { pk: key.pk, sk: key.sk },
             ...stillRole,
-            ExpressionAttributeValues: { ':role': member.role },
+            ExpressionAttributeValues: { ':role': member.role, ...starts },
           },
         }
       : {
@@ -424,18 +463,24 @@ export async function changeMember(
             Key: { pk: key.pk, sk: key.sk },
             UpdateExpression: 'SET #role = :to',
             ...stillRole,
-            ExpressionAttributeValues: { ':role': member.role, ':to': to },
+            ExpressionAttributeValues: { ':role': member.role, ':to': to, ...starts },
           },
         };
   const written = await transactWrite(db, [
     counterUpdate(db.table, organizationId, { members: to === 'removed' ? -1 : 0, owners }),
     memberWrite,
+    ...(ending?.writes ?? []),
   ]);
   if (written.outcome !== 'failed') return written.outcome;
   // Read from the items as they are: the organization gone, the member gone or changed, or the
   // owner counter refusing to lose its last owner.
   // (A cancellation returns the items whose condition failed, and only those.)
   const [organization, current] = written.current;
-  if (written.failed.includes(1)) return current ? 'changed' : 'memberGone';
+  if (written.failed.includes(1)) {
+    if (!current) return 'memberGone';
+    return current.role === member.role ? 'raced' : 'changed';
+  }
+  // An impersonation it ends was ended meanwhile.
+  if (written.failed.some((index) => index > 1)) return 'raced';
   return organization ? 'lastOwner' : 'missing';
 }

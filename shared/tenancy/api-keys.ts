@@ -13,6 +13,7 @@ import {
   revokeApiKey as revokeStoredKey,
 } from '../store/api-keys.ts';
 import { API_KEYS_PER_APPLICATION } from './plans.ts';
+import { type AuditRequest, changeEntry } from './audit.ts';
 
 export type ApiKeyType = 'public' | 'secret';
 
@@ -109,7 +110,8 @@ const summaryFromEntry = (item: Record<string, unknown>): ApiKeySummary => ({
  */
 export async function createApiKey(
   deps: Deps,
-  input: { applicationId: string; type: ApiKeyType },
+  audit: AuditRequest,
+  input: { applicationId: string; organizationId: string; type: ApiKeyType },
 ): Promise<ApiKeySummary & { key: string }> {
   const marker = input.type === 'public' ? 'pu_' : 'sk_';
   const key = `${marker}${Buffer.from(deps.random.bytes(24)).toString('base64url')}`;
@@ -134,6 +136,13 @@ export async function createApiKey(
       createdAt: summary.createdAt,
     },
     API_KEYS_PER_APPLICATION,
+    changeEntry(deps, audit, 'apiKey.created', {
+      organizationId: input.organizationId,
+      applicationId: input.applicationId,
+      targetId: summary.id,
+      targetLabel: summary.prefix,
+      changes: [{ path: 'type', from: null, to: input.type }],
+    }),
   );
   if (stored === 'missing') throw fail('notFound', 'No such application');
   if (stored === 'full') {
@@ -172,8 +181,17 @@ export async function listApiKeys(deps: Deps, applicationId: string): Promise<Ap
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
-/** Revokes a key of the application: it stops working on the next request. Idempotent. */
-export async function revokeApiKey(deps: Deps, applicationId: string, keyId: string): Promise<ApiKeySummary> {
+/**
+ * Revokes a key of the application: it stops working on the next request. Idempotent: revoking a
+ * revoked key changes nothing and records nothing.
+ */
+export async function revokeApiKey(
+  deps: Deps,
+  audit: AuditRequest,
+  application: { id: string; organizationId: string },
+  keyId: string,
+): Promise<ApiKeySummary> {
+  const applicationId = application.id;
   const entry = await readApiKeyEntry(deps.db, applicationId, keyId);
   if (!entry) throw fail('notFound', 'No such API key in this application');
   const now = new Date(deps.clock.now());
@@ -181,6 +199,12 @@ export async function revokeApiKey(deps: Deps, applicationId: string, keyId: str
     deps.db,
     { applicationId, keyId, keyHash: entry.keyHash as string },
     now,
+    changeEntry(deps, audit, 'apiKey.revoked', {
+      organizationId: application.organizationId,
+      applicationId,
+      targetId: keyId,
+      targetLabel: entry.hint as string,
+    }),
   );
   if (revoked.outcome === 'conflict') throw tooBusy();
   return {

@@ -11,6 +11,7 @@ import {
   readApplicationNow,
   updateApplication as updateStoredApplication,
 } from '../store/applications.ts';
+import { type AuditRequest, changeEntry, changesBetween } from './audit.ts';
 import {
   type Configuration,
   configurationFromItem,
@@ -103,6 +104,7 @@ export interface NewApplication {
  */
 export async function createApplication(
   deps: Deps,
+  audit: AuditRequest,
   organization: Organization,
   input: NewApplication,
 ): Promise<Application> {
@@ -114,10 +116,18 @@ export async function createApplication(
       plan: organization.planSetting,
     });
   }
-  const stored = await createStoredApplication(deps.db, storedApplication(app), {
-    plan: organization.planSetting,
-    limit,
-  });
+  const stored = await createStoredApplication(
+    deps.db,
+    storedApplication(app),
+    { plan: organization.planSetting, limit },
+    changeEntry(deps, audit, 'application.created', {
+      organizationId: organization.id,
+      applicationId: app.id,
+      targetId: app.id,
+      targetLabel: app.name,
+      changes: changesBetween({}, app, APPLICATION_FIELDS),
+    }),
+  );
   if (stored.outcome === 'created') return app;
   if (stored.outcome === 'missing') throw fail('notFound', 'No such organization');
   if (stored.outcome === 'conflict') throw tooBusy();
@@ -191,14 +201,42 @@ export async function listApplications(
 
 export type ApplicationChange = Partial<{ name: string; logoUrl: string | null; branding: Branding }>;
 
+/** The fields of an application its audit entries name, before and after. */
+const APPLICATION_FIELDS = ['name', 'logoUrl', 'branding.primaryColor', 'branding.backgroundColor'];
+
+/**
+ * Changes an application's name, logo or branding; a change that leaves them as they were writes
+ * nothing and records nothing.
+ */
 export async function updateApplication(
   deps: Deps,
-  applicationId: string,
+  audit: AuditRequest,
+  app: Application,
   change: ApplicationChange,
 ): Promise<Application> {
-  const updated = await updateStoredApplication(deps.db, applicationId, change);
-  if (updated.outcome === 'missing' || !updated.item) throw fail('notFound', 'No such application');
-  return applicationFromItem(updated.item);
+  const after: Application = {
+    ...app,
+    ...(change.name !== undefined ? { name: change.name } : {}),
+    ...(change.logoUrl !== undefined ? { logoUrl: change.logoUrl } : {}),
+    ...(change.branding !== undefined ? { branding: change.branding } : {}),
+  };
+  const changes = changesBetween(app, after, APPLICATION_FIELDS);
+  if (changes.length === 0) return app;
+  const outcome = await updateStoredApplication(
+    deps.db,
+    app.id,
+    change,
+    changeEntry(deps, audit, 'application.updated', {
+      organizationId: app.organizationId,
+      applicationId: app.id,
+      targetId: app.id,
+      targetLabel: after.name,
+      changes,
+    }),
+  );
+  if (outcome === 'missing') throw fail('notFound', 'No such application');
+  if (outcome === 'conflict') throw tooBusy();
+  return after;
 }
 
 /**
@@ -207,7 +245,7 @@ export async function updateApplication(
  * every session check and every management read goes through the application item, and sessions
  * expire within 7 days.
  */
-export async function deleteApplication(deps: Deps, app: Application): Promise<void> {
+export async function deleteApplication(deps: Deps, audit: AuditRequest, app: Application): Promise<void> {
   const now = new Date(deps.clock.now()).toISOString();
   // A key created, or a configuration written, between the reads and the delete fails its
   // condition: read again.
@@ -222,6 +260,12 @@ export async function deleteApplication(deps: Deps, app: Application): Promise<v
         resources: current.configuration.oauth.resources,
       },
       now,
+      changeEntry(deps, audit, 'application.deleted', {
+        organizationId: current.organizationId,
+        applicationId: current.id,
+        targetId: current.id,
+        targetLabel: current.name,
+      }),
     );
     if (outcome === 'deleted') return;
     if (outcome === 'conflict') break;

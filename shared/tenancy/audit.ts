@@ -1,31 +1,173 @@
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
+import type { KeyHolderWithApplication, SessionCaller } from '../sessions/caller.ts';
 import {
+  type AuditChange,
+  type AuditQuery,
+  type AuditValue,
+  type ChangeAuditEntry,
   type ImpersonationAuditEntry,
-  readAuditPage,
+  queryAuditTrail,
   type SocialSignInAuditEntry,
-  type SocialSignInChange,
   type StoredAuditEntry,
 } from '../store/audit.ts';
+import { type AuditAction, auditActions, type ChangeAction } from './audit-actions.ts';
+import type { ApplicationGrant, OrganizationGrant, PlatformGrant } from './authorize.ts';
 
 /**
- * An application's audit trail (issue 8, issue 12): append-only entries, written only inside the
- * transaction of the event they record (shared/store/impersonations.ts, shared/store/configuration.ts),
- * never changed or deleted by any route.
+ * The audit trails (docs/api.md "Audit trail"): append-only entries, each written only inside the
+ * transaction of the change it records, never changed or deleted by any route.
  */
-export type AuditAction = StoredAuditEntry['action'];
 
-/** The entry of `action`, and its own fields: without the id, action and time every entry gets. */
-type EntryOf<A extends AuditAction> = A extends SocialSignInAuditEntry['action']
+/** Who made a change, as an entry names it. */
+export type AuditActor =
+  | { kind: 'user'; userId: string; email: string }
+  | { kind: 'key'; keyId: string; prefix: string }
+  | { kind: 'service' };
+
+/** What the chain knows of a management request that may change state: who, and from where. */
+export interface AuditRequest {
+  readonly actor: AuditActor;
+  readonly ip: string;
+  readonly userAgent: string;
+}
+
+/** The longest user agent an entry keeps: enough to tell browsers and tools apart. */
+const USER_AGENT_CHARS = 512;
+
+/**
+ * The actor of an authorized management request: the member (or platform user) the matrix let
+ * through, or the application's secret key, named by its id and first characters (never itself).
+ */
+export function auditRequestOf(
+  grant: PlatformGrant | OrganizationGrant | ApplicationGrant,
+  caller: KeyHolderWithApplication | SessionCaller,
+  client: { ip: string; userAgent: string; apiKey: string | undefined },
+): AuditRequest {
+  const request = { ip: client.ip, userAgent: client.userAgent.slice(0, USER_AGENT_CHARS) };
+  if (grant.target === 'platform') {
+    return { ...request, actor: { kind: 'user', userId: grant.user.id, email: grant.user.email } };
+  }
+  const { principal } = grant;
+  if (principal.kind === 'member' || principal.kind === 'endUser') {
+    return { ...request, actor: { kind: 'user', userId: principal.user.id, email: principal.user.email } };
+  }
+  const key = caller.key;
+  if (!key) throw new Error(`a ${principal.kind} principal without a key`);
+  return {
+    ...request,
+    actor: {
+      kind: 'key',
+      keyId: key.use?.keyId ?? key.keyHash.slice(0, 16),
+      prefix: (client.apiKey ?? '').slice(0, 7),
+    },
+  };
+}
+
+/** The service itself, for what it does on a request's behalf (an origin learned from a key's request). */
+export const serviceRequest = (client: { ip: string; userAgent: string }): AuditRequest => ({
+  actor: { kind: 'service' },
+  ip: client.ip,
+  userAgent: client.userAgent.slice(0, USER_AGENT_CHARS),
+});
+
+const storedActor = (actor: AuditActor) => {
+  switch (actor.kind) {
+    case 'user':
+      return { actorKind: 'user' as const, actorId: actor.userId, actorEmail: actor.email };
+    case 'key':
+      return { actorKind: 'key' as const, actorId: actor.keyId, actorPrefix: actor.prefix };
+    case 'service':
+      return { actorKind: 'service' as const, actorId: 'service' };
+  }
+};
+
+/** What changed, and where: the ids of the organization and the application it concerns. */
+export interface ChangeEvent {
+  organizationId?: string;
+  applicationId?: string;
+  targetId: string;
+  targetLabel?: string;
+  changes?: AuditChange[];
+}
+
+/** The entry of one change of `action`, at the request's time, on the action's trail. */
+export function changeEntry(
+  deps: Deps,
+  request: AuditRequest,
+  action: ChangeAction,
+  event: ChangeEvent,
+): ChangeAuditEntry {
+  const rule = auditActions[action];
+  const trail = rule.trail === 'organization' ? event.organizationId : event.applicationId;
+  if (!trail) throw new Error(`${action} needs its ${rule.trail}'s id`);
+  return {
+    id: newId(deps.random, 'evt'),
+    action,
+    at: new Date(deps.clock.now()).toISOString(),
+    trail,
+    ...(event.organizationId ? { organizationId: event.organizationId } : {}),
+    ...(event.applicationId ? { applicationId: event.applicationId } : {}),
+    ...storedActor(request.actor),
+    ip: request.ip,
+    userAgent: request.userAgent,
+    targetType: rule.target,
+    targetId: event.targetId,
+    ...(event.targetLabel !== undefined ? { targetLabel: event.targetLabel } : {}),
+    ...(event.changes ? { changes: event.changes } : {}),
+  };
+}
+
+/**
+ * The fields of `before` and `after` that differ, under `paths` (nested objects by dotted path);
+ * a field named in `secret` is shown only as `'set'`/`'changed'`/null, never its value.
+ */
+export function changesBetween(
+  before: object,
+  after: object,
+  paths: readonly string[],
+  secret: readonly string[] = [],
+): AuditChange[] {
+  const changes: AuditChange[] = [];
+  for (const path of paths) {
+    const from = valueAt(before, path);
+    const to = valueAt(after, path);
+    if (JSON.stringify(from) === JSON.stringify(to)) continue;
+    if (secret.includes(path)) {
+      changes.push({ path, from: from === null ? null : 'set', to: to === null ? null : 'changed' });
+    } else changes.push({ path, from, to });
+  }
+  return changes;
+}
+
+function valueAt(record: object, path: string): AuditValue {
+  let value: unknown = record;
+  for (const part of path.split('.')) {
+    value =
+      value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+  }
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value as string[];
+  return JSON.stringify(value);
+}
+
+/** The impersonation and social sign-in entries, whose shapes predate the change entries. */
+type LegacyEntry = ImpersonationAuditEntry | SocialSignInAuditEntry;
+type EntryOf<A extends LegacyEntry['action']> = A extends SocialSignInAuditEntry['action']
   ? SocialSignInAuditEntry
   : ImpersonationAuditEntry;
 // Distributed over a union of actions, so a caller can never pass fewer fields than one entry needs.
-type EventOf<A extends AuditAction> = A extends AuditAction
+type EventOf<A extends LegacyEntry['action']> = A extends LegacyEntry['action']
   ? Omit<EntryOf<A>, 'id' | 'action' | 'at'>
   : never;
 
-/** A new entry of `action`, at the request's time. */
-export function auditEntry<A extends AuditAction>(deps: Deps, action: A, event: EventOf<A>): EntryOf<A> {
+/** A new impersonation or social sign-in entry of `action`, at the request's time. */
+export function auditEntry<A extends LegacyEntry['action']>(
+  deps: Deps,
+  action: A,
+  event: EventOf<A>,
+): EntryOf<A> {
   const entry = {
     id: newId(deps.random, 'evt'),
     action,
@@ -35,36 +177,79 @@ export function auditEntry<A extends AuditAction>(deps: Deps, action: A, event: 
   return entry as unknown as EntryOf<A>;
 }
 
-/** An entry as `GET /applications/{applicationId}/audit` lists it: the fields of its action. */
-function auditView(item: Record<string, unknown>) {
-  const common = {
-    id: item.id as string,
-    at: item.at as string,
-    applicationId: item.applicationId as string,
-    actor: { userId: item.actorId as string, email: item.actorEmail as string },
-  };
-  switch (item.action) {
-    case 'socialSignIn.changed':
-      return { ...common, action: item.action, changes: item.changes as SocialSignInChange[] };
-    case 'impersonation.started':
-    case 'impersonation.ended':
+const actorView = (item: Record<string, unknown>): AuditActor => {
+  switch (item.actorKind) {
+    case 'key':
       return {
-        ...common,
-        action: item.action,
-        userId: item.userId as string,
-        impersonationId: item.impersonationId as string,
-        reason: item.reason as string,
+        kind: 'key',
+        keyId: item.actorId as string,
+        prefix: (item.actorPrefix as string | undefined) ?? '',
       };
+    case 'service':
+      return { kind: 'service' };
     default:
-      throw new Error(`audit entry ${String(item.id)} has an unknown action ${String(item.action)}`);
+      return {
+        kind: 'user',
+        userId: item.actorId as string,
+        email: (item.actorEmail as string | undefined) ?? '',
+      };
   }
+};
+
+/** An entry as the trail routes list it (shared/contracts/audit.ts `AuditEntry`). */
+function auditView(item: Record<string, unknown>) {
+  const action = item.action as AuditAction;
+  const rule = auditActions[action];
+  if (!rule) throw new Error(`audit entry ${String(item.id)} has an unknown action ${String(item.action)}`);
+  const optional = (name: string) => (typeof item[name] === 'string' ? { [name]: item[name] as string } : {});
+  const entry = item as unknown as StoredAuditEntry;
+  const legacyTarget =
+    'impersonationId' in entry
+      ? { type: 'user' as const, id: entry.userId, label: null }
+      : { type: 'configuration' as const, id: String(item.applicationId), label: null };
+  return {
+    id: item.id as string,
+    action,
+    at: item.at as string,
+    ...optional('organizationId'),
+    ...optional('applicationId'),
+    actor: actorView(item),
+    target:
+      typeof item.targetId === 'string'
+        ? {
+            type: item.targetType as typeof rule.target,
+            id: item.targetId,
+            label: (item.targetLabel as string | undefined) ?? null,
+          }
+        : legacyTarget,
+    changes: (item.changes as AuditChange[] | undefined) ?? [],
+    request:
+      typeof item.ip === 'string' ? { ip: item.ip, userAgent: (item.userAgent as string) ?? '' } : null,
+    ...optional('userId'),
+    ...optional('impersonationId'),
+    ...optional('reason'),
+    ...optional('cause'),
+  };
 }
 
-/** The trail of an application, newest first, one page (SPEC §2 Page). */
-export async function listAudit(deps: Deps, applicationId: string, page: { limit: number; offset: number }) {
-  const { total, items } = await readAuditPage(deps.db, applicationId, page);
+/** What a reader sends (shared/contracts/audit.ts `AuditQuery`): `cursor` is already the sort key it encodes. */
+export interface AuditListQuery extends Omit<AuditQuery, 'after'> {
+  cursor?: string;
+}
+
+/** A trail, newest first, one page: `nextCursor` continues it, null at its end. */
+export async function listAudit(deps: Deps, trail: string, query: AuditListQuery) {
+  const { cursor, ...filters } = query;
+  const page = await queryAuditTrail(deps.db, trail, {
+    ...filters,
+    ...(cursor !== undefined ? { after: cursor } : {}),
+  });
   return {
-    items: items.map(auditView),
-    page: { ...page, total, hasMore: page.offset + items.length < total },
+    items: page.items.map(auditView),
+    page: {
+      limit: query.limit,
+      hasMore: page.next !== null,
+      nextCursor: page.next === null ? null : Buffer.from(page.next, 'utf8').toString('base64url'),
+    },
   };
 }

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
+import { auditWrites } from '../store/audit.ts';
 import { keys } from '../store/keys.ts';
 import {
   createOrganization as createStoredOrganization,
@@ -12,6 +13,7 @@ import {
   uncountCreatedOrganization,
 } from '../store/organizations.ts';
 import type { User } from '../users/user.ts';
+import { type AuditRequest, changeEntry, changesBetween } from './audit.ts';
 import type { Role } from './permissions.ts';
 import { applicationLimit, ORGANIZATIONS_PER_ACCOUNT, type Plan, planOf } from './plans.ts';
 
@@ -59,7 +61,12 @@ export const organizationView = (org: Organization, role: Role) => ({
 });
 
 /** `POST /organizations` (SPEC §4.5): a platform organization owned by the caller, on the free plan. */
-export async function createOrganization(deps: Deps, owner: User, name: string): Promise<Organization> {
+export async function createOrganization(
+  deps: Deps,
+  audit: AuditRequest,
+  owner: User,
+  name: string,
+): Promise<Organization> {
   const createdAt = new Date(deps.clock.now()).toISOString();
   const stored = { id: newId(deps.random, 'org'), name, kind: 'platform' as const, createdAt };
   const written = await createStoredOrganization(
@@ -67,6 +74,12 @@ export async function createOrganization(deps: Deps, owner: User, name: string):
     stored,
     { userId: owner.id, email: owner.email, role: 'owner', createdAt },
     ORGANIZATIONS_PER_ACCOUNT,
+    changeEntry(deps, audit, 'organization.created', {
+      organizationId: stored.id,
+      targetId: stored.id,
+      targetLabel: name,
+      changes: [{ path: 'name', from: null, to: name }],
+    }),
   );
   if (written === 'conflict') throw tooBusy();
   if (written === 'overLimit') {
@@ -107,16 +120,47 @@ export async function listOrganizationsOf(deps: Deps, userId: string) {
     .map((org) => organizationView(org, roles.get(org.id) ?? 'member'));
 }
 
-export async function renameOrganization(deps: Deps, org: Organization, name: string): Promise<Organization> {
-  const outcome = await renameStoredOrganization(deps.db, org.id, name);
+/**
+ * Renames a platform or tenant organization; the same name again changes nothing and records nothing.
+ * Its entry goes to the organization's own trail, or, for a tenant organization, its application's.
+ */
+export async function renameOrganization(
+  deps: Deps,
+  audit: AuditRequest,
+  org: Organization,
+  name: string,
+): Promise<Organization> {
+  if (name === org.name) return org;
+  const entry = changeEntry(
+    deps,
+    audit,
+    org.applicationId ? 'tenantOrganization.updated' : 'organization.updated',
+    {
+      organizationId: org.id,
+      ...(org.applicationId ? { applicationId: org.applicationId } : {}),
+      targetId: org.id,
+      targetLabel: name,
+      changes: changesBetween({ name: org.name }, { name }, ['name']),
+    },
+  );
+  const outcome = await renameStoredOrganization(deps.db, org.id, name, entry);
   if (outcome === 'missing') throw fail('notFound', 'No such organization');
+  if (outcome === 'conflict') throw tooBusy();
   return { ...org, name };
 }
 
 /** Deletes an organization that holds no application (409 ORGANIZATION_NOT_EMPTY otherwise). */
-export async function deleteOrganization(deps: Deps, org: Organization): Promise<void> {
+export async function deleteOrganization(deps: Deps, audit: AuditRequest, org: Organization): Promise<void> {
   const creator = org.createdBy ? [uncountCreatedOrganization(deps.db.table, org.createdBy)] : [];
-  const outcome = await deleteStoredOrganization(deps.db, org.id, creator);
+  const entry = changeEntry(deps, audit, 'organization.deleted', {
+    organizationId: org.id,
+    targetId: org.id,
+    targetLabel: org.name,
+  });
+  const outcome = await deleteStoredOrganization(deps.db, org.id, [
+    ...creator,
+    ...auditWrites(deps.db.table, entry),
+  ]);
   if (outcome === 'deleted') return;
   if (outcome === 'conflict') throw tooBusy();
   if (outcome === 'missing') throw fail('notFound', 'No such organization');

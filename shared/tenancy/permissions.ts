@@ -35,6 +35,13 @@ export const permissions = {
   'members.list': { target: 'organization', allow: readers },
   /** Inviting an address: it becomes a member only by accepting (shared/tenancy/invitations.ts). */
   'members.add': { target: 'organization', allow: managers },
+  /**
+   * The organization's pending invitations, sent by any of its managers: listing them, and revoking
+   * one of a role at most one's own (`mayManageRank`), so a manager sees and can cancel every way in
+   * that is still open (shared/tenancy/invitations.ts).
+   */
+  'invitations.read': { target: 'organization', allow: managers },
+  'invitations.revoke': { target: 'organization', allow: managers },
   /** Removing or re-ranking a member; who may touch which rank is `mayManageRank` below. */
   'members.change': { target: 'organization', allow: managers },
   /** Any member may leave (the last owner may not: shared/tenancy/members.ts). */
@@ -52,8 +59,10 @@ export const permissions = {
   'statistics.read': { target: 'application', allow: [...readers, 'secretKey'] },
   /** SPEC §1.10: acting as one of the application's end users; a session of the application never may. */
   'impersonation.start': { target: 'application', allow: managers },
-  /** The application's audit trail (impersonations started and ended). */
+  /** The application's audit trail: every administrative change inside it (docs/api.md "Audit trail"). */
   'audit.read': { target: 'application', allow: managers },
+  /** The organization's audit trail: its members, invitations, and its applications' creation and deletion. */
+  'organizationAudit.read': { target: 'organization', allow: managers },
   /** The application's end users: list, search, read (issue 8). */
   'users.read': { target: 'application', allow: [...readers, 'secretKey'] },
   /** Update, disable, enable, delete an end user, revoke its sessions. */

@@ -18,6 +18,7 @@ import {
 } from '../store/organizations.ts';
 import { readUser } from '../store/users.ts';
 import type { Application } from './applications.ts';
+import { type AuditRequest, changeEntry } from './audit.ts';
 import type { MemberActor } from './members.ts';
 import { type Organization, organizationFromItem } from './organizations.ts';
 
@@ -66,6 +67,7 @@ export async function listTenantOrganizations(
 /** Creates a tenant organization owned by one of the application's users (by id or address): 404 for none. */
 export async function createTenantOrganization(
   deps: Deps,
+  audit: AuditRequest,
   application: Application,
   input: { name: string; userId?: string; email?: string },
 ): Promise<Organization> {
@@ -78,12 +80,26 @@ export async function createTenantOrganization(
     applicationId: application.id,
     createdAt,
   };
-  const written = await createStored(deps.db, stored, {
-    userId: owner.id as string,
-    email: owner.email as string,
-    role: 'owner',
-    createdAt,
-  });
+  const written = await createStored(
+    deps.db,
+    stored,
+    {
+      userId: owner.id as string,
+      email: owner.email as string,
+      role: 'owner',
+      createdAt,
+    },
+    changeEntry(deps, audit, 'tenantOrganization.created', {
+      applicationId: application.id,
+      organizationId: stored.id,
+      targetId: stored.id,
+      targetLabel: stored.name,
+      changes: [
+        { path: 'name', from: null, to: stored.name },
+        { path: 'owner', from: null, to: owner.id as string },
+      ],
+    }),
+  );
   if (written.outcome === 'conflict') throw tooBusy();
   if (written.outcome === 'failed') {
     if (written.failed.includes(0)) throw new Error('a new organization id collided with a stored one');
@@ -112,8 +128,20 @@ async function ownerOf(
 }
 
 /** Deletes the organization and its memberships; its users stay. */
-export async function deleteTenantOrganization(deps: Deps, application: Application, org: Organization) {
-  const outcome = await deleteStored(deps.db, application.id, org.id);
+export async function deleteTenantOrganization(
+  deps: Deps,
+  audit: AuditRequest,
+  application: Application,
+  org: Organization,
+) {
+  const outcome = await deleteStored(deps.db, application.id, org.id, {
+    audit: changeEntry(deps, audit, 'tenantOrganization.deleted', {
+      applicationId: application.id,
+      organizationId: org.id,
+      targetId: org.id,
+      targetLabel: org.name,
+    }),
+  });
   if (outcome === 'conflict') throw tooBusy();
   // A tenant organization holds no application: only its disappearance fails the condition.
   if (outcome === 'holdsApplications') throw fail('notFound', 'No such organization');

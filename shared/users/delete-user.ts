@@ -27,7 +27,7 @@ export async function deleteUser(deps: Deps, application: Application, userId: s
   const item = await findUser(deps, application, userId);
   if (item.disabledAt === undefined)
     await writeDisabled(deps, item, new Date(deps.clock.now()).toISOString());
-  await endSessions(deps, userId);
+  await endSessions(deps, userId, 'user-deleted');
   await leaveOrganizations(deps, application, userId);
   const outcome = await deleteStoredUser(deps.db, {
     userId,
@@ -57,7 +57,9 @@ async function leaveOrganizations(deps: Deps, application: Application, userId: 
     // Deleted with the user only while the user is still its one member: the delete is conditioned
     // on that count, so a member who joined since the read keeps the organization.
     const alone = (memberCounts.get(organizationId) ?? 0) <= 1;
-    const deleted = alone ? await deleteTenantOrganization(deps.db, application.id, organizationId, 1) : null;
+    const deleted = alone
+      ? await deleteTenantOrganization(deps.db, application.id, organizationId, { expectedMembers: 1 })
+      : null;
     if (deleted === 'conflict') throw tooBusy();
     if (deleted === 'deleted' || deleted === 'missing') continue;
     const dropped = await dropMember(deps.db, organizationId, member);

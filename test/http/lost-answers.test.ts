@@ -9,7 +9,7 @@ import { latestCode } from '../support/inbox.ts';
 import { loseFirstAnswer } from '../support/lost-answer.ts';
 import { newCode, refreshRequest, tokenRequest } from '../support/oauth-token.ts';
 import { bearer, newEmail, signIn, wrongCode } from '../support/sign-in.ts';
-import { createOwnedApplication } from '../support/tenancy.ts';
+import { createOwnedApplication, fixtureAudit } from '../support/tenancy.ts';
 
 // db.ts: the SDK sends a request again when its answer is lost (maxAttempts 3). A write that landed
 // and is sent again must be taken for what it did, never counted twice nor refused as a race.
@@ -165,7 +165,11 @@ describe('a write whose answer was lost and that the SDK sent again', () => {
     });
 
     const { result, sends } = await losingFirstAnswer(transacting, () =>
-      createApiKey(app.deps, { applicationId: application.id, type: 'secret' }),
+      createApiKey(app.deps, fixtureAudit, {
+        applicationId: application.id,
+        organizationId: application.organizationId,
+        type: 'secret',
+      }),
     );
 
     expect(sends).toBe(2);

@@ -6,7 +6,7 @@ import { TestClock } from '../support/clock.ts';
 import { freshIp } from '../support/http-client.ts';
 import { mailTo, type StoredEmail } from '../support/inbox.ts';
 import { newEmail } from '../support/sign-in.ts';
-import { createTestApplication } from '../support/tenancy.ts';
+import { createTestApplication, fixtureAudit } from '../support/tenancy.ts';
 
 /** Monday 23 November 2026, 09:05 UTC: the clock of every start in this file. */
 const NOW = Date.UTC(2026, 10, 23, 9, 5, 0);
@@ -122,8 +122,9 @@ describe('the subject is one line whatever the application is called (issue 7, i
       organizationId: 'org_test',
       name: 'Acme\r\nBcc: attacker@evil.test\u2028Notes\u0000',
     });
-    const { key: publicKey } = await createApiKey(app.deps, {
+    const { key: publicKey } = await createApiKey(app.deps, fixtureAudit, {
       applicationId: application.id,
+      organizationId: application.organizationId,
       type: 'public',
     });
     const email = newEmail();

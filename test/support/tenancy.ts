@@ -1,6 +1,7 @@
 import type { TestApp } from './app.ts';
 import { freshIp, type TestResponse } from './http-client.ts';
 import { bearer, newEmail, signIn } from './sign-in.ts';
+import type { AuditRequest } from '../../shared/tenancy/audit.ts';
 
 /** Fails with the answer's body when its status is not `status`. */
 function expectStatus(response: TestResponse, status: number, what: string): TestResponse {
@@ -147,3 +148,7 @@ export async function startSynthetic(app: TestApp, domain = 'synthetic.test') {
   if (start.status !== 200) throw new Error(`start answered ${start.status}: ${start.text}`);
   return { secretKey, email };
 }
+
+/** Who a fixture's direct domain call names in its audit entry: the service, from loopback. */
+export const fixtureAudit: AuditRequest = { actor: { kind: 'service' }, ip: '127.0.0.1', userAgent: 'test fixture' };
+

@@ -1,0 +1,7 @@
+import { http } from '../../shared/http/handler.ts';
+import { impersonationRoutes as routes } from '../../shared/route-table/impersonation.ts';
+import { listAudit } from '../../shared/tenancy/audit.ts';
+
+export const handler = http(routes.listOrganizationAudit, async ({ deps, grant, query }) => ({
+  body: await listAudit(deps, grant.organization.id, query),
+}));
