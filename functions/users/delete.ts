@@ -2,7 +2,7 @@ import { http } from '../../shared/http/handler.ts';
 import { userRoutes as routes } from '../../shared/route-table/users.ts';
 import { deleteUser } from '../../shared/users/delete-user.ts';
 
-export const handler = http(routes.deleteUser, async ({ deps, grant, params }) => {
-  await deleteUser(deps, grant.application, params.userId);
+export const handler = http(routes.deleteUser, async ({ deps, audit, grant, params }) => {
+  await deleteUser(deps, audit, grant.application, params.userId);
   return { status: 204 };
 });

@@ -2,6 +2,6 @@ import { http } from '../../shared/http/handler.ts';
 import { userRoutes as routes } from '../../shared/route-table/users.ts';
 import { revokeUserSessions } from '../../shared/users/application-users.ts';
 
-export const handler = http(routes.revokeUserSessions, async ({ deps, grant, params }) => ({
-  body: await revokeUserSessions(deps, grant.application, params.userId),
+export const handler = http(routes.revokeUserSessions, async ({ deps, audit, grant, params }) => ({
+  body: await revokeUserSessions(deps, audit, grant.application, params.userId),
 }));

@@ -2,6 +2,6 @@ import { http } from '../../shared/http/handler.ts';
 import { userRoutes as routes } from '../../shared/route-table/users.ts';
 import { updateUser } from '../../shared/users/application-users.ts';
 
-export const handler = http(routes.updateApplicationUser, async ({ deps, grant, params, body }) => ({
-  body: await updateUser(deps, grant.application, params.userId, body),
+export const handler = http(routes.updateApplicationUser, async ({ deps, audit, grant, params, body }) => ({
+  body: await updateUser(deps, audit, grant.application, params.userId, body),
 }));

@@ -19,6 +19,7 @@ import { StatisticsQuery } from '../tenancy/statistics-query.ts';
 import { listTenantOrganizations } from '../tenancy/tenant-organizations.ts';
 import { getUser, listUsers, revokeUserSessions, searchUsers } from '../users/application-users.ts';
 import type { McpPrincipal } from './principal.ts';
+import type { AuditRequest } from '../tenancy/audit.ts';
 
 /** SPEC §2 Page, as tool arguments (numbers, not query strings): the management API's bounds. */
 const Limit = z._default(z.int().check(z.minimum(1), z.maximum(100)), 20);
@@ -43,6 +44,16 @@ export interface ToolSpec<I extends z.ZodMiniType = z.ZodMiniType, O extends z.Z
   readonly output: O;
   readonly run: (deps: Deps, principal: McpPrincipal, args: z.output<I>) => Promise<z.input<O>>;
 }
+
+/**
+ * Who a tool's write names in the audit trail: the signed-in user the token was issued to, with the
+ * OAuth client that called in place of a user agent (a tool call carries no request of its own here).
+ */
+const mcpAudit = (principal: McpPrincipal): AuditRequest => ({
+  actor: { kind: 'user', userId: principal.userId, email: '' },
+  ip: '',
+  userAgent: `MCP client ${principal.clientId}`.slice(0, 512),
+});
 
 const tool = <I extends z.ZodMiniType, O extends z.ZodMiniType>(spec: ToolSpec<I, O>): ToolSpec =>
   spec as unknown as ToolSpec;
@@ -118,7 +129,8 @@ export const TOOLS: readonly ToolSpec[] = [
     action: 'users.write',
     input: UserInput,
     output: SessionsRevoked,
-    run: (deps, { application }, { userId }) => revokeUserSessions(deps, application, userId),
+    run: (deps, principal, { userId }) =>
+      revokeUserSessions(deps, mcpAudit(principal), principal.application, userId),
   }),
 ];
 

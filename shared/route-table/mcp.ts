@@ -27,6 +27,8 @@ export const mcpRoutes = {
     auth: 'none',
     // readwrite: the one writing tool (auth_revoke_user_sessions); publicKeys: the token's signature.
     access: { table: 'readwrite', publicKeys: true },
+    // The write tool (auth_revoke_user_sessions) records what the management route does.
+    audit: ['user.sessionsRevoked', 'impersonation.ended'],
     contract: {
       params: ApplicationPath,
       headers: McpHeaders,

@@ -9,6 +9,7 @@ import { keys, PLATFORM } from './keys.ts';
 import { organizationWrites } from './organizations.ts';
 import { transactWrite } from './transact.ts';
 import { applicationUserIndexes, countNewUser, nameIndex } from './users.ts';
+import { auditWrites, type StoredAuditEntry } from './audit.ts';
 
 /** What a first sign-in creates (SPEC §1.7): the address's account, its user and an organization it owns. */
 export interface NewAccount {
@@ -120,6 +121,7 @@ export async function updateProfile(
   db: Db,
   account: { userId: string; scope: string; email: string },
   change: ProfileUpdate,
+  audit?: StoredAuditEntry,
 ): Promise<ProfileOutcome> {
   const image = change.image ? imageUpdate(change.image.change) : { set: [], remove: [], values: {} };
   const set = [...(change.name !== undefined ? ['#name = :name'] : []), ...image.set];
@@ -160,6 +162,7 @@ export async function updateProfile(
     ),
     update(keys.account(account.scope, account.email)),
     ...storedImageWrites(db.table, change.image),
+    ...(audit ? auditWrites(db.table, audit) : []),
   ]);
   if (written.outcome === 'written') return { outcome: 'updated' };
   if (written.outcome === 'conflict') return written;

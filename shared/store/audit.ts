@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditAction, AuditTargetType, ChangeAction } from '../tenancy/audit-actions.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
@@ -101,6 +101,14 @@ export function auditWrites(table: string, entry: StoredAuditEntry): TransactIte
       },
     },
   ];
+}
+
+/**
+ * Appends an entry on its own, for a change made of many writes of its own (ending every session of
+ * a user): written after them, so an entry never names a change that did not happen.
+ */
+export async function appendAudit(db: Db, entry: StoredAuditEntry): Promise<void> {
+  await db.client.send(new TransactWriteCommand({ TransactItems: auditWrites(db.table, entry) }));
 }
 
 /** What a reader of a trail asks for: newest first, after a cursor, within a time range, filtered. */

@@ -11,6 +11,7 @@ import { imageDeletes } from './images.ts';
 import { queryUpTo } from './items.ts';
 import { keys, PLATFORM } from './keys.ts';
 import { transactWrite } from './transact.ts';
+import { auditWrites, type StoredAuditEntry } from './audit.ts';
 
 /**
  * A search key holds at most this many UTF-8 bytes: NFKC can make a 120-character name some 4 KB
@@ -153,21 +154,32 @@ export type UserWriteOutcome = 'written' | 'missing' | 'conflict';
  * Sets `disabledAt` (keeping an earlier one) or removes it on both items in ONE TransactWriteItems:
  * the session lookup reads the account item, sign-in completion the user item.
  */
-export async function setDisabled(db: Db, account: AccountRef, at: string | null): Promise<UserWriteOutcome> {
-  const update = (key: { pk: string; sk: string }): TransactItem => ({
+export async function setDisabled(
+  db: Db,
+  account: AccountRef,
+  at: string | null,
+  audit?: StoredAuditEntry,
+): Promise<UserWriteOutcome | 'unchanged'> {
+  // With an entry, the user item must change state (a concurrent disable or enable already did it:
+  // `unchanged`, nothing written), so one change records one entry.
+  const changes = audit ? (at ? ' AND attribute_not_exists(disabledAt)' : ' AND attribute_exists(disabledAt)') : '';
+  const update = (key: { pk: string; sk: string }, condition = ''): TransactItem => ({
     Update: {
       TableName: db.table,
       Key: key,
       UpdateExpression: at ? 'SET disabledAt = if_not_exists(disabledAt, :at)' : 'REMOVE disabledAt',
-      ConditionExpression: 'attribute_exists(pk)',
+      ConditionExpression: `attribute_exists(pk)${condition}`,
       ...(at ? { ExpressionAttributeValues: { ':at': at } } : {}),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   });
   const written = await transactWrite(db, [
-    update(keys.user(account.userId)),
+    update(keys.user(account.userId), changes),
     update(keys.account(account.scope, account.email)),
+    ...(audit ? auditWrites(db.table, audit) : []),
   ]);
-  return written.outcome === 'failed' ? 'missing' : written.outcome;
+  if (written.outcome !== 'failed') return written.outcome;
+  return written.failed.includes(0) && written.current[0] ? 'unchanged' : 'missing';
 }
 
 /**
@@ -178,6 +190,7 @@ export async function setDisabled(db: Db, account: AccountRef, at: string | null
 export async function deleteUser(
   db: Db,
   account: AccountRef & { imageId: string | null },
+  audit: StoredAuditEntry,
 ): Promise<UserWriteOutcome> {
   const exists = 'attribute_exists(pk)';
   const written = await transactWrite(db, [
@@ -200,6 +213,7 @@ export async function deleteUser(
       },
     },
     ...(account.imageId ? imageDeletes(db.table, account.imageId) : []),
+    ...auditWrites(db.table, audit),
   ]);
   return written.outcome === 'failed' ? 'missing' : written.outcome;
 }

@@ -10,8 +10,11 @@ import { endAllSessions } from '../sessions/manage.ts';
 import type { Item } from '../store/batch.ts';
 import { readUser, searchUsers as searchStoredUsers, setDisabled, usersOf } from '../store/users.ts';
 import type { Application } from '../tenancy/applications.ts';
+import type { EndCause } from '../tenancy/impersonation.ts';
 import { changeProfile, type ProfileChange } from './update-user.ts';
 import { storedImageIdOf, userFromItem } from './user.ts';
+import { type AuditChange, appendAudit, type StoredAuditEntry } from '../store/audit.ts';
+import { type AuditRequest, changeEntry, changesBetween } from '../tenancy/audit.ts';
 
 /** The User of SPEC §2 with what managers see besides (shared/contracts/users.ts ManagedUser). */
 function managedUserFromItem(item: Item, issuer: string) {
@@ -81,6 +84,7 @@ export async function getUser(deps: Deps, application: Application, userId: stri
 /** PATCH: name and image as in update-user (SPEC §2), with the same stored-image handling. */
 export async function updateUser(
   deps: Deps,
+  audit: AuditRequest,
   application: Application,
   userId: string,
   change: ProfileChange,
@@ -91,6 +95,11 @@ export async function updateUser(
     deps,
     { user, imageId: storedImageIdOf(item), scope: application.id },
     change,
+    (before, after) => {
+      // An uploaded photo is named by its URL, which changes with its bytes.
+      const changes = changesBetween(before, after, ['name', 'image']);
+      return changes.length === 0 ? null : userEntry(deps, audit, 'user.updated', application, item, changes);
+    },
   );
   if (!updated) throw fail('notFound', 'No such user');
   return { ...managedUserFromItem(item, deps.config.ISSUER), ...updated };
@@ -103,13 +112,14 @@ export async function updateUser(
  */
 export async function disableUser(
   deps: Deps,
+  audit: AuditRequest,
   application: Application,
   userId: string,
 ): Promise<ManagedUser> {
   const item = await findUser(deps, application, userId);
   const at = (item.disabledAt as string | undefined) ?? new Date(deps.clock.now()).toISOString();
-  await writeDisabled(deps, item, at);
-  await endSessions(deps, userId);
+  await writeDisabled(deps, item, at, userEntry(deps, audit, 'user.disabled', application, item));
+  await endSessions(deps, userId, 'user-disabled');
   return managedUserFromItem({ ...item, disabledAt: at }, deps.config.ISSUER);
 }
 
@@ -118,29 +128,77 @@ export async function disableUser(
  * ended. A disabled user's sessions are ended again BEFORE `disabledAt` goes: a disable that failed
  * after writing `disabledAt` (its sessions half ended) must not let enable bring them back.
  */
-export async function enableUser(deps: Deps, application: Application, userId: string): Promise<ManagedUser> {
+export async function enableUser(
+  deps: Deps,
+  audit: AuditRequest,
+  application: Application,
+  userId: string,
+): Promise<ManagedUser> {
   const item = await findUser(deps, application, userId);
-  if (item.disabledAt !== undefined) await endSessions(deps, userId);
-  await writeDisabled(deps, item, null);
+  if (item.disabledAt !== undefined) await endSessions(deps, userId, 'user-disabled');
+  await writeDisabled(deps, item, null, userEntry(deps, audit, 'user.enabled', application, item));
   const { disabledAt: _gone, ...enabled } = item;
   return managedUserFromItem(enabled, deps.config.ISSUER);
 }
 
-export async function writeDisabled(deps: Deps, item: Item, at: string | null): Promise<void> {
-  const outcome = await setDisabled(
-    deps.db,
-    { userId: item.id as string, scope: item.scope as string, email: item.email as string },
-    at,
-  );
-  if (outcome === 'missing') throw fail('notFound', 'No such user');
+/**
+ * Sets or clears `disabledAt`. With `audit`, only a change of state is recorded: disabling a disabled
+ * user (or enabling an enabled one) writes again without an entry, as a no-op records nothing.
+ */
+export async function writeDisabled(
+  deps: Deps,
+  item: Item,
+  at: string | null,
+  audit?: StoredAuditEntry,
+): Promise<void> {
+  const account = { userId: item.id as string, scope: item.scope as string, email: item.email as string };
+  const changes = (item.disabledAt === undefined) === (at !== null);
+  let outcome = await setDisabled(deps.db, account, at, changes ? audit : undefined);
+  if (outcome === 'unchanged') outcome = await setDisabled(deps.db, account, at);
+  if (outcome === 'missing' || outcome === 'unchanged') throw fail('notFound', 'No such user');
   if (outcome === 'conflict') throw tooBusy();
 }
 
+/** The entry of a manager's change to one of the application's end users. */
+export const userEntry = (
+  deps: Deps,
+  audit: AuditRequest,
+  action: 'user.updated' | 'user.disabled' | 'user.enabled' | 'user.deleted' | 'user.sessionsRevoked',
+  application: Application,
+  item: Item,
+  changes?: AuditChange[],
+) =>
+  changeEntry(deps, audit, action, {
+    organizationId: application.organizationId,
+    applicationId: application.id,
+    targetId: item.id as string,
+    targetLabel: item.email as string,
+    ...(changes ? { changes } : {}),
+  });
+
 /** Revoke sessions: every session of the user ends; the count is of the live ones. */
-export async function revokeUserSessions(deps: Deps, application: Application, userId: string) {
-  await findUser(deps, application, userId);
-  return { revoked: true as const, count: await endSessions(deps, userId) };
+export async function revokeUserSessions(
+  deps: Deps,
+  audit: AuditRequest,
+  application: Application,
+  userId: string,
+) {
+  const item = await findUser(deps, application, userId);
+  const count = await endSessions(deps, userId, 'session-revoked');
+  // Sessions end in writes of their own (shared/sessions/manage.ts); the entry follows them, once
+  // any ended: a user without a live session has nothing to revoke and nothing is recorded.
+  if (count > 0) {
+    const entry = userEntry(deps, audit, 'user.sessionsRevoked', application, item, [
+      { path: 'sessions', from: count, to: 0 },
+    ]);
+    await appendAudit(deps.db, entry);
+  }
+  return { revoked: true as const, count };
 }
 
-/** Ends every session of a user, uncounted from the statistics; answers how many were alive. */
-export const endSessions = (deps: Deps, userId: string): Promise<number> => endAllSessions(deps, userId);
+/**
+ * Ends every session of a user, uncounted from the statistics, a live impersonation of it recorded
+ * as ended by `cause`; answers how many were alive.
+ */
+export const endSessions = (deps: Deps, userId: string, cause: EndCause): Promise<number> =>
+  endAllSessions(deps, userId, cause);

@@ -6,8 +6,9 @@ import { deleteTenantOrganization, dropMember, membershipsOf, readMany } from '.
 import { deleteUser as deleteStoredUser } from '../store/users.ts';
 import type { Application } from '../tenancy/applications.ts';
 import type { Role } from '../tenancy/permissions.ts';
-import { endSessions, findUser, writeDisabled } from './application-users.ts';
+import { endSessions, findUser, userEntry, writeDisabled } from './application-users.ts';
 import { storedImageIdOf } from './user.ts';
+import type { AuditRequest } from '../tenancy/audit.ts';
 
 /**
  * DELETE an application's user (issue 8), in an order that a failed delete can simply be retried:
@@ -23,7 +24,12 @@ import { storedImageIdOf } from './user.ts';
  * A failure between the steps leaves a disabled user with fewer sessions or memberships; the retry
  * finds it and does the rest. A retry after step 4 answers 404: the user is gone whole.
  */
-export async function deleteUser(deps: Deps, application: Application, userId: string): Promise<void> {
+export async function deleteUser(
+  deps: Deps,
+  audit: AuditRequest,
+  application: Application,
+  userId: string,
+): Promise<void> {
   const item = await findUser(deps, application, userId);
   if (item.disabledAt === undefined)
     await writeDisabled(deps, item, new Date(deps.clock.now()).toISOString());
@@ -34,7 +40,7 @@ export async function deleteUser(deps: Deps, application: Application, userId: s
     scope: application.id,
     email: item.email as string,
     imageId: storedImageIdOf(item),
-  });
+  }, userEntry(deps, audit, 'user.deleted', application, item));
   if (outcome === 'missing') throw fail('notFound', 'No such user');
   if (outcome === 'conflict') throw tooBusy();
 }

@@ -3,6 +3,7 @@ import { fail } from '../errors.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import type { ResolvedSession } from '../sessions/resolve.ts';
 import { updateProfile } from '../store/accounts.ts';
+import type { StoredAuditEntry } from '../store/audit.ts';
 import { imageChangeOf, imageUrl } from './image.ts';
 import type { User } from './user.ts';
 
@@ -46,9 +47,19 @@ export async function changeProfile(
   deps: Deps,
   owner: ProfileOwner,
   change: ProfileChange,
+  /** A manager's change: its audit entry, made from the profile before and after (docs/api.md "Audit trail"). */
+  auditOf?: (before: User, after: User) => StoredAuditEntry | null,
 ): Promise<User | null> {
   const { user } = owner;
   const image = change.image === undefined ? undefined : imageChangeOf(change.image, user.id);
+  const next: User = {
+    ...user,
+    ...(change.name !== undefined ? { name: change.name } : {}),
+    ...(image?.kind === 'removed' ? { image: null } : {}),
+    ...(image?.kind === 'linked' ? { image: image.url } : {}),
+    ...(image?.kind === 'uploaded' ? { image: imageUrl(deps.config.ISSUER, image.image.id) } : {}),
+  };
+  const audit = auditOf?.(user, next) ?? undefined;
   let storedId = owner.imageId;
   for (let attempt = 0; attempt < MAX_PROFILE_RACES; attempt++) {
     const updated = await updateProfile(
@@ -58,6 +69,7 @@ export async function changeProfile(
         ...(change.name !== undefined ? { name: change.name } : {}),
         ...(image ? { image: { change: image, storedId } } : {}),
       },
+      audit,
     );
     if (updated.outcome === 'missing') return null;
     // Concurrent writes kept cancelling it (real DynamoDB): nothing was written; come back in a moment.
@@ -66,13 +78,7 @@ export async function changeProfile(
       storedId = updated.imageId;
       continue;
     }
-    return {
-      ...user,
-      ...(change.name !== undefined ? { name: change.name } : {}),
-      ...(image?.kind === 'removed' ? { image: null } : {}),
-      ...(image?.kind === 'linked' ? { image: image.url } : {}),
-      ...(image?.kind === 'uploaded' ? { image: imageUrl(deps.config.ISSUER, image.image.id) } : {}),
-    };
+    return next;
   }
   throw tooBusy();
 }
