@@ -43,6 +43,18 @@ const Invitation = z.object({
 export const InvitationCreated = z.object({ invitation: Invitation });
 export const InvitationList = z.object({ items: z.array(Invitation), page: Page });
 
+/** An organization's pending invitation as its managers list it: who invited which address, to what. */
+const PendingInvitation = z.object({
+  email: z.string(),
+  role: Role,
+  /** The inviter's user id and address. */
+  invitedBy: z.object({ userId: z.string(), email: z.string() }),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+
+export const PendingInvitationList = z.object({ items: z.array(PendingInvitation), page: Page });
+
 export const ApplicationView = z.extend(PublicApplication, {
   organizationId: z.string(),
   createdAt: z.string(),

@@ -1,10 +1,14 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
+import { conditionFailureItem, isConditionFailure, type TransactItem } from './errors.ts';
 import { queryAll, readNow } from './items.ts';
 import { keys } from './keys.ts';
-import { type NewMember, newMemberWrites } from './organizations.ts';
-import { transactWrite } from './transact.ts';
+import { type NewMember, newMemberWrites, readMany } from './organizations.ts';
+import { type TransactOutcome, transactWrite } from './transact.ts';
+
+/** shared/tenancy/permissions.ts `Role`. */
+type Role = 'owner' | 'admin' | 'member';
 
 /** The stored invitation (shared/tenancy/invitations.ts reads it). */
 export interface StoredInvitation {
@@ -19,18 +23,62 @@ export interface StoredInvitation {
   expiresAt: number;
 }
 
-/** Stores the invitation, replacing an earlier one of the same address to the same organization. */
-export async function putInvitation(db: Db, invitation: StoredInvitation): Promise<void> {
-  await db.client.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: {
-        ...keys.invitation(invitation.email, invitation.organizationId),
-        type: 'invitation',
-        ...invitation,
-      },
+/**
+ * Stores the invitation, replacing an earlier one of the same address to the same organization,
+ * listed on gsi1 under its organization. One PutItem; with `extra` writes (an audit entry), one
+ * TransactWriteItems of the Put and them.
+ */
+export async function putInvitation(
+  db: Db,
+  invitation: StoredInvitation,
+  extra: TransactItem[] = [],
+): Promise<TransactOutcome> {
+  const put = {
+    TableName: db.table,
+    Item: {
+      ...keys.invitation(invitation.email, invitation.organizationId),
+      ...keys.organizationInvitation(invitation.organizationId, invitation.email),
+      type: 'invitation',
+      ...invitation,
+    },
+  };
+  if (extra.length > 0) return transactWrite(db, [{ Put: put }, ...extra]);
+  await db.client.send(new PutCommand(put));
+  return { outcome: 'written' };
+}
+
+/**
+ * The invitations of an organization (gsi1, so eventually consistent: one sent a moment ago may be
+ * missing for about a second; expired and void ones included: the caller filters). Invitations
+ * stored before the index attributes existed are not listed; they expire within 7 days.
+ */
+export async function invitationsOfOrganization(db: Db, organizationId: string): Promise<Item[]> {
+  return queryAll(db, {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :org',
+    ExpressionAttributeValues: { ':org': keys.organizationInvitation(organizationId, '').gsi1pk },
+  });
+}
+
+/**
+ * The current role of each of `userIds` in the organization (absent: not a member), strongly
+ * consistent, 100 to a BatchGetItem. The id comes from the key: memberships written at first
+ * sign-in before the management API hold no `userId` (shared/tenancy/members.ts `memberFromItem`).
+ */
+export async function memberRoles(
+  db: Db,
+  organizationId: string,
+  userIds: string[],
+): Promise<Map<string, Role>> {
+  const prefix = keys.member(organizationId, '').sk;
+  const items = await readMany(
+    db,
+    userIds.map((userId) => {
+      const { pk, sk } = keys.member(organizationId, userId);
+      return { pk, sk };
     }),
   );
+  return new Map(items.map((item) => [String(item.sk).slice(prefix.length), item.role as Role]));
 }
 
 /** The invitations of an address (strongly consistent; expired ones included: the caller filters). */
@@ -58,19 +106,106 @@ export async function deleteInvitation(db: Db, email: string, organizationId: st
   );
 }
 
-export type AcceptOutcome = 'accepted' | 'gone' | 'organizationGone' | 'alreadyMember' | 'conflict';
+/**
+ * Deletes the invitation that was read, unless it was replaced since (`createdAt`): a void
+ * invitation goes, a new one sent meanwhile by someone who may send it stays.
+ */
+export async function deleteInvitationAsRead(db: Db, invitation: StoredInvitation): Promise<void> {
+  try {
+    await db.client.send(
+      new DeleteCommand({
+        TableName: db.table,
+        Key: keys.invitation(invitation.email, invitation.organizationId),
+        ConditionExpression: 'createdAt = :created',
+        ExpressionAttributeValues: { ':created': invitation.createdAt },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/** `none`: no invitation of that address (a resent Delete that had landed finds none too). */
+export type RevokeOutcome = 'revoked' | 'none' | 'outranked' | 'conflict';
+
+/**
+ * Deletes an organization's invitation of `email` while its role is one of `roles` (those the
+ * revoking manager may grant): `outranked` otherwise, nothing deleted. One DeleteItem; with `extra`
+ * writes (an audit entry), one TransactWriteItems of the Delete and them, written only if the
+ * Delete is.
+ */
+export async function revokeInvitation(
+  db: Db,
+  organizationId: string,
+  email: string,
+  roles: Role[],
+  extra: TransactItem[] = [],
+): Promise<RevokeOutcome> {
+  const condition = grantsOneOf(roles);
+  const remove = {
+    TableName: db.table,
+    Key: keys.invitation(email, organizationId),
+    ConditionExpression: `attribute_exists(pk) AND ${condition.expression}`,
+    ExpressionAttributeNames: condition.names,
+    ExpressionAttributeValues: condition.values,
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  };
+  if (extra.length > 0) {
+    const written = await transactWrite(db, [{ Delete: remove }, ...extra]);
+    if (written.outcome !== 'failed') return written.outcome === 'written' ? 'revoked' : 'conflict';
+    if (!written.failed.includes(0)) throw new Error(`revoking an invitation: a write beside it refused`);
+    return written.current[0] ? 'outranked' : 'none';
+  }
+  try {
+    await db.client.send(new DeleteCommand(remove));
+    return 'revoked';
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return conditionFailureItem(error) ? 'outranked' : 'none';
+  }
+}
+
+/** `#role IN (...)`: the item's `role` (an invitation's or a membership's) is one of `roles`. */
+function grantsOneOf(roles: Role[]) {
+  if (roles.length === 0) throw new Error('no role to condition on');
+  const placeholders = roles.map((_, index) => `:role${index}`);
+  return {
+    expression: `#role IN (${placeholders.join(', ')})`,
+    names: { '#role': 'role' },
+    values: Object.fromEntries(roles.map((role, index) => [`:role${index}`, role])),
+  };
+}
+
+/** `inviterGone`: the inviter is no longer a member, or no longer of a role that may offer the invitation's. */
+export type AcceptOutcome =
+  | 'accepted'
+  | 'gone'
+  | 'inviterGone'
+  | 'organizationGone'
+  | 'alreadyMember'
+  | 'conflict';
 
 /**
  * Turns the invitation that was read into a membership in ONE TransactWriteItems: the invitation is
- * deleted only while it is still that one (`createdAt`) and unexpired, the organization must exist,
- * and the membership must not.
+ * deleted only while it is still that one (`createdAt`) and unexpired; the inviter's membership
+ * must still exist with one of `inviterRoles` (a ConditionCheck, so a removal or demotion that
+ * commits first voids the accept: DynamoDB serializes transactions on the same item); the
+ * organization must exist, and the invitee's membership must not. `extra` writes (an audit entry)
+ * ride in the same transaction. The inviter must not be the invitee: one transaction cannot name
+ * one item twice.
  */
 export async function acceptInvitation(
   db: Db,
   invitation: StoredInvitation,
   member: NewMember,
   nowSeconds: number,
+  inviterRoles: Role[],
+  extra: TransactItem[] = [],
 ): Promise<AcceptOutcome> {
+  if (invitation.invitedBy.userId === member.userId)
+    throw new Error('an inviter accepting its own invitation');
+  const inviter = keys.member(invitation.organizationId, invitation.invitedBy.userId);
+  const stillMayInvite = grantsOneOf(inviterRoles);
   const written = await transactWrite(db, [
     {
       Delete: {
@@ -80,11 +215,24 @@ export async function acceptInvitation(
         ExpressionAttributeValues: { ':created': invitation.createdAt, ':now': nowSeconds },
       },
     },
+    {
+      ConditionCheck: {
+        TableName: db.table,
+        Key: { pk: inviter.pk, sk: inviter.sk },
+        ConditionExpression: `attribute_exists(pk) AND ${stillMayInvite.expression}`,
+        ExpressionAttributeNames: stillMayInvite.names,
+        ExpressionAttributeValues: stillMayInvite.values,
+      },
+    },
     ...newMemberWrites(db.table, invitation.organizationId, member),
+    ...extra,
   ]);
   if (written.outcome === 'written') return 'accepted';
   if (written.outcome === 'conflict') return 'conflict';
   if (written.failed.includes(0)) return 'gone';
-  if (written.failed.includes(1)) return 'organizationGone';
-  return 'alreadyMember';
+  // A deleted organization took its memberships with it: the inviter's check fails too.
+  if (written.failed.includes(2)) return 'organizationGone';
+  if (written.failed.includes(1)) return 'inviterGone';
+  if (written.failed.includes(3)) return 'alreadyMember';
+  throw new Error('accepting an invitation: a write beside it refused');
 }

@@ -4,15 +4,20 @@ import { tooBusy } from '../rate-limit/rate-limit.ts';
 import {
   acceptInvitation as acceptStored,
   deleteInvitation,
+  deleteInvitationAsRead,
   invitationsOf,
+  invitationsOfOrganization,
+  memberRoles,
   putInvitation,
   readInvitation,
+  revokeInvitation as revokeStored,
   type StoredInvitation,
 } from '../store/invitations.ts';
+import { readMember } from '../store/organizations.ts';
 import type { User } from '../users/user.ts';
 import type { Member, MemberActor } from './members.ts';
 import type { Organization } from './organizations.ts';
-import { mayManageRank, type Role } from './permissions.ts';
+import { mayAct, mayManageRank, type Role } from './permissions.ts';
 
 /** An invitation is valid a week; inviting the same address again replaces it (and its role). */
 const INVITATION_SECONDS = 7 * 24 * 3600;
@@ -26,6 +31,36 @@ export interface Invitation {
   createdAt: string;
   expiresAt: string;
 }
+
+/** An organization's pending invitation as its managers see it: who invited whom. */
+export interface PendingInvitation {
+  email: string;
+  role: Role;
+  invitedBy: { userId: string; email: string };
+  createdAt: string;
+  expiresAt: string;
+}
+
+const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
+
+/**
+ * Whether a member of role `held` may send an invitation of role `offered`: the check of
+ * `inviteMember`, which an invitation must still pass when accepted (docs/api.md, Organizations).
+ */
+const mayOffer = (held: Role, offered: Role): boolean =>
+  mayAct('members.add', held) && mayManageRank(held, offered);
+
+/**
+ * The roles that may offer `role`: an invitation stands only while its inviter is a member holding
+ * one of them, so the invitations of a manager removed or demoted since are void.
+ */
+const rolesOffering = (role: Role): Role[] => ROLES.filter((held) => mayOffer(held, role));
+
+/** Whether an invitation of `offered` stands, its inviter holding `inviterRole` now (absent: not a member). */
+const stands = (inviterRole: Role | undefined, offered: Role): boolean =>
+  inviterRole !== undefined && mayOffer(inviterRole, offered);
+
+const noInvitation = () => fail('notFound', 'No pending invitation to this organization');
 
 const invitationView = (stored: StoredInvitation): Invitation => ({
   organizationId: stored.organizationId,
@@ -61,7 +96,9 @@ export async function inviteMember(
     createdAt: new Date(now).toISOString(),
     expiresAt: Math.floor(now / 1000) + INVITATION_SECONDS,
   };
-  await putInvitation(deps.db, stored);
+  const written = await putInvitation(deps.db, stored);
+  if (written.outcome === 'conflict') throw tooBusy();
+  if (written.outcome === 'failed') throw new Error('storing an invitation: a write beside it refused');
   return invitationView(stored);
 }
 
@@ -76,10 +113,61 @@ export async function listInvitations(deps: Deps, user: User): Promise<Invitatio
     .map(invitationView);
 }
 
-/** Accepts the caller's invitation to `organizationId`: it becomes a member with the invited role. */
+/**
+ * The organization's pending invitations for its managers, newest first: expired ones left out
+ * (TTL deletes late), and void ones too (the inviter is no longer a member, or no longer of a role
+ * that may offer the invitation's), decided from the inviters' memberships read in one batch.
+ */
+export async function listOrganizationInvitations(
+  deps: Deps,
+  org: Organization,
+): Promise<PendingInvitation[]> {
+  const pending = (
+    (await invitationsOfOrganization(deps.db, org.id)) as unknown as StoredInvitation[]
+  ).filter(live(deps));
+  if (pending.length === 0) return [];
+  const inviters = await memberRoles(deps.db, org.id, [
+    ...new Set(pending.map((stored) => stored.invitedBy.userId)),
+  ]);
+  return pending
+    .filter((stored) => stands(inviters.get(stored.invitedBy.userId), stored.role))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    .map((stored) => ({
+      email: stored.email,
+      role: stored.role,
+      invitedBy: { userId: stored.invitedBy.userId, email: stored.invitedBy.email },
+      createdAt: stored.createdAt,
+      expiresAt: new Date(stored.expiresAt * 1000).toISOString(),
+    }));
+}
+
+/**
+ * Revokes the organization's invitation of `email`. A manager revokes only invitations of a role it
+ * may grant (an admin not an owner's: 403, as for removing an owner). Revoking none is no error
+ * (as declining): a resent Delete whose first answer was lost finds none either.
+ */
+export async function revokeInvitation(
+  deps: Deps,
+  org: Organization,
+  actor: MemberActor,
+  email: string,
+): Promise<void> {
+  if (actor.kind !== 'member') throw new Error('only members of a platform organization revoke invitations');
+  const grantable = ROLES.filter((role) => mayManageRank(actor.role, role));
+  const outcome = await revokeStored(deps.db, org.id, email, grantable);
+  if (outcome === 'outranked') throw fail('forbidden', `An ${actor.role} cannot revoke this invitation`);
+  if (outcome === 'conflict') throw tooBusy();
+}
+
+/**
+ * Accepts the caller's invitation to `organizationId`: it becomes a member with the invited role,
+ * if the inviter still stands (a member of a role that may offer it, checked in the accepting
+ * transaction). A void invitation is answered as none (404) and deleted.
+ */
 export async function acceptInvitation(deps: Deps, user: User, organizationId: string): Promise<Member> {
   const stored = (await readInvitation(deps.db, user.email, organizationId)) as StoredInvitation | undefined;
-  if (!stored || !live(deps)(stored)) throw fail('notFound', 'No pending invitation to this organization');
+  if (!stored || !live(deps)(stored)) throw noInvitation();
+  if (stored.invitedBy.userId === user.id) return acceptOwnInvitation(deps, stored);
   const member: Member = {
     userId: user.id,
     email: user.email,
@@ -91,12 +179,28 @@ export async function acceptInvitation(deps: Deps, user: User, organizationId: s
     stored,
     { userId: member.userId, email: member.email, role: member.role, createdAt: member.joinedAt },
     Math.floor(deps.clock.now() / 1000),
+    rolesOffering(stored.role),
   );
   if (outcome === 'accepted') return member;
   if (outcome === 'conflict') throw tooBusy();
-  if (outcome === 'gone') throw fail('notFound', 'No pending invitation to this organization');
+  if (outcome === 'gone') throw noInvitation();
+  if (outcome === 'inviterGone') {
+    await deleteInvitationAsRead(deps.db, stored);
+    throw noInvitation();
+  }
   await deleteInvitation(deps.db, user.email, organizationId);
   if (outcome === 'organizationGone') throw fail('notFound', 'The organization no longer exists');
+  throw fail('alreadyMember', 'You are already a member of this organization');
+}
+
+/**
+ * An inviter who invited its own address: still a member, it is one already (409); gone, its
+ * invitation is void like any other whose inviter left (404). Either way it is deleted.
+ */
+async function acceptOwnInvitation(deps: Deps, stored: StoredInvitation): Promise<never> {
+  const current = await readMember(deps.db, stored.organizationId, stored.invitedBy.userId);
+  await deleteInvitationAsRead(deps.db, stored);
+  if (!current) throw noInvitation();
   throw fail('alreadyMember', 'You are already a member of this organization');
 }
 

@@ -12,6 +12,8 @@ export const ApiKeyPath = z.object({ applicationId: Id, keyId: Id });
 export const UserPath = z.object({ applicationId: Id, userId: Id });
 export const TenantOrganizationPath = z.object({ applicationId: Id, organizationId: Id });
 export const TenantMemberPath = z.object({ applicationId: Id, organizationId: Id, userId: Id });
+/** An organization's invitation is named by its address: one per address and organization. */
+export const InvitationPath = z.object({ organizationId: Id, email: Email });
 
 const Role = z.enum(['owner', 'admin', 'member']);
 

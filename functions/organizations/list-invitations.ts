@@ -1,0 +1,8 @@
+import { http } from '../../shared/http/handler.ts';
+import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import { listOrganizationInvitations } from '../../shared/tenancy/invitations.ts';
+import { unpaginated } from '../../shared/tenancy/pages.ts';
+
+export const handler = http(routes.listOrganizationInvitations, async ({ deps, grant }) => ({
+  body: unpaginated(await listOrganizationInvitations(deps, grant.organization)),
+}));

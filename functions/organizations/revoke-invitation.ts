@@ -1,0 +1,9 @@
+import { http } from '../../shared/http/handler.ts';
+import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import { memberActor } from '../../shared/tenancy/authorize.ts';
+import { revokeInvitation } from '../../shared/tenancy/invitations.ts';
+
+export const handler = http(routes.revokeInvitation, async ({ deps, grant, params }) => {
+  await revokeInvitation(deps, grant.organization, memberActor(grant.principal), params.email);
+  return { status: 204 };
+});
