@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallCounter } from '../../bench/call-counter.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { signIn } from '../support/sign-in.ts';
+import { newEmail, signIn } from '../support/sign-in.ts';
 import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
 // Issue 8 budgets (docs/data-model.md keeps the same numbers). A BatchGetItem or TransactWriteItems
@@ -78,11 +78,28 @@ describe('AWS calls per management request (no KMS, no SES)', () => {
       ...session,
       'QueryCommand',
     ]);
+    // The organization's invitations (gsi1), then their inviters' memberships in one BatchGetItem.
+    const invitations = `/organizations/${tenant.organizationId}/invitations`;
+    await expectCalls(() => manage(app, 'GET', invitations, owner), 200, [
+      ...organization,
+      'QueryCommand',
+      'BatchGetItemCommand',
+    ]);
+    // The inviter's membership is checked by a ConditionCheck inside the accepting transaction: one
+    // more item in the same TransactWriteItems (4 instead of 3), no more calls.
     await expectCalls(
       () => manage(app, 'POST', `/invitations/${tenant.organizationId}/accept`, { token: someone.token }),
       200,
       [...session, 'GetItemCommand', 'TransactWriteItemsCommand'],
     );
+    // None pending: no memberships to read.
+    await expectCalls(() => manage(app, 'GET', invitations, owner), 200, [...organization, 'QueryCommand']);
+    const revoked = newEmail();
+    await manage(app, 'POST', path, owner, { email: revoked });
+    await expectCalls(() => manage(app, 'DELETE', `${invitations}/${revoked}`, owner), 204, [
+      ...organization,
+      'DeleteItemCommand',
+    ]);
     await expectCalls(
       () => manage(app, 'DELETE', `/invitations/${tenant.organizationId}`, { token: someone.token }),
       204,
@@ -98,6 +115,20 @@ describe('AWS calls per management request (no KMS, no SES)', () => {
       'GetItemCommand',
       'TransactWriteItemsCommand',
     ]);
+  });
+
+  it('a void invitation: the refused transaction, then its deletion', async () => {
+    const owner = { token: tenant.owner.token };
+    const inviter = await addSignedInMember(app, tenant.owner.token, tenant.organizationId, 'admin');
+    const invitee = await signIn(app);
+    const members = `/organizations/${tenant.organizationId}/members`;
+    await manage(app, 'POST', members, { token: inviter.token }, { email: invitee.email, role: 'admin' });
+    await manage(app, 'DELETE', `${members}/${inviter.userId}`, owner);
+    await expectCalls(
+      () => manage(app, 'POST', `/invitations/${tenant.organizationId}/accept`, { token: invitee.token }),
+      404,
+      [...session, 'GetItemCommand', 'TransactWriteItemsCommand', 'DeleteItemCommand'],
+    );
   });
 
   it('applications and keys', async () => {

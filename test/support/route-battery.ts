@@ -275,6 +275,11 @@ export async function deviceAdministrationAndTeardownPaths({ app }: Battery): Pr
   const decliner = await signIn(app);
   await manage(app, 'POST', members, { token }, { email: decliner.email, role: 'admin' });
   await manage(app, 'DELETE', `/invitations/${organizationId}`, { token: decliner.token });
+  // The organization's pending invitations: listed by a manager, one revoked.
+  const revokedAddress = newEmail();
+  await manage(app, 'POST', members, { token }, { email: revokedAddress, role: 'member' });
+  await manage(app, 'GET', `/organizations/${organizationId}/invitations`, { token });
+  await manage(app, 'DELETE', `/organizations/${organizationId}/invitations/${revokedAddress}`, { token });
 
   // OAuth (issue 10): a code exchanged, its refresh token rotated, the connection listed and revoked.
   const oauth = await connect(app, { userId: owned.owner.userId, applicationId });
