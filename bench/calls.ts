@@ -23,6 +23,7 @@ import { recentAccountsCookieName } from '../shared/sessions/recent-accounts.ts'
 import { putGrant } from '../shared/store/oauth.ts';
 import { createApiKey } from '../shared/tenancy/api-keys.ts';
 import { createFixtureApplication } from '../shared/tenancy/applications.ts';
+import type { AuditRequest } from '../shared/tenancy/audit.ts';
 import { patchConfiguration } from '../shared/tenancy/configuration.ts';
 import { ownMcpResource } from '../shared/tenancy/service-resources.ts';
 import { CallCounter } from './call-counter.ts';
@@ -36,7 +37,6 @@ import {
   withChallenge,
 } from './social-hosts.ts';
 import type { Benchmark } from './types.ts';
-import type { AuditRequest } from '../shared/tenancy/audit.ts';
 
 /** The fields of an answer the bench reads back (the rest is only counted). */
 interface Answer {
@@ -168,8 +168,13 @@ export const callsBenchmark: Benchmark = {
       });
       const operator: AuditRequest = { actor: { kind: 'service' }, ip: '127.0.0.1', userAgent: 'bench' };
       const keyOf = async (type: 'public' | 'secret') =>
-        (await createApiKey(counted, operator, { applicationId: app.id, organizationId: app.organizationId, type }))
-          .key;
+        (
+          await createApiKey(counted, operator, {
+            applicationId: app.id,
+            organizationId: app.organizationId,
+            type,
+          })
+        ).key;
       const publicKey = await keyOf('public');
       const secretKey = await keyOf('secret');
       const key = { 'x-api-key': publicKey };
@@ -263,6 +268,7 @@ export const callsBenchmark: Benchmark = {
       // application has no owner session, so the bench sets it as an owner through the domain.
       await patchConfiguration(
         deps,
+        operator,
         {
           target: 'application',
           application: app,
@@ -420,7 +426,8 @@ export const callsBenchmark: Benchmark = {
         json(
           {
             authentication: { syntheticEmailDomain: 'bots.bench.test' },
-            oauth: { resources: ['https://api.bench.test/mcp'] },
+            // A resource of another server must name this issuer in its metadata (RFC 9728).
+            oauth: { resources: [metadata.serveResource('/api/mcp', config.ISSUER)] },
             origin: null,
             socialProviders: { google: null, github: null, microsoft: null, oidc: null },
             socialReturnUrls: [],

@@ -10,8 +10,11 @@ import type { ItemFamily } from './store/keys.ts';
 
 /** A session caller (shared/sessions/resolve.ts): the session and profile, the account it belongs to. */
 const bySession = ['user', 'account'] as const satisfies readonly ItemFamily[];
-/** An API key caller: the key by its hash, the application it belongs to (and its last use). */
-const byKey = ['apiKey', 'application'] as const satisfies readonly ItemFamily[];
+/**
+ * An API key caller: the key by its hash, the application it belongs to (and its last use), and the
+ * application's trail, where the official origin learned from the key's request is recorded.
+ */
+const byKey = ['apiKey', 'application', 'audit'] as const satisfies readonly ItemFamily[];
 /**
  * A management caller (auth `manage`): a session or a key, and the permission check on the target
  * (shared/tenancy/authorize.ts): the organization's membership of the caller, the application.
@@ -91,8 +94,10 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   deleteOrganization: [...manager, 'organizationApplications', 'invitation', 'audit'],
   listMembers: manager,
   addMember: [...manager, 'invitation', 'audit'],
-  updateMember: [...manager, 'audit'],
-  removeMember: [...manager, 'audit'],
+  // Losing the role or the membership ends the member's running impersonations: their records,
+  // their sessions (the user family, in manager) and their trail entries.
+  updateMember: [...manager, 'audit', 'impersonation'],
+  removeMember: [...manager, 'audit', 'impersonation'],
   // The organization's invitations on gsi1, then their inviters' memberships (ORG#, in manager).
   listOrganizationInvitations: [...manager, 'organizationInvitations'],
   revokeInvitation: [...manager, 'invitation'],
@@ -103,7 +108,8 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   listApplications: [...manager, 'organizationApplications'],
   getApplication: manager,
   updateApplication: [...manager, 'resource', 'audit'],
-  deleteApplication: [...manager, 'organizationApplications', 'resource', 'audit'],
+  // Its running impersonations end with it (their records, sessions and trail entries).
+  deleteApplication: [...manager, 'organizationApplications', 'resource', 'audit', 'impersonation'],
   applicationByApiKey: byKey,
   createApiKey: [...manager, 'audit'],
   listApiKeys: manager,

@@ -2,6 +2,6 @@ import { http } from '../../shared/http/handler.ts';
 import { configurationRoutes as routes } from '../../shared/route-table/configuration.ts';
 import { patchConfiguration } from '../../shared/tenancy/configuration.ts';
 
-export const handler = http(routes.patchConfiguration, async ({ deps, grant, body }) => ({
-  body: await patchConfiguration(deps, grant, body),
+export const handler = http(routes.patchConfiguration, async ({ deps, audit, grant, body }) => ({
+  body: await patchConfiguration(deps, audit, grant, body),
 }));

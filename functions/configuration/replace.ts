@@ -2,6 +2,6 @@ import { http } from '../../shared/http/handler.ts';
 import { configurationRoutes as routes } from '../../shared/route-table/configuration.ts';
 import { replaceConfiguration } from '../../shared/tenancy/configuration.ts';
 
-export const handler = http(routes.replaceConfiguration, async ({ deps, grant, body }) => ({
-  body: await replaceConfiguration(deps, grant, body),
+export const handler = http(routes.replaceConfiguration, async ({ deps, audit, grant, body }) => ({
+  body: await replaceConfiguration(deps, audit, grant, body),
 }));

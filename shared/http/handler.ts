@@ -234,7 +234,13 @@ async function respond<R extends RouteSpec>(
       ? auditRequestOf(grant, caller as CallerByMode['manage'], { ...client, apiKey: credentials.apiKey })
       : undefined;
   // Only an accepted key counts as used (a refused one is not), and only where the route may write.
-  if (route.access.table === 'readwrite') await noteKeyUse(deps, caller, credentials.origin);
+  if (route.access.table === 'readwrite') {
+    await noteKeyUse(deps, caller, {
+      origin: credentials.origin,
+      ip: client.ip,
+      userAgent: client.userAgent,
+    });
+  }
   const reply = (await run({
     caller: caller as CallerByMode[R['auth']],
     grant: grant as GrantFor<R>,

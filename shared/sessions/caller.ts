@@ -15,6 +15,7 @@ import {
 } from './cookies.ts';
 import {
   type Credentials,
+  impersonationsToEnd,
   platformCookieSession,
   type ResolvedSession,
   resolveCaller,
@@ -69,6 +70,11 @@ interface SigningOut {
    * not change state, which would sign the browser out while its session stays alive.
    */
   readonly clearsCookie: boolean;
+  /**
+   * Whether the answer clears the impersonation cookie: one came from where it may change state, and
+   * the sign-out ends what it carries (docs/api.md, sign-out).
+   */
+  readonly clearsImpersonationCookie: boolean;
 }
 
 /**
@@ -130,11 +136,15 @@ export async function callerFor<M extends AuthMode>(
  * any, is noted as used (shared/tenancy/api-keys.ts) and its application's origin learned
  * (shared/tenancy/origin-learning.ts). Never fails the request.
  */
-export async function noteKeyUse(deps: Deps, caller: object, origin: string | undefined): Promise<void> {
+export async function noteKeyUse(
+  deps: Deps,
+  caller: object,
+  request: { origin: string | undefined; ip: string; userAgent: string },
+): Promise<void> {
   const key = 'key' in caller ? (caller.key as ApiKey | null) : null;
   if (!key) return;
   await noteUse(deps, key);
-  await learnOrigin(deps, key, origin);
+  await learnOrigin(deps, key, request);
 }
 
 type Resolver<M extends AuthMode> = (
@@ -224,7 +234,18 @@ const resolvers: { [M in AuthMode]: Resolver<M> } = {
     const presented = byCookie ? credentials : { ...credentials, cookies: [] };
     const clearsCookie =
       byCookie || readCookies(credentials.cookies, sessionCookieName(deps.config, scope)).length === 0;
-    return { kind: 'signingOut', scope, sessions: await sessionsToEnd(deps, presented, scope), clearsCookie };
+    // The browser's impersonation ends with it: a support user signing out must not leave one running.
+    const impersonations = await impersonationsToEnd(deps, presented, scope);
+    const clearsImpersonationCookie =
+      readCookies(presented.cookies, impersonationCookieName(deps.config)).length > 0 &&
+      !impersonations.othersRunning;
+    return {
+      kind: 'signingOut',
+      scope,
+      sessions: [...(await sessionsToEnd(deps, presented, scope)), ...impersonations.sessions],
+      clearsCookie,
+      clearsImpersonationCookie,
+    };
   },
   'platform-cookie': async (deps, credentials, kind) => {
     const session = await platformCookieSession(deps, credentials);

@@ -23,8 +23,8 @@ export interface ConfigurationWrite {
    * conditioned on the application holding exactly these keys.
    */
   keyFlags?: { keyHashes: readonly string[]; originKnown: boolean };
-  /** The audit entry of the change (a social sign-in change), appended in the same transaction. */
-  audit?: StoredAuditEntry;
+  /** The audit entries of the change (its settings, its social sign-in), appended in the same transaction. */
+  audit?: readonly StoredAuditEntry[];
 }
 
 export type ConfigurationOutcome =
@@ -113,7 +113,7 @@ export async function writeConfiguration(db: Db, write: ConfigurationWrite): Pro
       }),
     ),
     // Last, so a failed condition's index still names a claim (1 to claim.length) as before.
-    ...(write.audit ? auditWrites(db.table, write.audit) : []),
+    ...(write.audit ?? []).flatMap((entry) => auditWrites(db.table, entry)),
   ];
   const written = await transactWrite(db, items);
   if (written.outcome !== 'failed') return written;
@@ -152,28 +152,39 @@ export async function recordOrigin(
   db: Db,
   key: { applicationId: string; keyHash: string },
   origin: string,
+  audit: StoredAuditEntry,
 ): Promise<RecordOriginOutcome> {
-  const written = await transactWrite(db, [
-    {
-      Update: {
-        TableName: db.table,
-        Key: keys.application(key.applicationId),
-        UpdateExpression: 'SET #origin = if_not_exists(#origin, :origin)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#origin': 'origin' },
-        ExpressionAttributeValues: { ':origin': origin },
+  const record = (learns: boolean) =>
+    transactWrite(db, [
+      {
+        Update: {
+          TableName: db.table,
+          Key: keys.application(key.applicationId),
+          UpdateExpression: 'SET #origin = if_not_exists(#origin, :origin)',
+          // Only the request that sets the origin records it; a later one only marks its key.
+          ConditionExpression: learns
+            ? 'attribute_exists(pk) AND attribute_not_exists(#origin)'
+            : 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#origin': 'origin' },
+          ExpressionAttributeValues: { ':origin': origin },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
       },
-    },
-    {
-      Update: {
-        TableName: db.table,
-        Key: keys.apiKey(key.keyHash),
-        UpdateExpression: 'SET originKnown = :yes',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
-        ExpressionAttributeValues: { ':yes': true },
+      {
+        Update: {
+          TableName: db.table,
+          Key: keys.apiKey(key.keyHash),
+          UpdateExpression: 'SET originKnown = :yes',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
+          ExpressionAttributeValues: { ':yes': true },
+        },
       },
-    },
-  ]);
+      ...(learns ? auditWrites(db.table, audit) : []),
+    ]);
+  let written = await record(true);
+  // Another request (or the owner) set the origin first: this key only learns it is known.
+  if (written.outcome === 'failed' && written.failed.includes(0) && written.current[0])
+    written = await record(false);
   if (written.outcome === 'written') return 'noted';
   return written.outcome === 'failed' ? 'gone' : 'conflict';
 }

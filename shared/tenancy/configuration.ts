@@ -1,13 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { resourceProver } from '../oauth/resource-proof.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { apiKeyEntries } from '../store/api-keys.ts';
 import { readApplicationNow } from '../store/applications.ts';
 import { readResource, writeConfiguration } from '../store/configuration.ts';
 import { invalidRequest } from '../validation.ts';
 import { type Application, applicationFromItem } from './applications.ts';
-import { auditEntry } from './audit.ts';
+import { type AuditRequest, auditEntry, changeEntry, changesBetween } from './audit.ts';
 import { type ApplicationGrant, grantAllows } from './authorize.ts';
 import {
   type Configuration,
@@ -32,7 +33,7 @@ const MAX_WRITES = 4;
  */
 function socialSignInAudit(deps: Deps, grant: ApplicationGrant, before: Configuration, next: Configuration) {
   const changes = socialSignInChanges(before, next);
-  if (changes.length === 0) return undefined;
+  if (changes.length === 0) return [];
   const { principal } = grant;
   if (!grantAllows(grant, 'socialSignIn.write') || principal.kind !== 'member') {
     throw fail(
@@ -40,12 +41,40 @@ function socialSignInAudit(deps: Deps, grant: ApplicationGrant, before: Configur
       "Only an owner or admin, signed in, may change social sign-in (socialProviders, socialReturnUrls): whoever sets them can sign in as the application's users",
     );
   }
-  return auditEntry(deps, 'socialSignIn.changed', {
-    applicationId: grant.application.id,
-    actorId: principal.user.id,
-    actorEmail: principal.user.email,
-    changes,
-  });
+  return [
+    auditEntry(deps, 'socialSignIn.changed', {
+      applicationId: grant.application.id,
+      organizationId: grant.application.organizationId,
+      actorKind: 'user',
+      actorId: principal.user.id,
+      actorEmail: principal.user.email,
+      changes,
+    }),
+  ];
+}
+
+/** The settings of the document a `configuration.changed` entry names (social sign-in has its own entry). */
+const SETTINGS = ['origin', 'authentication.syntheticEmailDomain', 'oauth.resources'] as const;
+
+/** The entry of a write that changes the settings besides social sign-in, if it does. */
+function settingsAudit(
+  deps: Deps,
+  audit: AuditRequest,
+  app: Application,
+  before: Configuration,
+  next: Configuration,
+) {
+  const changes = changesBetween(before, next, SETTINGS);
+  if (changes.length === 0) return [];
+  return [
+    changeEntry(deps, audit, 'configuration.changed', {
+      organizationId: app.organizationId,
+      applicationId: app.id,
+      targetId: app.id,
+      targetLabel: app.name,
+      changes,
+    }),
+  ];
 }
 
 /** Seals a client secret for `app` (DESIGN §7): the plaintext goes no further than this. */
@@ -55,10 +84,15 @@ const sealFor = (deps: Deps, app: Application) => (plaintext: string) => deps.se
  * `PUT /applications/{id}/configuration`: the whole document replaced; a client secret left out
  * (or sent back as `{ set: true }`) keeps the stored one. Answers the read view.
  */
-export async function replaceConfiguration(deps: Deps, grant: ApplicationGrant, input: ConfigurationInput) {
+export async function replaceConfiguration(
+  deps: Deps,
+  audit: AuditRequest,
+  grant: ApplicationGrant,
+  input: ConfigurationInput,
+) {
   const app = grant.application;
   const sealed = { ...input, socialProviders: await sealSecrets(input.socialProviders, sealFor(deps, app)) };
-  const written = await changeConfiguration(deps, grant, (current) => {
+  const written = await changeConfiguration(deps, audit, grant, (current) => {
     const next = replaced(current, sealed);
     if (!next.success) throw invalidRequest('body', next.error.issues);
     return next.data;
@@ -71,12 +105,17 @@ export async function replaceConfiguration(deps: Deps, grant: ApplicationGrant, 
  * is when written (again after a lost race) and validated as a whole, so a 400 names the key. Its
  * client secrets are sealed once, before the first merge.
  */
-export async function patchConfiguration(deps: Deps, grant: ApplicationGrant, patch: ConfigurationPatch) {
+export async function patchConfiguration(
+  deps: Deps,
+  audit: AuditRequest,
+  grant: ApplicationGrant,
+  patch: ConfigurationPatch,
+) {
   const app = grant.application;
   const sealed = patch.socialProviders
     ? { ...patch, socialProviders: await sealSecrets(patch.socialProviders, sealFor(deps, app)) }
     : patch;
-  const written = await changeConfiguration(deps, grant, (current) => {
+  const written = await changeConfiguration(deps, audit, grant, (current) => {
     const merged = patched(current, sealed);
     if (!merged.success) throw invalidRequest('body', merged.error.issues);
     return merged.data;
@@ -95,10 +134,12 @@ export async function patchConfiguration(deps: Deps, grant: ApplicationGrant, pa
  */
 async function changeConfiguration(
   deps: Deps,
+  request: AuditRequest,
   grant: ApplicationGrant,
   decide: (current: Configuration) => Configuration,
 ): Promise<Configuration> {
   const app = grant.application;
+  const prove = resourceProver(deps, app.id);
   let current = app;
   let consistent = false;
   for (let write = 0; write < MAX_WRITES; ) {
@@ -107,7 +148,17 @@ async function changeConfiguration(
     refuseServiceResources(deps, app.id, next);
     const retargeted = retargetedSecrets(before.socialProviders, next.socialProviders);
     if (retargeted.length > 0) throw invalidRequest('body', retargeted);
-    const audit = socialSignInAudit(deps, grant, before, next);
+    const audit = [
+      ...settingsAudit(deps, request, current, before, next),
+      ...socialSignInAudit(deps, grant, before, next).map((entry) => ({
+        ...entry,
+        ip: request.ip,
+        userAgent: request.userAgent,
+      })),
+    ];
+    // RFC 9728 §3.3: a resource the write adds must name this service (shared/oauth/resource-proof.ts).
+    const unproven = await prove(before.oauth.resources, next.oauth.resources);
+    if (unproven.length > 0) throw invalidRequest('body', unproven);
     if (isDeepStrictEqual(next, before)) {
       if (consistent) return before;
       current = await fresh(deps, app.id, undefined);
@@ -128,7 +179,7 @@ async function changeConfiguration(
         (before.origin === null) === (next.origin === null)
           ? undefined
           : { keyHashes: await activeKeyHashes(deps, app.id), originKnown: next.origin !== null },
-      ...(audit ? { audit } : {}),
+      audit,
     });
     switch (outcome.outcome) {
       case 'written':

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { recordOrigin } from '../store/configuration.ts';
 import type { ApiKey } from './api-keys.ts';
+import { changeEntry, serviceRequest } from './audit.ts';
 import { officialOrigin } from './origins.ts';
 
 /**
@@ -17,15 +18,27 @@ import { officialOrigin } from './origins.ts';
  * sure the application has one, and an owner who removes the origin clears every active key's flag
  * in the same transaction (shared/tenancy/configuration.ts). Never fails the request.
  */
-export async function learnOrigin(deps: Deps, key: ApiKey, header: string | undefined): Promise<void> {
+export async function learnOrigin(
+  deps: Deps,
+  key: ApiKey,
+  request: { origin: string | undefined; ip: string; userAgent: string },
+): Promise<void> {
   if (key.originKnown) return;
-  const official = officialOrigin(header);
+  const official = officialOrigin(request.origin);
   if (!('origin' in official)) return;
   try {
+    // docs/api.md "Audit trail": the service is the actor, the request that taught it the origin its source.
+    const audit = changeEntry(deps, serviceRequest(request), 'origin.learned', {
+      applicationId: key.applicationId,
+      targetId: key.applicationId,
+      ...(key.use ? { targetLabel: key.use.keyId } : {}),
+      changes: [{ path: 'origin', from: null, to: official.origin }],
+    });
     const outcome = await recordOrigin(
       deps.db,
       { applicationId: key.applicationId, keyHash: key.keyHash },
       official.origin,
+      audit,
     );
     if (outcome === 'conflict') deps.logger.log('info', 'origin not noted: busy, next request tries again');
   } catch (error) {

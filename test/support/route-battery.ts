@@ -39,7 +39,7 @@ export interface Battery {
   readonly app: TestApp;
   /** The app itself (its deps: the service name, the signer for MCP access tokens). */
   readonly real: TestApp;
-  /** The host of the OAuth clients' metadata documents. */
+  /** The host of the OAuth clients' metadata documents and of resources' protected resource metadata. */
   readonly metadata: ClientMetadataServer;
   /** The social sign-in providers (issue 12): an OpenID Connect provider and a GitHub-style one. */
   readonly social: SocialProviders;
@@ -141,6 +141,7 @@ export async function signInSessionAndManagementPaths({
   await manage(app, 'GET', `/applications/${applicationId}/users/${userId}`, { apiKey: secretKey });
   await manage(app, 'GET', `/applications/${applicationId}/statistics`, { apiKey: secretKey });
   await manage(app, 'GET', `/applications/${applicationId}/audit`, { token });
+  await manage(app, 'GET', `/organizations/${organizationId}/audit`, { token });
   await manage(app, 'GET', `/applications/${applicationId}/organizations`, { apiKey: secretKey });
 
   // Social sign-in (issue 12): the owner's GitHub client, a trip through it, the exchange.
@@ -192,7 +193,7 @@ export async function signInSessionAndManagementPaths({
 }
 
 /** The device path, user administration, tenants, impersonation, platform members, OAuth tokens, teardown. */
-export async function deviceAdministrationAndTeardownPaths({ app }: Battery): Promise<void> {
+export async function deviceAdministrationAndTeardownPaths({ app, metadata }: Battery): Promise<void> {
   const owned = await createOwnedApplication(app);
   const token = owned.owner.token;
   const { applicationId, organizationId, publicKey, secretKey } = owned;
@@ -289,8 +290,9 @@ export async function deviceAdministrationAndTeardownPaths({ app }: Battery): Pr
     Buffer.from(oauth.tokens.access_token.split('.')[1] ?? '', 'base64url').toString(),
   ).gid;
   await manage(app, 'POST', '/auth/revoke-connection', { token }, { id: grantId });
-  // An external resource: the exchange and the refresh read its holder.
-  const resource = `https://api-${process.pid}-families.example.com/`;
+  // An external resource (its metadata names this issuer, RFC 9728): the exchange and the refresh
+  // read its holder.
+  const resource = metadata.serveResource('/families/mcp', TEST_ISSUER);
   await manage(
     app,
     'PATCH',
@@ -315,9 +317,19 @@ export async function deviceAdministrationAndTeardownPaths({ app }: Battery): Pr
   const external = await connect(app, { userId: owned.owner.userId, applicationId, resource });
   await refreshRequest(app, external.tokens.refresh_token);
 
-  // Configuration replaced as read (the secret kept by its { set: true }), a key revoked, then the application and organization deleted.
+  // Configuration replaced as read (the secret kept by its { set: true }) with one more return URL,
+  // a key revoked, then the application and organization deleted.
   const configuration = await manage(app, 'GET', `/applications/${applicationId}/configuration`, { token });
-  await manage(app, 'PUT', `/applications/${applicationId}/configuration`, { token }, configuration.body);
+  await manage(
+    app,
+    'PUT',
+    `/applications/${applicationId}/configuration`,
+    { token },
+    {
+      ...configuration.body,
+      socialReturnUrls: [...configuration.body.socialReturnUrls, 'https://battery.example.com/again'],
+    },
+  );
   const keys = await manage(app, 'GET', `/applications/${applicationId}/api-keys`, { token });
   const publicEntry = (keys.body.items as Array<{ id: string; type: string }>).find(
     (k) => k.type === 'public',
