@@ -13,13 +13,13 @@ import { ManagedUser, ManagedUserList, SessionsRevoked, TenantOrganizationList }
 import type { Deps } from '../deps.ts';
 import type { Scope } from '../oauth/model.ts';
 import { applicationView } from '../tenancy/applications.ts';
+import type { AuditRequest } from '../tenancy/audit.ts';
 import { type Action, mayAct } from '../tenancy/permissions.ts';
 import { readStatistics } from '../tenancy/statistics.ts';
 import { StatisticsQuery } from '../tenancy/statistics-query.ts';
 import { listTenantOrganizations } from '../tenancy/tenant-organizations.ts';
 import { getUser, listUsers, revokeUserSessions, searchUsers } from '../users/application-users.ts';
 import type { McpPrincipal } from './principal.ts';
-import type { AuditRequest } from '../tenancy/audit.ts';
 
 /** SPEC §2 Page, as tool arguments (numbers, not query strings): the management API's bounds. */
 const Limit = z._default(z.int().check(z.minimum(1), z.maximum(100)), 20);

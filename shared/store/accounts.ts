@@ -1,5 +1,6 @@
 import type { ImageChange } from '../users/image.ts';
 import type { User } from '../users/user.ts';
+import { auditWrites, type StoredAuditEntry } from './audit.ts';
 import type { Item, Key } from './batch.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
@@ -9,7 +10,6 @@ import { keys, PLATFORM } from './keys.ts';
 import { organizationWrites } from './organizations.ts';
 import { transactWrite } from './transact.ts';
 import { applicationUserIndexes, countNewUser, nameIndex } from './users.ts';
-import { auditWrites, type StoredAuditEntry } from './audit.ts';
 
 /** What a first sign-in creates (SPEC §1.7): the address's account, its user and an organization it owns. */
 export interface NewAccount {

@@ -3,6 +3,7 @@ import { revokedWrite } from './api-keys.ts';
 import { auditWrites, type StoredAuditEntry } from './audit.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
+import type { TransactItem } from './errors.ts';
 import { type CreateOutcome, putNew, queryAll, queryUpTo, readNow } from './items.ts';
 import { keys } from './keys.ts';
 import { transactWrite } from './transact.ts';
@@ -175,8 +176,9 @@ export interface ApplicationToDelete {
 }
 
 /**
- * Deletes the application, uncounts it on its organization, revokes every active key and frees its
- * OAuth resources in ONE TransactWriteItems, conditioned on the key count and the configuration
+ * Deletes the application, uncounts it on its organization, revokes every active key, frees its
+ * OAuth resources and ends its running impersonations (`ending`: shared/tenancy/impersonation.ts
+ * `endingsOf`) in ONE TransactWriteItems, conditioned on the key count and the configuration
  * version it read (a key created or a resource claimed meanwhile fails it: read again and try
  * again). Keys stop at once: their items say revoked; sessions stop because every session lookup
  * reads the application (shared/sessions/resolve.ts).
@@ -186,6 +188,7 @@ export async function deleteApplication(
   app: ApplicationToDelete,
   now: string,
   audit: StoredAuditEntry,
+  ending: TransactItem[] = [],
 ): Promise<DeleteApplicationOutcome> {
   const entries = await queryAll(db, {
     KeyConditionExpression: 'pk = :app AND begins_with(sk, :key)',
@@ -198,7 +201,7 @@ export async function deleteApplication(
     app.configurationVersion === 0
       ? '(attribute_not_exists(configVersion) OR configVersion = :version)'
       : 'configVersion = :version';
-  const written = await transactWrite(db, [
+  const items: TransactItem[] = [
     {
       Delete: {
         TableName: db.table,
@@ -230,10 +233,13 @@ export async function deleteApplication(
       },
     })),
     ...auditWrites(db.table, audit),
-  ]);
+  ];
+  const written = await transactWrite(db, [...items, ...ending]);
   if (written.outcome === 'written' || written.outcome === 'conflict') {
     return written.outcome === 'written' ? 'deleted' : 'conflict';
   }
+  // An impersonation it ends was ended meanwhile: read again.
+  if (written.failed.some((index) => index >= items.length)) return 'raced';
   if (!written.failed.includes(0)) {
     throw new Error(
       `the organization of ${app.id} does not count it, or another application holds its resource`,

@@ -12,8 +12,8 @@ import {
   readApiKeys,
   revokeApiKey as revokeStoredKey,
 } from '../store/api-keys.ts';
-import { API_KEYS_PER_APPLICATION } from './plans.ts';
 import { type AuditRequest, changeEntry } from './audit.ts';
+import { API_KEYS_PER_APPLICATION } from './plans.ts';
 
 export type ApiKeyType = 'public' | 'secret';
 

@@ -18,6 +18,7 @@ import {
   defaultConfiguration,
   storedConfig,
 } from './configuration-document.ts';
+import { endingsOf, endRest } from './impersonation.ts';
 import type { Organization } from './organizations.ts';
 import { applicationLimit } from './plans.ts';
 
@@ -251,6 +252,14 @@ export async function deleteApplication(deps: Deps, audit: AuditRequest, app: Ap
   // condition: read again.
   let current = app;
   for (let attempt = 0; attempt < 3; attempt++) {
+    // Its running impersonations end with it, recorded in its trail (docs/api.md, Impersonation):
+    // its tokens would stop anyway, but no record is left running.
+    const endings = await endingsOf(
+      deps,
+      current.organizationId,
+      { applicationId: current.id },
+      'application-deleted',
+    );
     const outcome = await deleteStoredApplication(
       deps.db,
       {
@@ -266,8 +275,9 @@ export async function deleteApplication(deps: Deps, audit: AuditRequest, app: Ap
         targetId: current.id,
         targetLabel: current.name,
       }),
+      endings.writes,
     );
-    if (outcome === 'deleted') return;
+    if (outcome === 'deleted') return endRest(deps, endings);
     if (outcome === 'conflict') break;
     const item = outcome === 'missing' ? undefined : await readApplicationNow(deps.db, app.id);
     if (!item) throw fail('notFound', 'No such application');

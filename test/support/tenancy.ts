@@ -1,7 +1,7 @@
+import type { AuditRequest } from '../../shared/tenancy/audit.ts';
 import type { TestApp } from './app.ts';
 import { freshIp, type TestResponse } from './http-client.ts';
 import { bearer, newEmail, signIn } from './sign-in.ts';
-import type { AuditRequest } from '../../shared/tenancy/audit.ts';
 
 /** Fails with the answer's body when its status is not `status`. */
 function expectStatus(response: TestResponse, status: number, what: string): TestResponse {
@@ -150,5 +150,8 @@ export async function startSynthetic(app: TestApp, domain = 'synthetic.test') {
 }
 
 /** Who a fixture's direct domain call names in its audit entry: the service, from loopback. */
-export const fixtureAudit: AuditRequest = { actor: { kind: 'service' }, ip: '127.0.0.1', userAgent: 'test fixture' };
-
+export const fixtureAudit: AuditRequest = {
+  actor: { kind: 'service' },
+  ip: '127.0.0.1',
+  userAgent: 'test fixture',
+};
