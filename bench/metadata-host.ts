@@ -1,5 +1,6 @@
 /**
- * A client ID metadata document host for tests and the calls bench: a real HTTPS server on 127.0.0.1 whose certificate
+ * A host of client ID metadata documents and protected resource metadata (RFC 9728) for tests and
+ * the calls bench: a real HTTPS server on 127.0.0.1 whose certificate
  * (for `localhost`, 127.0.0.1 and UNRESOLVABLE_HOST) is signed by a test CA made here with `selfsigned`. A test app
  * trusts that CA and allows loopback metadata hosts through `metadataEnv(server)`; each test
  * registers the paths it needs with the status, headers, body and delay it wants.
@@ -42,10 +43,25 @@ export interface ClientMetadataServer {
    * or replaced; returns the client ID.
    */
   serveClient(path: string, fields?: Record<string, unknown>, headers?: Record<string, string>): string;
+  /**
+   * Serve the protected resource metadata (RFC 9728) of the resource `<url><path>` at its
+   * well-known URL (`/.well-known/oauth-protected-resource<path>`, RFC 9728 §3.1), naming `issuer`
+   * as its authorization server, with `fields` added or replaced; returns the resource.
+   */
+  serveResource(path: string, issuer: string, fields?: Record<string, unknown>): string;
+  /** The well-known path of the resource `<url><path>`'s metadata (RFC 9728 §3.1). */
+  resourceMetadataPath(path: string): string;
   /** How many requests `path` received. */
   hits(path: string): number;
   close(): Promise<void>;
 }
+
+/**
+ * RFC 9728 §3.1: the well-known segment goes between the host and the resource's path; a path that
+ * is only `/` is dropped.
+ */
+const resourceMetadataPath = (path: string) =>
+  `/.well-known/oauth-protected-resource${path === '/' ? '' : path}`;
 
 /** The env a test app needs to fetch documents from `server`. */
 export const metadataEnv = (server: ClientMetadataServer): Record<string, string> => ({
@@ -142,6 +158,14 @@ export async function startClientMetadataServer(
         },
       });
     },
+    serveResource(path, issuer, fields = {}) {
+      const resource = `${url}${path}`;
+      serve(resourceMetadataPath(path), {
+        body: { resource, authorization_servers: [issuer], ...fields },
+      });
+      return resource;
+    },
+    resourceMetadataPath,
     hits: (path) => counts.get(path) ?? 0,
     close: async () => {
       server.closeAllConnections();

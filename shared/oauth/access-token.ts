@@ -9,6 +9,7 @@ import { signToken, verifyJwt } from '../crypto/jwt.ts';
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
 import { isString } from '../sessions/token.ts';
+import { canonicalResource } from '../tenancy/service-resources.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokenClaims, SCOPES, type Scope } from './model.ts';
 
 const ACCESS_TOKEN_TYPE = 'at+jwt';
@@ -27,7 +28,8 @@ export async function issueAccessToken(
   const claims: AccessTokenClaims = {
     iss: deps.config.ISSUER,
     sub: input.userId,
-    aud: input.resource,
+    // The canonical form authorize stored; a grant written before it did may hold another spelling.
+    aud: canonicalResource(input.resource) ?? input.resource,
     scope: input.scopes.join(' '),
     client_id: input.clientId,
     gid: input.grantId,

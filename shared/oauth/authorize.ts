@@ -22,7 +22,7 @@ import { grantsOf } from '../store/oauth.ts';
 import { putAuthorizationRequest } from '../store/oauth-requests.ts';
 import { getApplication } from '../tenancy/applications.ts';
 import { applicationOfResource } from '../tenancy/configuration.ts';
-import { ownMcpResource } from '../tenancy/service-resources.ts';
+import { canonicalResource, ownMcpResource } from '../tenancy/service-resources.ts';
 import { loadClientMetadata } from './client-metadata.ts';
 import {
   AUTHORIZATION_REQUEST_TTL_SECONDS,
@@ -202,27 +202,29 @@ async function store(deps: Deps, request: AuthorizationRequest): Promise<void> {
 }
 
 /**
- * The application that registered `resource` (RFC 8707), or null: the application's own MCP
- * endpoint `<ISSUER>/mcp/<id>` counts for every existing application (on the issuer's own scheme,
- * which is http only locally); any other resource must be an absolute https URI without fragment
- * that an application's `oauth.resources` names. With a session the role read that follows loads
- * the application anyway, so its existence is checked there.
+ * The application that registered `resource` (RFC 8707), or null, with the resource in its
+ * canonical form (`canonicalResource`): what the code, the grant and the token's `aud` carry, never
+ * the caller's spelling. The application's own MCP endpoint `<ISSUER>/mcp/<id>` counts for every
+ * existing application (on the issuer's own scheme, which is http only locally); any other resource
+ * must be an absolute https URI without fragment that an application's `oauth.resources` names.
+ * With a session the role read that follows loads the application anyway, so its existence is
+ * checked there.
  */
 async function resourceTarget(
   deps: Deps,
-  resource: string | undefined,
+  asked: string | undefined,
   roleReadFollows: boolean,
 ): Promise<{ resource: string; applicationId: string } | null> {
-  if (!resource || resource.includes('#')) return null;
-  const ownPrefix = serviceUrl(deps.config.ISSUER, '/mcp/');
+  const resource = asked === undefined ? null : canonicalResource(asked);
+  if (!resource) return null;
+  const ownPrefix = new URL(serviceUrl(deps.config.ISSUER, '/mcp/')).href;
   if (resource.startsWith(ownPrefix)) {
     const id = resource.slice(ownPrefix.length);
     if (id === '' || id.includes('/') || ownMcpResource(deps.config.ISSUER, id) !== resource) return null;
     if (!roleReadFollows && !(await getApplication(deps, id))) return null;
     return { resource, applicationId: id };
   }
-  const url = URL.parse(resource);
-  if (url?.protocol !== 'https:' || !/^https:\/\//i.test(resource)) return null;
+  if (!resource.startsWith('https://')) return null;
   const applicationId = await applicationOfResource(deps, resource);
   return applicationId ? { resource, applicationId } : null;
 }

@@ -1,8 +1,8 @@
 /**
- * The fetch of a client ID metadata document, through the SSRF-safe request of
- * shared/net/pinned-request.ts (public addresses only, the connection pinned to the checked ones).
- * No redirects, only 200, only JSON, at most 5 KB, one short deadline over resolution, connection
- * and body.
+ * The fetch of a client ID metadata document (or of a resource's protected resource metadata,
+ * shared/oauth/resource-proof.ts), through the SSRF-safe request of shared/net/pinned-request.ts
+ * (public addresses only, the connection pinned to the checked ones). No redirects, only 200, only
+ * JSON, at most 5 KB, one short deadline over resolution, connection and body.
  */
 import { pinnedRequest } from '../net/pinned-request.ts';
 
@@ -20,7 +20,20 @@ export interface FetchOptions {
   allowLoopback?: boolean;
   /** A PEM file of extra certificate authorities to trust (OAUTH_METADATA_CA_FILE). */
   caFile?: string | undefined;
+  /** How refusals name the document and its host (default: the client metadata document's words). */
+  naming?: DocumentNaming;
 }
+
+/** The words of refusals: `document` as in "`document` is not valid JSON", `host` for its host. */
+export interface DocumentNaming {
+  document: string;
+  host: string;
+}
+
+const CLIENT_METADATA: DocumentNaming = {
+  document: 'the client metadata document',
+  host: 'the client_id host',
+};
 
 export type FetchOutcome =
   | { ok: true; document: unknown; cacheControl: string | undefined }
@@ -43,13 +56,13 @@ const refused = (reason: FetchRefusal, message: string) => ({ ok: false as const
 type Unworded = Exclude<FetchRefusal, 'status' | 'special-address' | 'unresolvable'>;
 
 /** Their words, naming the document. */
-const MESSAGES: Record<Unworded, (timeoutMs: number) => string> = {
-  unreachable: () => 'the client metadata document could not be fetched',
-  timeout: (ms) => `the client metadata document did not arrive within ${ms} ms`,
-  redirect: () => 'the client metadata document URL redirects; redirects are not followed',
-  'content-type': () => 'the client metadata document is not application/json',
-  'too-large': () => `the client metadata document is larger than ${MAX_METADATA_BYTES} bytes`,
-  'not-json': () => 'the client metadata document is not valid JSON',
+const MESSAGES: Record<Unworded, (doc: string, timeoutMs: number) => string> = {
+  unreachable: (doc) => `${doc} could not be fetched`,
+  timeout: (doc, ms) => `${doc} did not arrive within ${ms} ms`,
+  redirect: (doc) => `${doc} URL redirects; redirects are not followed`,
+  'content-type': (doc) => `${doc} is not application/json`,
+  'too-large': (doc) => `${doc} is larger than ${MAX_METADATA_BYTES} bytes`,
+  'not-json': (doc) => `${doc} is not valid JSON`,
 };
 
 function mediaType(contentType: string | undefined): string {
@@ -59,9 +72,10 @@ function mediaType(contentType: string | undefined): string {
 /** GET `url` (already checked by the caller) and parse its JSON body, or say why not. */
 export async function fetchMetadataDocument(url: URL, options: FetchOptions = {}): Promise<FetchOutcome> {
   const timeoutMs = options.timeoutMs ?? METADATA_FETCH_TIMEOUT_MS;
+  const naming = options.naming ?? CLIENT_METADATA;
   const answer = await pinnedRequest(url, {
     headers: { accept: 'application/json' },
-    hostLabel: 'the client_id host',
+    hostLabel: naming.host,
     maxBytes: MAX_METADATA_BYTES,
     timeoutMs,
     ...(options.resolve ? { resolve: options.resolve } : {}),
@@ -70,7 +84,7 @@ export async function fetchMetadataDocument(url: URL, options: FetchOptions = {}
     screen: (status, headers) => {
       if (status >= 300 && status < 400) return refused('redirect', '');
       if (status !== 200) {
-        return refused('status', `the client metadata document answered ${status}, not 200`);
+        return refused('status', `${naming.document} answered ${status}, not 200`);
       }
       if (mediaType(headers['content-type']) !== 'application/json') return refused('content-type', '');
       return undefined;
@@ -79,13 +93,16 @@ export async function fetchMetadataDocument(url: URL, options: FetchOptions = {}
   if (!answer.ok) {
     const reason = answer.reason as FetchRefusal;
     // The screen's and the host's refusals come worded; the others get the document's words.
-    return refused(reason, reason in MESSAGES ? MESSAGES[reason as Unworded](timeoutMs) : answer.message);
+    return refused(
+      reason,
+      reason in MESSAGES ? MESSAGES[reason as Unworded](naming.document, timeoutMs) : answer.message,
+    );
   }
   try {
     const document: unknown = JSON.parse(answer.body.toString('utf8'));
     const cacheControl = answer.headers['cache-control'];
     return { ok: true, document, cacheControl };
   } catch {
-    return refused('not-json', MESSAGES['not-json'](timeoutMs));
+    return refused('not-json', MESSAGES['not-json'](naming.document, timeoutMs));
   }
 }

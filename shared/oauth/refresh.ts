@@ -22,7 +22,7 @@ import {
   REFRESH_REPLAY_GRACE_SECONDS,
   REFRESH_TOKEN_TTL_SECONDS,
 } from './model.ts';
-import { holdsResource, roleOnApplication } from './role.ts';
+import { holdsResource, roleOnApplication, sameResource } from './role.ts';
 import { answer, required, type TokenAnswer } from './token-answer.ts';
 
 /** Names the HMAC's use, so a successor can never equal a sign-in code's hash. */
@@ -45,7 +45,7 @@ export async function refreshGrant(deps: Deps, form: TokenForm): Promise<TokenAn
   // RFC 6749 §6: a refresh token is bound to the client it was issued to.
   if (form.client_id !== undefined && form.client_id !== record.clientId) throw invalid();
   // RFC 8707 §2.2: one resource per grant, so `resource` may only repeat it.
-  if (form.resource !== undefined && form.resource !== record.resource)
+  if (form.resource !== undefined && !sameResource(form.resource, record.resource))
     throw fail('invalidTarget', 'The resource is not the one this grant was authorized for');
   const graceStart = now - REFRESH_REPLAY_GRACE_SECONDS;
   if (record.rotatedAt !== undefined && record.rotatedAt <= graceStart) {

@@ -8,7 +8,7 @@ import { readMember } from '../store/organizations.ts';
 import { type Application, getApplication } from '../tenancy/applications.ts';
 import { applicationOfResource } from '../tenancy/configuration.ts';
 import type { Role } from '../tenancy/permissions.ts';
-import { ownMcpResource } from '../tenancy/service-resources.ts';
+import { canonicalResource, ownMcpResource } from '../tenancy/service-resources.ts';
 
 export interface ApplicationRole {
   application: Application;
@@ -45,4 +45,15 @@ export async function roleIn(
 export async function holdsResource(deps: Deps, applicationId: string, resource: string): Promise<boolean> {
   if (resource === ownMcpResource(deps.config.ISSUER, applicationId)) return true;
   return (await applicationOfResource(deps, resource)) === applicationId;
+}
+
+/**
+ * Whether the `resource` a token request names is `held`, the resource of its code or grant: the
+ * two compared in their canonical form (`canonicalResource`), so a client that repeats its own
+ * spelling of the resource is not refused; a grant stored before codes held the canonical form
+ * compares the same way.
+ */
+export function sameResource(asked: string, held: string): boolean {
+  const canonical = canonicalResource(asked);
+  return canonical !== null && canonical === (canonicalResource(held) ?? held);
 }

@@ -14,7 +14,7 @@ import { issueAccessToken } from './access-token.ts';
 import { endGrant } from './grants.ts';
 import { narrowScopes, REFRESH_TOKEN_TTL_SECONDS, type RefreshTokenRecord } from './model.ts';
 import { refreshGrant } from './refresh.ts';
-import { holdsResource, roleOnApplication } from './role.ts';
+import { holdsResource, roleOnApplication, sameResource } from './role.ts';
 import { answerOf, required, type TokenAnswer } from './token-answer.ts';
 
 /**
@@ -92,8 +92,9 @@ async function exchangeCode(deps: Deps, form: TokenForm): Promise<TokenAnswer> {
     throw fail('invalidGrant', 'The authorization code was issued to another client or redirect URI');
   if (!verifierMatches(fields.code_verifier, code.codeChallenge))
     throw fail('invalidGrant', 'The code verifier does not match the challenge');
-  // RFC 8707 §2.2: a resource sent again must be the one the code was authorized for.
-  if (form.resource !== undefined && form.resource !== code.resource)
+  // RFC 8707 §2.2: a resource sent again must be the one the code was authorized for, in any
+  // spelling of it (the code holds the canonical form authorize stored).
+  if (form.resource !== undefined && !sameResource(form.resource, code.resource))
     throw fail('invalidTarget', 'The resource is not the one the code was authorized for');
 
   // SPEC §3.4: the role is read again, as every refresh does: a user removed or demoted since the

@@ -14,6 +14,24 @@ export const ownMcpResource = (issuer: string, applicationId: string): string =>
   new URL(serviceUrl(issuer, `/mcp/${encodeURIComponent(applicationId)}`)).href;
 
 /**
+ * A `resource` parameter (RFC 8707) in the one spelling the configuration stores and tokens carry
+ * as `aud`: the WHATWG URL serialization (lower-case scheme and host, default port left out, an
+ * empty path written `/`; RFC 3986 §6.2.2 and §6.2.3 call these spellings equivalent), so
+ * `https://API.example:443/mcp` is `https://api.example/mcp`. The path is kept as given: `/mcp`
+ * and `/mcp/` stay two resources. Null for what is not an absolute URI, or has a fragment (RFC 8707
+ * §2) or user info. docs/oauth.md, "Resources of other servers", states the rule.
+ */
+export function canonicalResource(text: string): string | null {
+  if (text.includes('#') || !/^[a-z][a-z\d+.-]*:\/\//i.test(text)) return null;
+  // A URL parser drops spaces, tabs and newlines and reads a backslash as `/`: that would be another URI.
+  if ([...text].some((char) => char <= ' ' || char === '\u007f' || char === '\\')) return null;
+  const url = URL.parse(text);
+  if (url === null) return null;
+  if (url.username !== '' || url.password !== '' || url.host === '') return null;
+  return url.href;
+}
+
+/**
  * Whether `uri` (stored form) is on the service's own origin (its host and port, whatever the scheme:
  * locally the issuer is `http://`) and is not `applicationId`'s own MCP resource.
  */

@@ -1,23 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallCounter } from '../../bench/call-counter.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import {
+  type ClientMetadataServer,
+  metadataEnv,
+  startClientMetadataServer,
+} from '../support/client-metadata-server.ts';
 import { countedBy } from '../support/counted.ts';
 import { freshIp } from '../support/http-client.ts';
 import { newEmail } from '../support/sign-in.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
 // Budgets of the configuration routes and of origin learning (docs/data-model.md keeps the same
-// numbers): a BatchGetItem or TransactWriteItems counts as one call.
+// numbers): a BatchGetItem or TransactWriteItems counts as one call. The protected resource
+// metadata a new resource needs (RFC 9728) is an HTTPS fetch beside them, no AWS call.
 const counter = new CallCounter();
 let app: TestApp;
+let metadata: ClientMetadataServer;
 
 beforeAll(async () => {
+  metadata = await startClientMetadataServer();
   app = await startTestApp({
+    env: metadataEnv(metadata),
     overrides: countedBy(counter),
   });
   counter.watch(app.deps);
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  await metadata.close();
+});
 
 /** Runs one request and returns the DynamoDB commands it sent, in order. */
 async function commandsOf(run: () => Promise<{ status: number; text: string }>, expectedStatus = 200) {
@@ -32,7 +44,7 @@ async function commandsOf(run: () => Promise<{ status: number; text: string }>, 
 type Owned = Awaited<ReturnType<typeof createOwnedApplication>>;
 const path = (owned: Owned) => `/applications/${owned.applicationId}/configuration`;
 let resourceCount = 0;
-const newResource = () => `https://budget-${process.pid}-${++resourceCount}.acme.example.com/`;
+const newResource = () => metadata.serveResource(`/budget-${++resourceCount}/mcp`, TEST_ISSUER);
 
 /** The caller resolution and the permission of a platform session: the session, the application, the membership. */
 const asOwner = ['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand'];

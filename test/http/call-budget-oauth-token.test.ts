@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallCounter } from '../../bench/call-counter.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import {
+  type ClientMetadataServer,
+  metadataEnv,
+  startClientMetadataServer,
+} from '../support/client-metadata-server.ts';
 import { countedBy } from '../support/counted.ts';
 import { connect, newCode, refreshRequest, tokenRequest } from '../support/oauth-token.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
@@ -10,13 +15,19 @@ import { createOwnedApplication, manage } from '../support/tenancy.ts';
 const counter = new CallCounter();
 let app: TestApp;
 let owned: Awaited<ReturnType<typeof createOwnedApplication>>;
+/** Serves the protected resource metadata (RFC 9728) an external resource needs to be registered. */
+let metadata: ClientMetadataServer;
 
 beforeAll(async () => {
-  app = await startTestApp({ overrides: countedBy(counter) });
+  metadata = await startClientMetadataServer();
+  app = await startTestApp({ env: metadataEnv(metadata), overrides: countedBy(counter) });
   counter.watch(app.deps);
   owned = await createOwnedApplication(app);
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  await metadata.close();
+});
 
 const input = () => ({ userId: owned.owner.userId, applicationId: owned.applicationId });
 
@@ -40,7 +51,7 @@ describe('AWS calls per token request', () => {
   });
 
   it('authorization_code and refresh_token for an external resource: one more GetItem each (its holder)', async () => {
-    const resource = `https://api-${process.pid}-budget.external.example.com/`;
+    const resource = metadata.serveResource('/budget/mcp', TEST_ISSUER);
     const configured = await manage(
       app,
       'PUT',

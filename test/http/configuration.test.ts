@@ -3,16 +3,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/store/keys.ts';
 import { applicationOfResource } from '../../shared/tenancy/configuration.ts';
 import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import {
+  type ClientMetadataServer,
+  metadataEnv,
+  startClientMetadataServer,
+} from '../support/client-metadata-server.ts';
 import { expectError } from '../support/expect-error.ts';
 import { freshIp } from '../support/http-client.ts';
 import { newEmail, signIn } from '../support/sign-in.ts';
 import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
 let app: TestApp;
+/** The host of the resources' protected resource metadata (RFC 9728), which names this issuer. */
+let metadata: ClientMetadataServer;
 beforeAll(async () => {
-  app = await startTestApp();
+  metadata = await startClientMetadataServer();
+  app = await startTestApp({ env: metadataEnv(metadata) });
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  await metadata.close();
+});
 
 type Owned = Awaited<ReturnType<typeof createOwnedApplication>>;
 type Credential = { token?: string; apiKey?: string };
@@ -35,9 +46,12 @@ const document = (
   socialReturnUrls: [],
 });
 
-/** A resource URI no other test of the run claims. */
+/**
+ * A resource URI no other test of the file claims, whose metadata names this issuer: registering
+ * it needs that proof (docs/oauth.md, "Resources of other servers").
+ */
 let resourceCount = 0;
-const newResource = () => `https://api-${process.pid}-${++resourceCount}.acme.example.com/mcp`;
+const newResource = () => metadata.serveResource(`/api-${++resourceCount}/mcp`, TEST_ISSUER);
 
 /** Every resource item of the table, as `{ resource: applicationId }`. */
 async function resourceItems(): Promise<Record<string, string>> {
@@ -75,7 +89,8 @@ describe('PUT /applications/{applicationId}/configuration', () => {
     // Prepare
     const owned = await createOwnedApplication(app);
     await put(owned, document({ domain: 'old.test', resources: [newResource()] }));
-    const resource = `https://API-${process.pid}.Acme.example.com:443`;
+    const stored = metadata.serveResource('/Normal-Form', TEST_ISSUER);
+    const resource = stored.replace('https://localhost', 'HTTPS://LocalHost');
 
     // Act
     const response = await put(owned, {
@@ -90,7 +105,7 @@ describe('PUT /applications/{applicationId}/configuration', () => {
     expect(response.status, response.text).toBe(200);
     const expected = document({
       domain: 'bots.acme.test',
-      resources: [`https://api-${process.pid}.acme.example.com/`],
+      resources: [stored],
       origin: 'https://notes.acme.com',
     });
     expect(response.body).toEqual(expected);
@@ -377,17 +392,24 @@ describe('OAuth resources name exactly one application', () => {
     expect(await applicationOfResource(app.deps, victimMcp)).toBe(victim.applicationId);
   });
 
-  it('takes resources elsewhere on loopback or on another port of the service host (they are unique across tenants)', async () => {
+  it('takes resources elsewhere on loopback, and treats another port of the service host as another server', async () => {
     // Prepare
     const owned = await createOwnedApplication(app);
-    const resources = [`https://localhost:${3000 + (process.pid % 1000)}/mcp`, `${TEST_ISSUER}:8443/mcp`];
+    const loopback = newResource();
+    const otherPort = `${TEST_ISSUER}:8443/mcp`;
 
     // Act
-    const response = await patch(owned, { oauth: { resources } });
+    const taken = await patch(owned, { oauth: { resources: [loopback] } });
+    const proved = await patch(owned, { oauth: { resources: [loopback, otherPort] } });
 
     // Assess
-    expect(response.status, response.text).toBe(200);
-    expect(await applicationOfResource(app.deps, resources[0] as string)).toBe(owned.applicationId);
+    expect(taken.status, taken.text).toBe(200);
+    expect(await applicationOfResource(app.deps, loopback)).toBe(owned.applicationId);
+    // Not the service's origin rule: the port's own metadata decides, and it has none.
+    expectError(proved, 400, 'VALIDATION_ERROR');
+    expect(proved.body.error.details.issues).toEqual([
+      { path: 'oauth.resources.1', message: expect.stringMatching(/could not be fetched/) },
+    ]);
   });
 
   it("names no application for another application's MCP resource claimed before the rule", async () => {
@@ -416,11 +438,12 @@ describe('OAuth resources name exactly one application', () => {
   it('finds the application of a resource in any spelling of it, and none for an unknown one', async () => {
     // Prepare
     const owned = await createOwnedApplication(app);
-    const host = `res-${process.pid}.acme.example.com`;
-    await patch(owned, { oauth: { resources: [`https://${host}`] } });
+    // The host's root: stored as `<url>/`, its metadata at /.well-known/oauth-protected-resource.
+    metadata.serveResource('/', TEST_ISSUER);
+    expect((await patch(owned, { oauth: { resources: [metadata.url] } })).status).toBe(200);
 
     // Act
-    const found = await applicationOfResource(app.deps, `https://${host.toUpperCase()}:443/`);
+    const found = await applicationOfResource(app.deps, metadata.url.toUpperCase());
     const unknown = await applicationOfResource(app.deps, newResource());
 
     // Assess

@@ -4,7 +4,12 @@ import { sha256Hex } from '../../shared/crypto/hash.ts';
 import type { Signer } from '../../shared/crypto/signer.ts';
 import { readAuthorizationCode, readGrant } from '../../shared/store/oauth.ts';
 import { ownMcpResource } from '../../shared/tenancy/service-resources.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
+import {
+  type ClientMetadataServer,
+  metadataEnv,
+  startClientMetadataServer,
+} from '../support/client-metadata-server.ts';
 import {
   CLIENT,
   connect,
@@ -19,12 +24,19 @@ let app: TestApp;
 let owned: Awaited<ReturnType<typeof createOwnedApplication>>;
 let other: Awaited<ReturnType<typeof createOwnedApplication>>;
 
+/** Serves the protected resource metadata (RFC 9728) an external resource needs to be registered. */
+let metadata: ClientMetadataServer;
+
 beforeAll(async () => {
-  app = await startTestApp();
+  metadata = await startClientMetadataServer();
+  app = await startTestApp({ env: metadataEnv(metadata) });
   owned = await createOwnedApplication(app);
   other = await createOwnedApplication(app, 'Other App');
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  await metadata.close();
+});
 
 const owner = () => ({ userId: owned.owner.userId, applicationId: owned.applicationId });
 const refused = (status: number, error: string) => ({ status, error, cacheControl: 'no-store' });
@@ -242,7 +254,7 @@ describe('POST /oauth/token: the exchange reads the role and the resource again'
     // Prepare
     const holder = await createOwnedApplication(app, 'Holder App');
     const claimant = await createOwnedApplication(app, 'Claimant App');
-    const resource = `https://api-${process.pid}-${Date.now()}.victim.example.com/`;
+    const resource = metadata.serveResource('/released/mcp', TEST_ISSUER);
     const configure = (of: typeof holder, resources: string[]) =>
       manage(
         app,
