@@ -94,6 +94,7 @@ export class DoorcodeStack extends Stack {
       MAIL_FROM: inputs.senderEmail,
       SES_CONFIGURATION_SET: mail.configurationSet.configurationSetName,
       MAX_CODE_EMAILS_PER_HOUR: String(inputs.maxCodeEmailsPerHour),
+      ...(inputs.auditRetentionDays ? { AUDIT_RETENTION_DAYS: String(inputs.auditRetentionDays) } : {}),
       PLATFORM_ORIGINS: inputs.platformOrigins.join(','),
       SIGNING_KEYS: signing.environmentValue(),
       CODE_KEY_SECRET_ARN: codeKey.secret.secretArn,

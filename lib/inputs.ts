@@ -37,6 +37,8 @@ export interface DoorcodeInputs {
   readonly senderVerification: 'domain' | 'address';
   /** `maxCodeEmailsPerHour` (default 1000): sign-in emails the whole service sends per clock hour. */
   readonly maxCodeEmailsPerHour: number;
+  /** `auditRetentionDays` (default none: kept): days before the table's TTL may delete an audit entry. */
+  readonly auditRetentionDays?: number;
   /** `logRetentionDays` (default 30): how long the functions' and the API's log groups keep events; a value CloudWatch allows. */
   readonly logRetentionDays: LogRetentionDays;
   /** `lambdaMemoryMb` (default 256): every route function's memory (and with it its CPU share). */
@@ -379,6 +381,13 @@ export function readInputs(node: Node): DoorcodeInputs {
   );
   if (!cap.success) problems.push(`maxCodeEmailsPerHour: ${cap.error.issues[0]?.message}`);
 
+  const auditText = text(node, 'auditRetentionDays');
+  const auditRetention =
+    auditText === undefined ? undefined : Config.shape.AUDIT_RETENTION_DAYS.safeParse(auditText);
+  if (auditRetention && !auditRetention.success) {
+    problems.push(`auditRetentionDays: "${auditText}" is not ${auditRetention.error.issues[0]?.message}`);
+  }
+
   const retentionText = text(node, 'logRetentionDays');
   const logRetentionDays = (
     retentionText === undefined
@@ -415,6 +424,7 @@ export function readInputs(node: Node): DoorcodeInputs {
     senderIdentity,
     senderVerification: verification as 'domain' | 'address',
     maxCodeEmailsPerHour: cap.data ?? DEFAULT_MAX_CODE_EMAILS_PER_HOUR,
+    ...(auditRetention?.data ? { auditRetentionDays: auditRetention.data } : {}),
     logRetentionDays,
     lambdaMemoryMb: lambdaMemoryMb ?? DEFAULT_LAMBDA_MEMORY_MB,
     ...(reservedConcurrency === undefined ? {} : { reservedConcurrency }),

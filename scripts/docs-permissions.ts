@@ -1,14 +1,15 @@
 /**
- * Writes the permission matrix (shared/tenancy/permissions.ts) into docs/api.md between its
+ * Writes the permission matrix (shared/tenancy/permissions.ts) and the audit actions
+ * (shared/tenancy/audit-actions.ts, with the routes that record each) into docs/api.md between their
  * markers: `npm run docs:permissions`. test/unit/permission-docs.test.ts fails when they differ.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { routeList } from '../shared/routes.ts';
+import { auditActions } from '../shared/tenancy/audit-actions.ts';
 import { type Actor, permissions } from '../shared/tenancy/permissions.ts';
 
 export const DOC = fileURLToPath(new URL('../docs/api.md', import.meta.url));
-const START = '<!-- permissions:start -->';
-const END = '<!-- permissions:end -->';
 
 const columns: Array<[Actor, string]> = [
   ['owner', 'owner'],
@@ -37,18 +38,39 @@ export function renderPermissionTable(): string {
   return [header, rule, ...rows, '', '✓*: any platform session (the action has no target yet).'].join('\n');
 }
 
-/** The part of `doc` between the markers, or null without them. */
-export function documentedTable(doc: string): string | null {
-  const start = doc.indexOf(START);
-  const end = doc.indexOf(END);
+/** Every audit action: its trail, what it names as target, what it means, and the routes that record it. */
+export function renderAuditTable(): string {
+  const rows = Object.entries(auditActions).map(([action, rule]) => {
+    const recordedBy = routeList
+      .filter((route) => (route.audit as readonly string[] | undefined)?.includes(action))
+      .map((route) => `\`${route.method} ${route.path}\``);
+    return `| \`${action}\` | ${rule.trail} | ${rule.target} | ${rule.summary} | ${recordedBy.join(', ') || 'the chain, on any key request'} |`;
+  });
+  return ['| Action | Trail | Target | Meaning | Recorded by |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+const regions = {
+  permissions: renderPermissionTable,
+  'audit-actions': renderAuditTable,
+} as const;
+
+/** The part of `doc` between a region's markers, or null without them. */
+export function documentedTable(doc: string, region: keyof typeof regions = 'permissions'): string | null {
+  const start = doc.indexOf(`<!-- ${region}:start -->`);
+  const end = doc.indexOf(`<!-- ${region}:end -->`);
   if (start < 0 || end < start) return null;
-  return doc.slice(start + START.length, end).trim();
+  return doc.slice(start + `<!-- ${region}:start -->`.length, end).trim();
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const doc = readFileSync(DOC, 'utf8');
-  const start = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`docs/api.md lacks ${START} … ${END}`);
-  writeFileSync(DOC, `${doc.slice(0, start + START.length)}\n${renderPermissionTable()}\n${doc.slice(end)}`);
+  let doc = readFileSync(DOC, 'utf8');
+  for (const [region, render] of Object.entries(regions)) {
+    const open = `<!-- ${region}:start -->`;
+    const close = `<!-- ${region}:end -->`;
+    const start = doc.indexOf(open);
+    const end = doc.indexOf(close);
+    if (start < 0 || end < start) throw new Error(`docs/api.md lacks ${open} … ${close}`);
+    doc = `${doc.slice(0, start + open.length)}\n${render()}\n${doc.slice(end)}`;
+  }
+  writeFileSync(DOC, doc);
 }

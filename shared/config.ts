@@ -88,6 +88,16 @@ export const Config = z
       ),
     ),
     /**
+     * Days an audit entry is kept before the table's TTL may delete it (docs/api.md "Audit trail");
+     * unset: kept as long as the table. The stack sets it from `auditRetentionDays`.
+     */
+    AUDIT_RETENTION_DAYS: z.optional(
+      z.pipe(
+        z.string().check(z.regex(/^[1-9][0-9]{0,4}$/, 'a whole number of days from 1 to 99999')),
+        z.transform(Number),
+      ),
+    ),
+    /**
      * Local mode and tests only (the stack never sets it): a client ID metadata document may be
      * fetched from a loopback address (still never from any other special-use address).
      */

@@ -44,6 +44,8 @@ interface AuditBase extends StoredActor {
   /** The request that made the change: the TCP peer and its user agent (absent where none did). */
   ip?: string;
   userAgent?: string;
+  /** Epoch seconds, the table's TTL attribute: only when the deployment sets a retention. */
+  expiresAt?: number;
 }
 
 /** An impersonation began or ended. */
@@ -114,6 +116,8 @@ export async function appendAudit(db: Db, entry: StoredAuditEntry): Promise<void
 /** What a reader of a trail asks for: newest first, after a cursor, within a time range, filtered. */
 export interface AuditQuery {
   limit: number;
+  /** Epoch seconds: an entry past its retention (`expiresAt`) is left out before TTL deletes it. */
+  now: number;
   /** The sort key of the last entry of the previous page. */
   after?: string;
   /** ISO times, both included. */
@@ -144,8 +148,13 @@ export async function queryAuditTrail(
 ): Promise<{ items: Item[]; next: string | null }> {
   const low = `${ENTRY}${query.since ?? ''}`;
   const high = query.until ? `${ENTRY}${query.until}#${HIGHEST}` : `${ENTRY}${HIGHEST}`;
-  const filters: string[] = [];
-  const values: Record<string, unknown> = { ':trail': keys.audit(trail), ':low': low, ':high': high };
+  const filters = ['(attribute_not_exists(expiresAt) OR expiresAt > :now)'];
+  const values: Record<string, unknown> = {
+    ':trail': keys.audit(trail),
+    ':low': low,
+    ':high': high,
+    ':now': query.now,
+  };
   if (query.action) {
     filters.push('#action = :action');
     values[':action'] = query.action;
@@ -168,7 +177,7 @@ export async function queryAuditTrail(
       new QueryCommand({
         TableName: db.table,
         KeyConditionExpression: 'pk = :trail AND sk BETWEEN :low AND :high',
-        ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
+        FilterExpression: filters.join(' AND '),
         ...(query.action ? { ExpressionAttributeNames: { '#action': 'action' } } : {}),
         ExpressionAttributeValues: values,
         ScanIndexForward: false,

@@ -82,6 +82,15 @@ const storedActor = (actor: AuditActor) => {
   }
 };
 
+/**
+ * The table's TTL attribute of a new entry when the deployment limits how long entries are kept
+ * (`auditRetentionDays`); none by default: entries stay as long as the table.
+ */
+const retention = (deps: Deps): { expiresAt?: number } => {
+  const days = deps.config.AUDIT_RETENTION_DAYS;
+  return days ? { expiresAt: Math.floor(deps.clock.now() / 1000) + days * 24 * 3600 } : {};
+};
+
 /** What changed, and where: the ids of the organization and the application it concerns. */
 export interface ChangeEvent {
   organizationId?: string;
@@ -111,6 +120,7 @@ export function changeEntry(
     ...storedActor(request.actor),
     ip: request.ip,
     userAgent: request.userAgent,
+    ...retention(deps),
     targetType: rule.target,
     targetId: event.targetId,
     ...(event.targetLabel !== undefined ? { targetLabel: event.targetLabel } : {}),
@@ -172,6 +182,7 @@ export function auditEntry<A extends LegacyEntry['action']>(
     id: newId(deps.random, 'evt'),
     action,
     at: new Date(deps.clock.now()).toISOString(),
+    ...retention(deps),
     ...event,
   };
   return entry as unknown as EntryOf<A>;
@@ -233,7 +244,7 @@ function auditView(item: Record<string, unknown>) {
 }
 
 /** What a reader sends (shared/contracts/audit.ts `AuditQuery`): `cursor` is already the sort key it encodes. */
-export interface AuditListQuery extends Omit<AuditQuery, 'after'> {
+export interface AuditListQuery extends Omit<AuditQuery, 'after' | 'now'> {
   cursor?: string;
 }
 
@@ -242,6 +253,7 @@ export async function listAudit(deps: Deps, trail: string, query: AuditListQuery
   const { cursor, ...filters } = query;
   const page = await queryAuditTrail(deps.db, trail, {
     ...filters,
+    now: Math.floor(deps.clock.now() / 1000),
     ...(cursor !== undefined ? { after: cursor } : {}),
   });
   return {

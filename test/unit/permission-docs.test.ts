@@ -1,12 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DOC, documentedTable, renderPermissionTable } from '../../scripts/docs-permissions.ts';
+import {
+  DOC,
+  documentedTable,
+  renderAuditTable,
+  renderPermissionTable,
+} from '../../scripts/docs-permissions.ts';
 import { routeList } from '../../shared/routes.ts';
 import { permissions } from '../../shared/tenancy/permissions.ts';
 
 describe('the permission matrix', () => {
   it('is written out in docs/api.md exactly as the code holds it (npm run docs:permissions)', () => {
     expect(documentedTable(readFileSync(DOC, 'utf8'))).toBe(renderPermissionTable());
+  });
+
+  it('lists every audit action with the routes that record it (npm run docs:permissions)', () => {
+    expect(documentedTable(readFileSync(DOC, 'utf8'), 'audit-actions')).toBe(renderAuditTable());
   });
 
   it('names only actions some route uses, and every management route names one', () => {
