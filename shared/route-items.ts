@@ -100,7 +100,7 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   removeMember: [...manager, 'audit', 'impersonation'],
   // The organization's invitations on gsi1, then their inviters' memberships (ORG#, in manager).
   listOrganizationInvitations: [...manager, 'organizationInvitations'],
-  revokeInvitation: [...manager, 'invitation'],
+  revokeInvitation: [...manager, 'invitation', 'audit'],
   listInvitations: [...manager, 'invitation'],
   acceptInvitation: [...manager, 'invitation', 'audit'],
   declineInvitation: [...manager, 'invitation', 'audit'],

@@ -2,7 +2,7 @@ import { http } from '../../shared/http/handler.ts';
 import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
 import { declineInvitation } from '../../shared/tenancy/invitations.ts';
 
-export const handler = http(routes.declineInvitation, async ({ deps, grant, params }) => {
-  await declineInvitation(deps, grant.user, params.organizationId);
+export const handler = http(routes.declineInvitation, async ({ deps, audit, grant, params }) => {
+  await declineInvitation(deps, audit, grant.user, params.organizationId);
   return { status: 204 };
 });

@@ -3,7 +3,9 @@ import { organizationRoutes as routes } from '../../shared/route-table/organizat
 import { memberActor } from '../../shared/tenancy/authorize.ts';
 import { inviteMember } from '../../shared/tenancy/invitations.ts';
 
-export const handler = http(routes.addMember, async ({ deps, grant, body }) => ({
+export const handler = http(routes.addMember, async ({ deps, audit, grant, body }) => ({
   status: 202,
-  body: { invitation: await inviteMember(deps, grant.organization, memberActor(grant.principal), body) },
+  body: {
+    invitation: await inviteMember(deps, audit, grant.organization, memberActor(grant.principal), body),
+  },
 }));

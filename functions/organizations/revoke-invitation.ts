@@ -3,7 +3,7 @@ import { organizationRoutes as routes } from '../../shared/route-table/organizat
 import { memberActor } from '../../shared/tenancy/authorize.ts';
 import { revokeInvitation } from '../../shared/tenancy/invitations.ts';
 
-export const handler = http(routes.revokeInvitation, async ({ deps, grant, params }) => {
-  await revokeInvitation(deps, grant.organization, memberActor(grant.principal), params.email);
+export const handler = http(routes.revokeInvitation, async ({ deps, audit, grant, params }) => {
+  await revokeInvitation(deps, audit, grant.organization, memberActor(grant.principal), params.email);
   return { status: 204 };
 });

@@ -170,6 +170,7 @@ export const organizationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'invitations.revoke', from: 'params' },
+    audit: ['invitation.revoked'],
     contract: {
       params: InvitationPath,
       responses: { 204: NoBody },

@@ -99,11 +99,27 @@ export async function readInvitation(
   return readNow(db, keys.invitation(email, organizationId));
 }
 
-/** Deletes the invitation, if any. */
-export async function deleteInvitation(db: Db, email: string, organizationId: string): Promise<void> {
-  await db.client.send(
-    new DeleteCommand({ TableName: db.table, Key: keys.invitation(email, organizationId) }),
-  );
+/**
+ * Deletes the invitation, if any. With `extra` writes (an audit entry), one TransactWriteItems
+ * conditioned on the invitation existing: `none` when it did not, nothing written.
+ */
+export async function deleteInvitation(
+  db: Db,
+  email: string,
+  organizationId: string,
+  extra: TransactItem[] = [],
+): Promise<'deleted' | 'none' | 'conflict'> {
+  const Key = keys.invitation(email, organizationId);
+  if (extra.length === 0) {
+    await db.client.send(new DeleteCommand({ TableName: db.table, Key }));
+    return 'deleted';
+  }
+  const written = await transactWrite(db, [
+    { Delete: { TableName: db.table, Key, ConditionExpression: 'attribute_exists(pk)' } },
+    ...extra,
+  ]);
+  if (written.outcome === 'failed') return 'none';
+  return written.outcome === 'written' ? 'deleted' : 'conflict';
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
+import { type AuditChange, auditWrites } from '../store/audit.ts';
 import {
   acceptInvitation as acceptStored,
   deleteInvitation,
@@ -15,6 +16,7 @@ import {
 } from '../store/invitations.ts';
 import { readMember } from '../store/organizations.ts';
 import type { User } from '../users/user.ts';
+import { type AuditRequest, changeEntry } from './audit.ts';
 import type { Member, MemberActor } from './members.ts';
 import type { Organization } from './organizations.ts';
 import { mayAct, mayManageRank, type Role } from './permissions.ts';
@@ -79,6 +81,7 @@ const invitationView = (stored: StoredInvitation): Invitation => ({
  */
 export async function inviteMember(
   deps: Deps,
+  audit: AuditRequest,
   org: Organization,
   actor: MemberActor,
   input: { email: string; role: Role },
@@ -96,7 +99,10 @@ export async function inviteMember(
     createdAt: new Date(now).toISOString(),
     expiresAt: Math.floor(now / 1000) + INVITATION_SECONDS,
   };
-  const written = await putInvitation(deps.db, stored);
+  const entry = invitationEntry(deps, audit, 'invitation.sent', org.id, input.email, [
+    { path: 'role', from: null, to: input.role },
+  ]);
+  const written = await putInvitation(deps.db, stored, auditWrites(deps.db.table, entry));
   if (written.outcome === 'conflict') throw tooBusy();
   if (written.outcome === 'failed') throw new Error('storing an invitation: a write beside it refused');
   return invitationView(stored);
@@ -148,13 +154,15 @@ export async function listOrganizationInvitations(
  */
 export async function revokeInvitation(
   deps: Deps,
+  audit: AuditRequest,
   org: Organization,
   actor: MemberActor,
   email: string,
 ): Promise<void> {
   if (actor.kind !== 'member') throw new Error('only members of a platform organization revoke invitations');
   const grantable = ROLES.filter((role) => mayManageRank(actor.role, role));
-  const outcome = await revokeStored(deps.db, org.id, email, grantable);
+  const entry = invitationEntry(deps, audit, 'invitation.revoked', org.id, email);
+  const outcome = await revokeStored(deps.db, org.id, email, grantable, auditWrites(deps.db.table, entry));
   if (outcome === 'outranked') throw fail('forbidden', `An ${actor.role} cannot revoke this invitation`);
   if (outcome === 'conflict') throw tooBusy();
 }
@@ -164,7 +172,12 @@ export async function revokeInvitation(
  * if the inviter still stands (a member of a role that may offer it, checked in the accepting
  * transaction). A void invitation is answered as none (404) and deleted.
  */
-export async function acceptInvitation(deps: Deps, user: User, organizationId: string): Promise<Member> {
+export async function acceptInvitation(
+  deps: Deps,
+  audit: AuditRequest,
+  user: User,
+  organizationId: string,
+): Promise<Member> {
   const stored = (await readInvitation(deps.db, user.email, organizationId)) as StoredInvitation | undefined;
   if (!stored || !live(deps)(stored)) throw noInvitation();
   if (stored.invitedBy.userId === user.id) return acceptOwnInvitation(deps, stored);
@@ -180,6 +193,13 @@ export async function acceptInvitation(deps: Deps, user: User, organizationId: s
     { userId: member.userId, email: member.email, role: member.role, createdAt: member.joinedAt },
     Math.floor(deps.clock.now() / 1000),
     rolesOffering(stored.role),
+    auditWrites(
+      deps.db.table,
+      invitationEntry(deps, audit, 'invitation.accepted', organizationId, user.email, [
+        { path: 'role', from: null, to: stored.role },
+        { path: 'invitedBy', from: null, to: stored.invitedBy.email },
+      ]),
+    ),
   );
   if (outcome === 'accepted') return member;
   if (outcome === 'conflict') throw tooBusy();
@@ -204,7 +224,38 @@ async function acceptOwnInvitation(deps: Deps, stored: StoredInvitation): Promis
   throw fail('alreadyMember', 'You are already a member of this organization');
 }
 
-/** Declines (deletes) the caller's invitation to `organizationId`; declining none is no error. */
-export async function declineInvitation(deps: Deps, user: User, organizationId: string): Promise<void> {
-  await deleteInvitation(deps.db, user.email, organizationId);
+/**
+ * Declines (deletes) the caller's invitation to `organizationId`; declining none is no error and
+ * records nothing.
+ */
+export async function declineInvitation(
+  deps: Deps,
+  audit: AuditRequest,
+  user: User,
+  organizationId: string,
+): Promise<void> {
+  const entry = invitationEntry(deps, audit, 'invitation.declined', organizationId, user.email);
+  const outcome = await deleteInvitation(
+    deps.db,
+    user.email,
+    organizationId,
+    auditWrites(deps.db.table, entry),
+  );
+  if (outcome === 'conflict') throw tooBusy();
 }
+
+/** An invitation's entry: its organization's trail, the address as target. */
+const invitationEntry = (
+  deps: Deps,
+  audit: AuditRequest,
+  action: 'invitation.sent' | 'invitation.revoked' | 'invitation.accepted' | 'invitation.declined',
+  organizationId: string,
+  email: string,
+  changes?: AuditChange[],
+) =>
+  changeEntry(deps, audit, action, {
+    organizationId,
+    targetId: email,
+    targetLabel: email,
+    ...(changes ? { changes } : {}),
+  });
