@@ -3,7 +3,7 @@ import { organizationRoutes as routes } from '../../shared/route-table/organizat
 import { memberActor } from '../../shared/tenancy/authorize.ts';
 import { removeMember } from '../../shared/tenancy/members.ts';
 
-export const handler = http(routes.removeMember, async ({ deps, grant, params }) => {
-  await removeMember(deps, grant.organization, memberActor(grant.principal), params.userId);
+export const handler = http(routes.removeMember, async ({ deps, audit, grant, params }) => {
+  await removeMember(deps, audit, grant.organization, memberActor(grant.principal), params.userId);
   return { status: 204 };
 });

@@ -3,6 +3,13 @@ import { organizationRoutes as routes } from '../../shared/route-table/organizat
 import { memberActor } from '../../shared/tenancy/authorize.ts';
 import { changeRole } from '../../shared/tenancy/members.ts';
 
-export const handler = http(routes.updateMember, async ({ deps, grant, params, body }) => ({
-  body: await changeRole(deps, grant.organization, memberActor(grant.principal), params.userId, body.role),
+export const handler = http(routes.updateMember, async ({ deps, audit, grant, params, body }) => ({
+  body: await changeRole(
+    deps,
+    audit,
+    grant.organization,
+    memberActor(grant.principal),
+    params.userId,
+    body.role,
+  ),
 }));

@@ -3,8 +3,8 @@ import { tenantOrganizationRoutes as routes } from '../../shared/route-table/ten
 import { removeMember } from '../../shared/tenancy/members.ts';
 import { applicationManager, findTenantOrganization } from '../../shared/tenancy/tenant-organizations.ts';
 
-export const handler = http(routes.removeTenantMember, async ({ deps, grant, params }) => {
+export const handler = http(routes.removeTenantMember, async ({ deps, audit, grant, params }) => {
   const org = await findTenantOrganization(deps, grant.application, params.organizationId);
-  await removeMember(deps, org, applicationManager, params.userId);
+  await removeMember(deps, audit, org, applicationManager, params.userId);
   return { status: 204 };
 });

@@ -3,7 +3,7 @@ import { tenantOrganizationRoutes as routes } from '../../shared/route-table/ten
 import { changeRole } from '../../shared/tenancy/members.ts';
 import { applicationManager, findTenantOrganization } from '../../shared/tenancy/tenant-organizations.ts';
 
-export const handler = http(routes.updateTenantMember, async ({ deps, grant, params, body }) => {
+export const handler = http(routes.updateTenantMember, async ({ deps, audit, grant, params, body }) => {
   const org = await findTenantOrganization(deps, grant.application, params.organizationId);
-  return { body: await changeRole(deps, org, applicationManager, params.userId, body.role) };
+  return { body: await changeRole(deps, audit, org, applicationManager, params.userId, body.role) };
 });

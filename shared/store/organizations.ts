@@ -413,8 +413,16 @@ export function newMemberWrites(table: string, organizationId: string, member: N
 }
 
 /** Adds a member unless already one, moving the counters in the same transaction. */
-export async function addMember(db: Db, organizationId: string, member: NewMember): Promise<MemberOutcome> {
-  const written = await transactWrite(db, newMemberWrites(db.table, organizationId, member));
+export async function addMember(
+  db: Db,
+  organizationId: string,
+  member: NewMember,
+  audit: StoredAuditEntry,
+): Promise<MemberOutcome> {
+  const written = await transactWrite(db, [
+    ...newMemberWrites(db.table, organizationId, member),
+    ...auditWrites(db.table, audit),
+  ]);
   if (written.outcome !== 'failed') return written.outcome;
   return written.failed.includes(0) ? 'missing' : 'exists';
 }
@@ -432,6 +440,7 @@ export async function changeMember(
   member: { userId: string; role: Role },
   to: Role | 'removed',
   ending?: MemberEnding,
+  audit?: StoredAuditEntry,
 ): Promise<MemberOutcome> {
   const owners = ((to === 'owner' ? 1 : 0) - (member.role === 'owner' ? 1 : 0)) as -1 | 0 | 1;
   const key = keys.member(organizationId, member.userId);
@@ -470,6 +479,7 @@ export async function changeMember(
     counterUpdate(db.table, organizationId, { members: to === 'removed' ? -1 : 0, owners }),
     memberWrite,
     ...(ending?.writes ?? []),
+    ...(audit ? auditWrites(db.table, audit) : []),
   ]);
   if (written.outcome !== 'failed') return written.outcome;
   // Read from the items as they are: the organization gone, the member gone or changed, or the

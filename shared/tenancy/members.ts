@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { readAccount } from '../store/accounts.ts';
+import type { AuditChange } from '../store/audit.ts';
 import { keys } from '../store/keys.ts';
 import {
   addMember as addStoredMember,
@@ -10,6 +11,8 @@ import {
   readMany,
   readMember,
 } from '../store/organizations.ts';
+import { type AuditRequest, changeEntry } from './audit.ts';
+import { type EndCause, endingsOf, endRest, mayImpersonate } from './impersonation.ts';
 import type { Organization } from './organizations.ts';
 import { mayChangeMember, mayManageRank, type Role } from './permissions.ts';
 
@@ -62,6 +65,7 @@ export async function listMembers(deps: Deps, org: Organization): Promise<Member
  */
 export async function addMember(
   deps: Deps,
+  audit: AuditRequest,
   org: Organization,
   actor: MemberActor,
   input: { email: string; role: Role },
@@ -79,12 +83,12 @@ export async function addMember(
     role: input.role,
     joinedAt: new Date(deps.clock.now()).toISOString(),
   };
-  const outcome = await addStoredMember(deps.db, org.id, {
-    userId: member.userId,
-    email: member.email,
-    role: member.role,
-    createdAt: member.joinedAt,
-  });
+  const outcome = await addStoredMember(
+    deps.db,
+    org.id,
+    { userId: member.userId, email: member.email, role: member.role, createdAt: member.joinedAt },
+    memberEntry(deps, audit, org, 'added', member, [{ path: 'role', from: null, to: member.role }]),
+  );
   if (outcome === 'exists') throw fail('alreadyMember', 'This account is already a member');
   if (outcome === 'missing') throw fail('notFound', 'No such organization');
   if (outcome !== 'written') throw tooBusy();
@@ -97,39 +101,120 @@ export async function addMember(
  */
 export const changeRole = async (
   deps: Deps,
+  audit: AuditRequest,
   org: Organization,
   actor: MemberActor,
   userId: string,
   role: Role,
-) => (await updateMember(deps, org, actor, userId, role)) as Member;
+) => (await updateMember(deps, audit, org, actor, userId, role)) as Member;
 
-export const removeMember = async (deps: Deps, org: Organization, actor: MemberActor, userId: string) => {
-  await updateMember(deps, org, actor, userId, 'removed');
+export const removeMember = async (
+  deps: Deps,
+  audit: AuditRequest,
+  org: Organization,
+  actor: MemberActor,
+  userId: string,
+) => {
+  await updateMember(deps, audit, org, actor, userId, 'removed');
 };
+
+/**
+ * A membership change's entry: a platform organization's on its own trail (`member.*`), a tenant
+ * organization's on its application's (`tenantMember.*`), the member's user id as target.
+ */
+function memberEntry(
+  deps: Deps,
+  audit: AuditRequest,
+  org: Organization,
+  change: 'added' | 'roleChanged' | 'removed' | 'left',
+  member: { userId: string; email: string },
+  changes?: AuditChange[],
+) {
+  const action = org.applicationId
+    ? (`tenantMember.${change === 'left' ? 'removed' : change}` as const)
+    : (`member.${change}` as const);
+  return changeEntry(deps, audit, action, {
+    organizationId: org.id,
+    ...(org.applicationId ? { applicationId: org.applicationId } : {}),
+    targetId: member.userId,
+    ...(member.email ? { targetLabel: member.email } : {}),
+    ...(changes ? { changes } : {}),
+  });
+}
+
+/**
+ * Reads of the member before a change gives up (429), when the member keeps starting
+ * impersonations, or they keep being ended, between the read and the change.
+ */
+const CHANGE_ROUNDS = 5;
+
+/**
+ * Why a change ends the member's running impersonations (docs/api.md, Impersonation): it loses the
+ * role that let it start them, or the membership; null when it keeps the role (or never held it).
+ */
+function endCause(actor: MemberActor, member: Member, to: Role | 'removed'): EndCause | null {
+  if (!mayImpersonate(member.role) || (to !== 'removed' && mayImpersonate(to))) return null;
+  if (to !== 'removed') return 'member-demoted';
+  return actor.kind === 'member' && actor.userId === member.userId ? 'member-left' : 'member-removed';
+}
 
 async function updateMember(
   deps: Deps,
+  audit: AuditRequest,
   org: Organization,
   actor: MemberActor,
   userId: string,
   to: Role | 'removed',
 ): Promise<Member | null> {
-  const item = await readMember(deps.db, org.id, userId);
-  if (!item) throw fail('notFound', 'No such member');
-  const member = memberFromItem(item);
-  if (!mayChangeMember(actor, member, to)) {
-    throw fail(
-      'forbidden',
-      to === 'removed' ? 'You cannot remove this member' : `You cannot make this member an ${to}`,
+  for (let round = 0; round < CHANGE_ROUNDS; round++) {
+    const item = await readMember(deps.db, org.id, userId);
+    if (!item) throw fail('notFound', 'No such member');
+    const member = memberFromItem(item);
+    if (!mayChangeMember(actor, member, to)) {
+      throw fail(
+        'forbidden',
+        to === 'removed' ? 'You cannot remove this member' : `You cannot make this member an ${to}`,
+      );
+    }
+    if (to === member.role) return member;
+    // Losing the role ends what it allowed (only platform organizations' members impersonate): the
+    // impersonations are read after the membership, and the change holds only while no start
+    // came between (shared/store/organizations.ts `changeMember`).
+    const cause = org.kind === 'platform' ? endCause(actor, member, to) : null;
+    const endings = cause ? await endingsOf(deps, org.id, { actorId: member.userId }, cause) : null;
+    const outcome = await changeMember(
+      deps.db,
+      org.id,
+      member,
+      to,
+      endings
+        ? {
+            impersonationStarts: (item.impersonationStarts as number | undefined) ?? 0,
+            writes: endings.writes,
+          }
+        : undefined,
+      memberEntry(
+        deps,
+        audit,
+        org,
+        to !== 'removed'
+          ? 'roleChanged'
+          : actor.kind === 'member' && actor.userId === member.userId
+            ? 'left'
+            : 'removed',
+        member,
+        [{ path: 'role', from: member.role, to: to === 'removed' ? null : to }],
+      ),
     );
+    if (outcome === 'raced') continue;
+    if (outcome === 'lastOwner') {
+      throw fail('lastOwner', 'An organization always keeps an owner: make another member owner first');
+    }
+    if (outcome === 'missing') throw fail('notFound', 'No such organization');
+    if (outcome === 'memberGone') throw fail('notFound', 'No such member');
+    if (outcome !== 'written') throw tooBusy();
+    if (endings) await endRest(deps, endings);
+    return to === 'removed' ? null : { ...member, role: to };
   }
-  if (to === member.role) return member;
-  const outcome = await changeMember(deps.db, org.id, member, to);
-  if (outcome === 'lastOwner') {
-    throw fail('lastOwner', 'An organization always keeps an owner: make another member owner first');
-  }
-  if (outcome === 'missing') throw fail('notFound', 'No such organization');
-  if (outcome === 'memberGone') throw fail('notFound', 'No such member');
-  if (outcome !== 'written') throw tooBusy();
-  return to === 'removed' ? null : { ...member, role: to };
+  throw tooBusy();
 }
