@@ -54,6 +54,7 @@ import {
   providerLabel,
   providerSetup,
   UnverifiedEmail,
+  WrongIssuer,
 } from './providers.ts';
 
 /** The state lives as long as a sign-in code (SPEC §8: 10 minutes). */
@@ -246,14 +247,6 @@ export async function finishSocialSignIn(
     throw fail('forbidden', 'This sign-in was started in another browser; start again here');
   }
   const label = providerLabel(input.provider);
-  const providerSaid = input.query.get('error');
-  if (providerSaid !== null) {
-    const description = input.query.get('error_description');
-    throw fail(
-      'providerDenied',
-      `${label} did not sign you in (${providerSaid.slice(0, 64)}${description ? `: ${description.slice(0, 200)}` : ''})`,
-    );
-  }
   if (!found.application) throw unknownApplication();
   const app = applicationFromItem(found.application);
   const settings = enabledProvider(app, input.provider);
@@ -262,14 +255,17 @@ export async function finishSocialSignIn(
     throw fail('forbidden', `${label} sign-in changed since this sign-in started; start again`);
   }
   const setup = await setupOf(deps, label, input.provider, settings.issuer);
+  const client: oauth.Client = { client_id: settings.clientId };
+  const parameters = authorizationResponse(label, setup, client, input.query);
   const identity = await provenIdentity(deps, {
     app,
     provider: input.provider,
     label,
     setup,
+    client,
     settings,
     state,
-    query: input.query,
+    parameters,
   });
 
   const code = newSecret(deps.random);
@@ -284,40 +280,85 @@ export async function finishSocialSignIn(
   return { location: location.href, cookies: [remembered] };
 }
 
+/**
+ * The provider's redirect, checked before anything is sent to the provider: RFC 9207 `iss` (also
+ * on an error response, https://www.rfc-editor.org/rfc/rfc9207#section-2), each parameter at most
+ * once, no JARM `response` and no implicit or hybrid tokens (oauth4webapi), then the RFC 6749
+ * §4.1.2.1 `error` and a `code`. Whatever fails here came with the browser, not from the provider,
+ * and anyone with a state of their own can send it: a 4xx, never the 502 of a failing provider that
+ * the Api5xx alarm counts (docs/social-sign-in.md, "What the user sees when it fails").
+ */
+function authorizationResponse(
+  label: string,
+  setup: ProviderSetup,
+  client: oauth.Client,
+  query: URLSearchParams,
+): URLSearchParams {
+  const unusable = () =>
+    fail(
+      'invalidRequest',
+      `The answer from ${label} cannot be used (a parameter is repeated or unexpected); start again`,
+    );
+  let parameters: URLSearchParams;
+  try {
+    // `state` is already checked: it was taken from the table by its hash.
+    parameters = oauth.validateAuthResponse(
+      setup.as,
+      client,
+      setup.responseParameters(query),
+      oauth.skipStateCheck,
+    );
+  } catch (error) {
+    if (error instanceof WrongIssuer) {
+      throw fail('forbidden', `This answer did not come from ${label}; start again`);
+    }
+    if (error instanceof oauth.AuthorizationResponseError) {
+      const description = error.error_description;
+      throw fail(
+        'providerDenied',
+        `${label} did not sign you in (${error.error.slice(0, 64)}${description ? `: ${description.slice(0, 200)}` : ''})`,
+      );
+    }
+    if (
+      error instanceof oauth.UnsupportedOperationError ||
+      (error instanceof oauth.OperationProcessingError && error.code === oauth.INVALID_RESPONSE)
+    ) {
+      throw unusable();
+    }
+    throw error;
+  }
+  // oauth4webapi reads `code` only at the token request, where a repeated one would pass for the provider's fault.
+  const codes = parameters.getAll('code');
+  if (codes.length > 1) throw unusable();
+  if (!codes[0]) throw fail('invalidRequest', `${label} sent no code back; start again`);
+  return parameters;
+}
+
 interface Proof {
   app: Application;
   provider: SocialProviderName;
   label: string;
   setup: ProviderSetup;
-  settings: { clientId: string; clientSecret: { sealed: string } | null };
+  client: oauth.Client;
+  settings: { clientSecret: { sealed: string } | null };
   state: SocialState;
-  query: URLSearchParams;
+  /** The authorization response as authorizationResponse accepted it. */
+  parameters: URLSearchParams;
 }
 
 /** The code exchanged at the provider (the client secret opened only here) and the verified address it proves. */
 async function provenIdentity(deps: Deps, proof: Proof): Promise<ProvenIdentity> {
-  const { setup, settings, state } = proof;
-  const client: oauth.Client = { client_id: settings.clientId };
+  const { setup, client, settings, state } = proof;
   const options = providerCallOptions(deps.config);
-  if (!proof.query.get('code')) {
-    throw fail('invalidRequest', `${proof.label} sent no code back; start again`);
-  }
   // The service's own KMS call: its failure is ours (500), never shown as the provider's.
   const secret = await deps.sealer.open(proof.app.id, settings.clientSecret?.sealed as string);
   let identity: ProvenIdentity;
   try {
-    // RFC 9207: where the provider says it sends `iss`, it must be its own; `state` is already checked.
-    const parameters = oauth.validateAuthResponse(
-      setup.as,
-      client,
-      setup.responseParameters ? setup.responseParameters(proof.query) : proof.query,
-      oauth.skipStateCheck,
-    );
     const response = await oauth.authorizationCodeGrantRequest(
       setup.as,
       client,
       clientAuthentication(setup, secret),
-      parameters,
+      proof.parameters,
       callbackUrl(deps.config.ISSUER, proof.app.id, proof.provider),
       state.codeVerifier,
       options,

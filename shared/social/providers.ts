@@ -20,6 +20,15 @@ export class UnverifiedEmail extends Error {
   override name = 'UnverifiedEmail';
 }
 
+/**
+ * The authorization response names another issuer than the one the sign-in started at (RFC 9207
+ * §2.4, https://www.rfc-editor.org/rfc/rfc9207#section-2.4): a mix-up, which the flow refuses as
+ * such (oauth4webapi reports it like any other malformed response).
+ */
+export class WrongIssuer extends Error {
+  override name = 'WrongIssuer';
+}
+
 export interface ProviderSetup {
   /** The display name on pages. */
   label: string;
@@ -27,10 +36,11 @@ export interface ProviderSetup {
   /** Where the browser is sent: the server's https authorization endpoint. */
   authorizationEndpoint: string;
   /**
-   * The authorization response as oauth4webapi checks it; the query as it came unless the provider
-   * needs otherwise (Microsoft: an `iss` of the user's tenant, which the template issuer cannot match).
+   * The authorization response as oauth4webapi then checks it, after its RFC 9207 `iss` is checked
+   * here (throwing WrongIssuer): the server's own issuer, or for Microsoft one of a user's tenant,
+   * which the template issuer cannot match.
    */
-  responseParameters?(query: URLSearchParams): URLSearchParams;
+  responseParameters(query: URLSearchParams): URLSearchParams;
   scope: string;
   /** OpenID Connect: a nonce is sent and the ID token is required. */
   oidc: boolean;
@@ -143,6 +153,7 @@ function github(config: Config): ProviderSetup {
       authorization_endpoint: `${urls.web}/login/oauth/authorize`,
       token_endpoint: `${urls.web}/login/oauth/access_token`,
     },
+    responseParameters: sameIssuer(urls.web),
     scope: 'read:user user:email',
     oidc: false,
     // GitHub answers a refused code with 200 and an `error` field ("Troubleshooting OAuth app access
@@ -183,6 +194,7 @@ function openIdConnect(
     label,
     as,
     authorizationEndpoint: httpsEndpoint(as.authorization_endpoint, 'authorization_endpoint'),
+    responseParameters: sameIssuer(as.issuer),
     ...tenant,
     scope: 'openid email profile',
     oidc: true,
@@ -201,13 +213,26 @@ function httpsEndpoint(value: unknown, name: string): string {
   return url.href;
 }
 
+/**
+ * RFC 9207 `iss`, where the response has one: the server's own issuer. A repeated `iss` is left to
+ * oauth4webapi, which refuses every repeated parameter.
+ */
+const sameIssuer =
+  (issuer: string) =>
+  (query: URLSearchParams): URLSearchParams => {
+    const iss = query.getAll('iss');
+    if (iss.length === 1 && iss[0] !== issuer) {
+      throw new WrongIssuer('unexpected "iss" in the authorization response');
+    }
+    return query;
+  };
+
 /** RFC 9207 `iss` of a Microsoft tenant: checked here against the tenant pattern, then left to the ID token's check. */
 function withoutTenantIssuer(query: URLSearchParams): URLSearchParams {
-  const iss = query.get('iss');
-  if (iss === null) return query;
-  const tid = /^https:\/\/login\.microsoftonline\.com\/([^/]+)\/v2\.0$/.exec(iss)?.[1];
-  if (!tid || !TENANT_ID.test(tid))
-    throw new oauth.OperationProcessingError('unexpected "iss" in the authorization response');
+  const all = query.getAll('iss');
+  if (all.length !== 1) return query;
+  const tid = /^https:\/\/login\.microsoftonline\.com\/([^/]+)\/v2\.0$/.exec(all[0] as string)?.[1];
+  if (!tid || !TENANT_ID.test(tid)) throw new WrongIssuer('unexpected "iss" in the authorization response');
   const rest = new URLSearchParams(query);
   rest.delete('iss');
   return rest;
