@@ -10,6 +10,7 @@ import { fail } from '../errors.ts';
 import { MetadataCache, metadataLifetimeSeconds } from './metadata-cache.ts';
 import { type FetchOptions, type FetchRefusal, fetchMetadataDocument } from './metadata-fetch.ts';
 import type { ClientMetadata } from './model.ts';
+import { redirectUriRefusal } from './redirect-uri.ts';
 
 /** Longest `client_id` accepted: a URL, not a payload. */
 const MAX_CLIENT_ID_LENGTH = 2048;
@@ -78,29 +79,15 @@ function refuseThrow(reason: ClientRefusal, message: string): never {
   throw fail('invalidClient', message, { reason });
 }
 
-/** RFC 8252 §7.3: plain http only to the loopback interface, where no one else can listen. */
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
-/** Schemes that run or hold content in the browser instead of reaching a client: never a redirect. */
-const NEVER_REDIRECT = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'about:', 'blob:']);
-
 /**
- * A redirect URI the server may send a code to: absolute (RFC 3986 §4.3), without a fragment, and
- * https; http on a loopback host (RFC 8252 §7.3); or a private-use scheme (RFC 8252 §7.1, e.g.
- * `com.example.app:/cb`). RFC 8252 asks native apps for reverse-domain schemes (SHOULD), but real MCP
- * clients use others (`cursor://anysphere.cursor-mcp/oauth/callback`), and a code sent to a scheme
- * another app registered is useless to it without the PKCE verifier; so a dotless scheme is allowed.
- * Refused: http to any other host (the code would travel in clear), and the script and content
- * schemes, which run or hold content in the browser instead of reaching a client.
+ * A listed value as an error description may show it: at most 100 characters of printable ASCII
+ * without `"` and `\` (RFC 6749 §5.2's set for `error_description`), anything else as `?`.
  */
-const isAllowedRedirectUri = (value: unknown): value is string => {
-  if (typeof value !== 'string' || value.includes('#')) return false;
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return false;
-  const url = URL.parse(value);
-  if (!url || NEVER_REDIRECT.has(url.protocol)) return false;
-  if (url.protocol === 'https:') return url.hostname !== '';
-  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname);
-  return true;
-};
+function shownValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const printable = text.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?');
+  return printable.length > 100 ? `${printable.slice(0, 100)}...` : printable;
+}
 
 const optionalHttpsUrl = (value: unknown): string | undefined =>
   typeof value === 'string' && URL.parse(value)?.protocol === 'https:' ? value : undefined;
@@ -118,11 +105,11 @@ function parseClientMetadata(document: unknown, clientId: string, url: URL): Cli
   if (!Array.isArray(redirectUris) || redirectUris.length === 0) {
     refuseThrow('redirect-uris-missing', 'the client metadata document must list redirect_uris');
   }
-  if (!redirectUris.every(isAllowedRedirectUri)) {
-    refuseThrow(
-      'redirect-uri-invalid',
-      'every redirect_uri must be https, http on a loopback host, or a private-use scheme (not javascript:, data:, file:, vbscript:, about: or blob:), without a fragment',
-    );
+  for (const [index, value] of redirectUris.entries()) {
+    const why = redirectUriRefusal(value);
+    if (why !== null) {
+      refuseThrow('redirect-uri-invalid', `redirect_uris[${index}] (${shownValue(value)}) ${why}`);
+    }
   }
   // Public clients only (SPEC §4.2): a document that claims a secret is a confidential client.
   const method = fields.token_endpoint_auth_method;

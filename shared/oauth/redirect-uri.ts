@@ -7,6 +7,42 @@
  * query or userinfo is another URI.
  */
 
+/** RFC 8252 §7.3: plain http only to the loopback interface, where no one else can listen. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * Why a client may not list `value` as a redirect URI, or null when it may. An allow-list (RFC 8252
+ * §7, https://www.rfc-editor.org/rfc/rfc8252#section-7, which OAuth 2.1 takes over):
+ * - `https` with a host;
+ * - `http` only on a loopback host (§7.3), where the code cannot travel in clear to anyone else;
+ * - a private-use scheme in reverse-domain form, that is with a period (§7.1, `com.example.app:/cb`).
+ * Anything else is refused: the schemes a browser or the OS handles itself (`ftp:`, `view-source:`,
+ * `javascript:`, `data:`, `file:`, `mailto:`…), which no deny-list lists completely, and single-word
+ * schemes (`myapp:`), which any app on the device may claim. The URI is absolute (RFC 3986 §4.3: no
+ * fragment), without spaces or control characters (a URL parser drops them, so the URI that would be
+ * used is not the one listed).
+ */
+export function redirectUriRefusal(value: unknown): string | null {
+  if (typeof value !== 'string') return 'is not a string';
+  if (value.includes('#')) return 'contains a fragment';
+  if ([...value].some((char) => char <= ' ' || char === '\u007f')) {
+    return 'contains a space or a control character';
+  }
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
+  const url = URL.parse(value);
+  if (scheme === undefined || url === null) return 'is not an absolute URI';
+  // The raw string names its host itself: a URL parser reads `https:x` and `https:///x` as host `x`.
+  const authority = /^[a-z]+:\/\/[^/?\\]/i.test(value);
+  if (scheme === 'https') return authority && url.hostname !== '' ? null : 'is https without a host';
+  if (scheme === 'http') {
+    return authority && LOOPBACK_HOSTS.has(url.hostname)
+      ? null
+      : 'is http on a host other than 127.0.0.1, [::1] or localhost';
+  }
+  if (scheme.includes('.')) return null;
+  return `has the scheme ${scheme}:, which is not https, http on a loopback host, or a private-use scheme in reverse-domain form such as com.example.app:`;
+}
+
 /** `http://<loopback host>[:port]<rest>`, read on the raw string: the host must end at `:`, `/`, `?` or the end. */
 const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::(\d{1,5}))?([/?].*)?$/;
 

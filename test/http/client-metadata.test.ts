@@ -301,6 +301,29 @@ describe('loadClientMetadata: the document', () => {
       { redirect_uris: ['https://a.example.com/cb', 'javascript:alert(1)'] },
       'redirect-uri-invalid',
     ],
+    // An allow-list (RFC 8252 §7): every scheme not named there is refused, not only those listed above.
+    ['an ftp: redirect URI', { redirect_uris: ['ftp://files.example.com/cb'] }, 'redirect-uri-invalid'],
+    [
+      'a view-source:https: redirect URI',
+      { redirect_uris: ['view-source:https://a.example.com/cb'] },
+      'redirect-uri-invalid',
+    ],
+    ['a mailto: redirect URI', { redirect_uris: ['mailto:a@example.com'] }, 'redirect-uri-invalid'],
+    [
+      'a single-word private-use scheme (not reverse-domain, RFC 8252 §7.1)',
+      { redirect_uris: ['myapp:/cb'] },
+      'redirect-uri-invalid',
+    ],
+    [
+      'a single-word private-use scheme with a host',
+      { redirect_uris: ['cursor://anysphere.cursor-mcp/oauth/callback'] },
+      'redirect-uri-invalid',
+    ],
+    [
+      'an https redirect URI without //',
+      { redirect_uris: ['https:a.example.com/cb'] },
+      'redirect-uri-invalid',
+    ],
     ['client_secret_basic', { token_endpoint_auth_method: 'client_secret_basic' }, 'auth-method'],
     ['client_secret_post', { token_endpoint_auth_method: 'client_secret_post' }, 'auth-method'],
     ['private_key_jwt', { token_endpoint_auth_method: 'private_key_jwt' }, 'auth-method'],
@@ -322,8 +345,7 @@ describe('loadClientMetadata: the document', () => {
     ['http on [::1]', 'http://[::1]:8765/cb'],
     ['http on localhost', 'http://localhost/cb'],
     ['a private-use scheme with a dot (RFC 8252 §7.1)', 'com.example.app:/cb'],
-    // A real client's callback (Cursor): dotless, accepted since PKCE binds the code to the client.
-    ['a dotless private-use scheme', 'cursor://anysphere.cursor-mcp/oauth/callback'],
+    ['a private-use scheme with a dot and a host', 'com.example.app://callback/cb'],
   ])('accepts a redirect URI: %s', async (_case, redirectUri) => {
     // Prepare
     const clientId = metadata.serveClient(`/redirect-ok-${encodeURIComponent(_case)}.json`, {
@@ -335,6 +357,23 @@ describe('loadClientMetadata: the document', () => {
 
     // Assess
     expect(client.redirectUris).toEqual([redirectUri]);
+  });
+
+  it('names the refused redirect URI and why in the error description', async () => {
+    // Prepare
+    const clientId = metadata.serveClient('/redirect-described.json', {
+      redirect_uris: ['https://a.example.com/cb', 'ftp://files.example.com/"cb"'],
+    });
+
+    // Act
+    const refused = await loadClientMetadata(app.deps, clientId).catch((error: unknown) => error);
+
+    // Assess
+    expect(refused).toBeInstanceOf(AppError);
+    // RFC 6749 §5.2: error_description has no `"`; the URI is shown with `?` for it.
+    expect((refused as AppError).message).toBe(
+      'redirect_uris[1] (ftp://files.example.com/?cb?) has the scheme ftp:, which is not https, http on a loopback host, or a private-use scheme in reverse-domain form such as com.example.app:',
+    );
   });
 
   it('refuses a document that is not an object', async () => {

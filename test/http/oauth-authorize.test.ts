@@ -352,8 +352,8 @@ describe('GET /oauth/authorize: the sign-in bridge and the consent page', () => 
     ['a private-use scheme without a host', 'com.example.app:/cb', '<strong>com.example.app:</strong>'],
     [
       'a private-use scheme with a host',
-      'cursor://anysphere.cursor-mcp/oauth/callback',
-      '<strong>cursor://anysphere.cursor-mcp</strong>',
+      'com.example.app://callback/cb',
+      '<strong>com.example.app://callback</strong>',
     ],
   ])('names a redirect URI of %s by its scheme, never a blank', async (_case, redirectUri, shown) => {
     // Prepare
@@ -369,6 +369,32 @@ describe('GET /oauth/authorize: the sign-in bridge and the consent page', () => 
     expect(response.text).toContain(`you are sent to ${shown}`);
     expect(response.text).not.toContain('you are sent to <strong></strong>');
   });
+
+  it.each([
+    ['ftp', 'ftp://files.example.com/cb', 'has the scheme ftp:'],
+    ['view-source', 'view-source:https://agent.example.com/callback', 'has the scheme view-source:'],
+    ['single-word', 'myapp:/cb', 'has the scheme myapp:'],
+    ['http-public', 'http://agent.example.com/callback', 'is http on a host other than'],
+  ])(
+    'renders no page for a client listing a %s redirect URI: 400 invalid_client naming it',
+    async (name, redirectUri, why) => {
+      // Prepare
+      const refusedClient = metadata.serveClient(`/refused-redirect-${name}.json`, {
+        redirect_uris: [redirectUri],
+      });
+
+      // Act
+      const response = await authorizeAs(ownerCookie, {
+        client_id: refusedClient,
+        redirect_uri: redirectUri,
+      });
+
+      // Assess
+      expectJsonError(response, 'invalid_client');
+      expect(response.headers['content-type']).toMatch(/^application\/json\b/);
+      expect(response.body.error_description).toContain(`redirect_uris[0] (${redirectUri}) ${why}`);
+    },
+  );
 
   it('asks for a required checkbox naming the client and the application; Deny needs none', async () => {
     const response = await authorizeAs(ownerCookie);
