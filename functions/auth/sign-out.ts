@@ -1,6 +1,6 @@
 import { http } from '../../shared/http/handler.ts';
 import { routes } from '../../shared/routes.ts';
-import { clearedSessionCookie } from '../../shared/sessions/cookies.ts';
+import { clearedImpersonationCookie, clearedSessionCookie } from '../../shared/sessions/cookies.ts';
 import { signOut } from '../../shared/sessions/manage.ts';
 
 // SPEC §3.2 / §4.4: always 200 `{ signedOut: true }`, even without a (valid) session.
@@ -8,6 +8,9 @@ export const handler = http(routes.signOut, async ({ deps, caller }) => {
   await signOut(deps, caller.sessions);
   return {
     body: { signedOut: true },
-    cookies: caller.clearsCookie ? [clearedSessionCookie(deps.config, caller.scope)] : [],
+    cookies: [
+      ...(caller.clearsCookie ? [clearedSessionCookie(deps.config, caller.scope)] : []),
+      ...(caller.clearsImpersonationCookie ? [clearedImpersonationCookie(deps.config)] : []),
+    ],
   };
 });

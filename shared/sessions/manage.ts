@@ -10,7 +10,7 @@ import {
   readSessions,
   rotateSessionToken,
 } from '../store/sessions.ts';
-import { endImpersonatedSession } from '../tenancy/impersonation.ts';
+import { type EndCause, endImpersonatedSession } from '../tenancy/impersonation.ts';
 import { unpaginated } from '../tenancy/pages.ts';
 import { stillCounted } from '../tenancy/statistics.ts';
 import type { ResolvedSession } from './resolve.ts';
@@ -95,7 +95,8 @@ function byEnding(deps: Deps, sessions: readonly SessionRecord[]) {
 }
 
 /**
- * Ends the sessions `read` names (shared/store/sessions.ts `endSessions` for the counted ones). A
+ * Ends the sessions `read` names (shared/store/sessions.ts `endSessions` for the counted ones), a
+ * live impersonated one with its impersonation, recorded as ended by `cause`. A
  * session refreshed or ended since the read cancels that transaction, so the sessions are read
  * again, at most END_ROUNDS times; an ending never fails for that: after the last round they are
  * deleted without uncounting (docs/data-model.md, Statistics: the count then overstates by them
@@ -104,13 +105,14 @@ function byEnding(deps: Deps, sessions: readonly SessionRecord[]) {
 async function endCounted(
   deps: Deps,
   userId: string,
+  cause: EndCause,
   read: (round: number) => Promise<SessionRecord[]>,
 ): Promise<number> {
   let sessions: SessionRecord[] = [];
   for (let round = 0; round < END_ROUNDS; round++) {
     sessions = await read(round);
     const { impersonated, counted, plain } = byEnding(deps, sessions);
-    for (const session of impersonated) await endImpersonatedSession(deps, session);
+    for (const session of impersonated) await endImpersonatedSession(deps, session, cause);
     if (plain.length > 0) {
       await deleteSessions(
         deps.db,
@@ -133,7 +135,7 @@ async function endCounted(
 /** POST /auth/sign-out: ends every session of the user in this application (SPEC §3.2). */
 async function signOutEverywhere(deps: Deps, current: ResolvedSession): Promise<void> {
   const isLive = live(deps);
-  await endCounted(deps, current.user.id, async () =>
+  await endCounted(deps, current.user.id, 'signed-out', async () =>
     (await recordsOf(deps, current.user.id)).filter(
       (session) => isLive(session) || session.id === current.session.id,
     ),
@@ -144,8 +146,8 @@ async function signOutEverywhere(deps: Deps, current: ResolvedSession): Promise<
 export async function revokeSession(deps: Deps, current: ResolvedSession, sessionId: string): Promise<void> {
   refuseImpersonation(current, sessionId);
   // An impersonated session ending itself ends its impersonation, as POST /impersonation/{id}/end.
-  if (current.session.impersonation) return endImpersonatedSession(deps, current.session);
-  await endCounted(deps, current.user.id, async (round) => {
+  if (current.session.impersonation) return endImpersonatedSession(deps, current.session, 'session-revoked');
+  await endCounted(deps, current.user.id, 'session-revoked', async (round) => {
     // The calling session was read with the request; another is read in the caller's own partition.
     if (round === 0 && sessionId === current.session.id) return [current.session];
     const item = await readSession(deps.db, current.user.id, sessionId);
@@ -166,7 +168,7 @@ function refuseImpersonation(current: ResolvedSession, sessionId?: string): void
 /** POST /auth/revoke-other-sessions: the calling session stays. */
 export async function revokeOtherSessions(deps: Deps, current: ResolvedSession): Promise<number> {
   refuseImpersonation(current);
-  return endCounted(deps, current.user.id, async () =>
+  return endCounted(deps, current.user.id, 'session-revoked', async () =>
     (await sessionsOf(deps, current.user.id)).filter((session) => session.id !== current.session.id),
   );
 }
@@ -177,13 +179,20 @@ export async function listSessions(deps: Deps, current: ResolvedSession) {
   return unpaginated(items);
 }
 
-/** POST /auth/sign-out: ends every session of each presented user in the target application (SPEC §3.2). */
+/**
+ * POST /auth/sign-out: ends every session of each presented user in the target application (SPEC
+ * §3.2), and the impersonation the browser's impersonation cookie carries (docs/api.md, sign-out).
+ */
 export async function signOut(deps: Deps, presented: readonly ResolvedSession[]): Promise<void> {
   // An impersonation signs out only itself, ending its impersonation: a support user never ends the
   // user's own sessions. The user's own sessions end all of the user's, impersonations included.
-  for (const current of presented) {
-    if (current.session.impersonation) await endImpersonatedSession(deps, current.session);
-  }
+  // The same impersonation may come twice (its token by Bearer and by cookie): it ends once.
+  const impersonated = new Map(
+    presented
+      .filter((current) => current.session.impersonation)
+      .map((current) => [current.session.id, current.session]),
+  );
+  for (const session of impersonated.values()) await endImpersonatedSession(deps, session, 'signed-out');
   const own = presented.filter((current) => !current.session.impersonation);
   const users = new Map(own.map((current) => [current.user.id, current]));
   for (const current of users.values()) await signOutEverywhere(deps, current);
@@ -191,12 +200,13 @@ export async function signOut(deps: Deps, presented: readonly ResolvedSession[])
 
 /**
  * Ends every session of a user, for its application's managers (revoke all, disable, delete):
- * each uncounted from the active sessions as sign-out does. Answers how many were alive.
+ * each uncounted from the active sessions as sign-out does, a live impersonation ended by `cause`.
+ * Answers how many were alive.
  */
-export async function endAllSessions(deps: Deps, userId: string): Promise<number> {
+export async function endAllSessions(deps: Deps, userId: string, cause: EndCause): Promise<number> {
   const isLive = live(deps);
   let alive = 0;
-  await endCounted(deps, userId, async () => {
+  await endCounted(deps, userId, cause, async () => {
     const records = await recordsOf(deps, userId);
     alive = records.filter(isLive).length;
     return records;

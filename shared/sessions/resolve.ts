@@ -234,6 +234,37 @@ export async function sessionsToEnd(
 }
 
 /**
+ * What sign-out ends of the impersonation cookie (docs/api.md, sign-out): the browser signs out of
+ * the impersonation it holds too, as POST /impersonation/{id}/end would end it. Its first
+ * MAX_SAME_NAME_COOKIES values are looked up (each costs a read); a live impersonated session counts
+ * when the sign-out is the platform's (the cookie is issued to platform origins) or of the
+ * impersonation's own application. `othersRunning`: a live impersonation of another application
+ * came, which this sign-out leaves running, so its cookie must stay.
+ */
+export async function impersonationsToEnd(
+  deps: Deps,
+  credentials: Credentials,
+  scope: string,
+): Promise<{ sessions: ResolvedSession[]; othersRunning: boolean }> {
+  const tokens = readCookies(credentials.cookies, impersonationCookieName(deps.config)).slice(
+    0,
+    MAX_SAME_NAME_COOKIES,
+  );
+  const sessions: ResolvedSession[] = [];
+  let othersRunning = false;
+  for (const token of tokens) {
+    const found = await lookup(deps, token, undefined);
+    if (!found?.session.impersonation) continue;
+    if (scope !== PLATFORM && found.session.scope !== scope) {
+      othersRunning = true;
+      continue;
+    }
+    sessions.push({ user: found.user, imageId: found.imageId, session: found.session, token, via: 'cookie' });
+  }
+  return { sessions, othersRunning };
+}
+
+/**
  * SPEC §4.4: the impersonation cookie comes first. Only a live impersonated session counts, and with
  * a key only one of the key's application; anything else under that name (an impersonation that
  * ended or lapsed, one of another application) is passed over, not refused: the support user's

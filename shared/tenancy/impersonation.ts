@@ -4,9 +4,12 @@ import { newId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { publicSession, type SessionRecord } from '../sessions/session.ts';
 import { type ImpersonationClaims, issueSessionToken } from '../sessions/token.ts';
+import type { TransactItem } from '../store/errors.ts';
 import {
   endImpersonation as endStored,
+  impersonationEndWrites,
   readImpersonation,
+  readLiveImpersonations,
   readUserProfile,
   type StoredImpersonation,
   startImpersonation as startStored,
@@ -15,9 +18,35 @@ import { deleteSession } from '../store/sessions.ts';
 import { userFromItem } from '../users/user.ts';
 import { auditEntry } from './audit.ts';
 import type { ApplicationGrant } from './authorize.ts';
+import { mayAct, type Role } from './permissions.ts';
 
 /** SPEC §8: an impersonation lasts 15 minutes, its session and token alike, and is never extended. */
 const IMPERSONATION_SECONDS = 15 * 60;
+
+/**
+ * What ended an impersonation, as its `impersonation.ended` entry names it (docs/api.md,
+ * Impersonation): its own end route, a sign-out or a revocation of its session, the end user
+ * disabled or deleted, the support user removed from the organization, leaving it or demoted below
+ * the roles that may impersonate, or the application deleted.
+ */
+export type EndCause =
+  | 'ended'
+  | 'signed-out'
+  | 'session-revoked'
+  | 'user-disabled'
+  | 'user-deleted'
+  | 'member-removed'
+  | 'member-left'
+  | 'member-demoted'
+  | 'application-deleted';
+
+const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
+
+/** The roles the matrix lets start an impersonation (docs/api.md, Permission matrix). */
+const impersonatingRoles = ROLES.filter((role) => mayAct('impersonation.start', role));
+
+/** Whether a member of `role` may start impersonations, so may have some running. */
+export const mayImpersonate = (role: Role): boolean => impersonatingRoles.includes(role);
 
 /** SPEC §2 ImpersonationRecord, as the API answers it. */
 function impersonationRecord(item: Record<string, unknown>) {
@@ -98,12 +127,16 @@ export async function startImpersonation(deps: Deps, grant: ApplicationGrant, in
     },
   };
   const outcome = await startStored(deps.db, {
-    impersonation,
+    impersonation: { ...impersonation, organizationId: application.organizationId },
     session,
     audit: auditEntry(deps, 'impersonation.started', trailFields(impersonation)),
+    roles: impersonatingRoles,
   });
   if (outcome === 'missing') throw fail('notFound', 'No such user');
   if (outcome === 'disabled') throw disabledUser();
+  // Removed or demoted between the authorization and this write: as authorize answers them.
+  if (outcome === 'notMember') throw fail('notFound', 'No such application');
+  if (outcome === 'notAllowed') throw fail('forbidden', 'A member of the organization may not do this');
   if (outcome === 'conflict') throw tooBusy();
   return {
     impersonation: impersonationRecord({ ...impersonation }),
@@ -156,7 +189,7 @@ export async function endImpersonation(deps: Deps, presented: readonly Impersona
   const ended = await endStored(deps.db, {
     impersonation,
     endedAt,
-    audit: auditEntry(deps, 'impersonation.ended', trailFields(impersonation)),
+    audit: endedEntry(deps, impersonation, 'ended'),
   });
   if (ended.outcome === 'conflict') throw tooBusy();
   // A concurrent end won: its record, unchanged by this one.
@@ -171,7 +204,11 @@ export async function endImpersonation(deps: Deps, presented: readonly Impersona
  * (`endedAt`, the session's Delete, `impersonation.ended`), from what the session record holds, so
  * no read. Ended already (a concurrent end): the session is deleted as that end did.
  */
-export async function endImpersonatedSession(deps: Deps, session: SessionRecord): Promise<void> {
+export async function endImpersonatedSession(
+  deps: Deps,
+  session: SessionRecord,
+  cause: EndCause,
+): Promise<void> {
   const started = session.impersonation;
   if (!started) throw new Error(`session ${session.id} is not impersonated`);
   const impersonation: StoredImpersonation = {
@@ -189,8 +226,72 @@ export async function endImpersonatedSession(deps: Deps, session: SessionRecord)
   const ended = await endStored(deps.db, {
     impersonation,
     endedAt: new Date(deps.clock.now()).toISOString(),
-    audit: auditEntry(deps, 'impersonation.ended', trailFields(impersonation)),
+    audit: endedEntry(deps, impersonation, cause),
   });
   if (ended.outcome === 'conflict') throw tooBusy();
   if (ended.outcome === 'alreadyEnded') await deleteSession(deps.db, session.userId, session.id);
+}
+
+/** The trail's `impersonation.ended` entry, naming what ended it. */
+const endedEntry = (deps: Deps, impersonation: StoredImpersonation, cause: EndCause) =>
+  auditEntry(deps, 'impersonation.ended', { ...trailFields(impersonation), cause });
+
+/**
+ * How many impersonations a membership change or an application's deletion ends in its own
+ * transaction: 3 items each (the record, the session, the trail entry), so 10 stay far within
+ * DynamoDB's 100 items beside the change's own (an application's deletion: up to 62). An
+ * impersonation lasts 15 minutes, so more running at once is rare: those are ended right after the
+ * change commits (`endRest`), each in its own transaction.
+ */
+export const ENDS_IN_A_CHANGE = 10;
+
+/** Running impersonations a change ends: the writes for its transaction, and the rest to end after it. */
+export interface Endings {
+  writes: TransactItem[];
+  rest: StoredImpersonation[];
+  cause: EndCause;
+}
+
+/**
+ * The running impersonations that a change of `organizationId` ends (docs/api.md, Impersonation):
+ * those of one support user (`actorId`: removed, leaving or demoted) or of one application
+ * (`applicationId`: deleted), read strongly consistent, as writes for the change's transaction.
+ * Each write is conditioned on the impersonation not being ended: one ended meanwhile fails the
+ * change, which is then read and tried again.
+ */
+export async function endingsOf(
+  deps: Deps,
+  organizationId: string,
+  of: { actorId: string } | { applicationId: string },
+  cause: EndCause,
+): Promise<Endings> {
+  const now = new Date(deps.clock.now()).toISOString();
+  const running = await readLiveImpersonations(deps.db, organizationId, of, now);
+  const ending = running.slice(0, ENDS_IN_A_CHANGE);
+  return {
+    writes: ending.flatMap((impersonation) =>
+      impersonationEndWrites(deps.db.table, {
+        impersonation,
+        endedAt: now,
+        audit: endedEntry(deps, impersonation, cause),
+      }),
+    ),
+    rest: running.slice(ENDS_IN_A_CHANGE),
+    cause,
+  };
+}
+
+/**
+ * Ends the impersonations beyond ENDS_IN_A_CHANGE once the change that ends them has committed,
+ * one transaction each; one ended meanwhile is left as it was ended.
+ */
+export async function endRest(deps: Deps, endings: Endings): Promise<void> {
+  for (const impersonation of endings.rest) {
+    const ended = await endStored(deps.db, {
+      impersonation,
+      endedAt: new Date(deps.clock.now()).toISOString(),
+      audit: endedEntry(deps, impersonation, endings.cause),
+    });
+    if (ended.outcome === 'conflict') throw tooBusy();
+  }
 }

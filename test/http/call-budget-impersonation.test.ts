@@ -4,7 +4,7 @@ import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
 import { countedBy } from '../support/counted.ts';
 import { freshIp } from '../support/http-client.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
-import { createOwnedApplication, manage } from '../support/tenancy.ts';
+import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
 // Per-route AWS call budgets of impersonation and the audit trail (docs/data-model.md keeps the
 // same numbers): a BatchGetItem or TransactWriteItems counts as one call.
@@ -127,6 +127,102 @@ describe('AWS calls per impersonation request', () => {
       404,
     );
     expectCalls(unknown, { commands: ['GetItemCommand'], kmsSign: 0 });
+  });
+
+  it('removing or demoting an admin who impersonates: its running impersonations read, ONE transaction', async () => {
+    const { organizationId, applicationId, owner, userId } = await started();
+    const admin = await addSignedInMember(app, owner.token, organizationId, 'admin');
+    const impersonate = async () =>
+      expect(
+        (
+          await manage(
+            app,
+            'POST',
+            `/applications/${applicationId}/users/${userId}/impersonate`,
+            { token: admin.token },
+            { reason: 'support ticket' },
+          )
+        ).status,
+      ).toBe(201);
+    const member = `/organizations/${organizationId}/members/${admin.userId}`;
+    // The caller, the organization and its membership, the admin's membership, its running
+    // impersonations (Query, then their records), and the change with their ends.
+    const ending = [
+      'BatchGetItemCommand',
+      'BatchGetItemCommand',
+      'GetItemCommand',
+      'QueryCommand',
+      'BatchGetItemCommand',
+      'TransactWriteItemsCommand',
+    ];
+    await impersonate();
+    const demoted = await measure(() =>
+      manage(app, 'PATCH', member, { token: owner.token }, { role: 'member' }),
+    );
+    expectCalls(demoted, { commands: ending, kmsSign: 0 });
+    await manage(app, 'PATCH', member, { token: owner.token }, { role: 'admin' });
+    await impersonate();
+    expectCalls(await measure(() => manage(app, 'DELETE', member, { token: owner.token }), 204), {
+      commands: ending,
+      kmsSign: 0,
+    });
+  });
+
+  it('deleting an application with a running impersonation: its record read, ended in the delete', async () => {
+    const { applicationId, owner } = await started();
+    const calls = await measure(
+      () => manage(app, 'DELETE', `/applications/${applicationId}`, { token: owner.token }),
+      204,
+    );
+    expectCalls(calls, {
+      commands: [
+        'BatchGetItemCommand',
+        'GetItemCommand',
+        'GetItemCommand',
+        'QueryCommand',
+        'BatchGetItemCommand',
+        'QueryCommand',
+        'TransactWriteItemsCommand',
+      ],
+      kmsSign: 0,
+    });
+  });
+
+  it('sign-out with the session and impersonation cookies: both read, the impersonation ended', async () => {
+    const owned = await createOwnedApplication(app);
+    const user = await signIn(app, newEmail(), { 'x-api-key': owned.publicKey });
+    const support = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN });
+    await manage(
+      app,
+      'POST',
+      `/organizations/${owned.organizationId}/members`,
+      { token: owned.owner.token },
+      { email: support.email, role: 'admin' },
+    );
+    await manage(app, 'POST', `/invitations/${owned.organizationId}/accept`, { token: support.token });
+    const started = await manage(
+      app,
+      'POST',
+      `/applications/${owned.applicationId}/users/${user.body.user.id}/impersonate`,
+      { token: support.token },
+      { reason: 'support ticket' },
+    );
+    const cookie = `doorcode.session_token=${support.token}; doorcode.impersonation_token=${started.body.token}`;
+    const calls = await measure(() =>
+      app.request('POST', '/auth/sign-out', { headers: { cookie, origin: PLATFORM_ORIGIN }, ip: freshIp() }),
+    );
+    // The impersonation cookie's session, the session cookie's, the impersonation's end, then the
+    // support user's sessions read and deleted (platform sessions: no counts).
+    expectCalls(calls, {
+      commands: [
+        'BatchGetItemCommand',
+        'BatchGetItemCommand',
+        'TransactWriteItemsCommand',
+        'QueryCommand',
+        'BatchWriteItemCommand',
+      ],
+      kmsSign: 0,
+    });
   });
 
   it('audit list: the caller, application and membership reads, then 1 Query (counter and entries)', async () => {

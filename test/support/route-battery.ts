@@ -266,12 +266,22 @@ export async function deviceAdministrationAndTeardownPaths({ app, metadata }: Ba
   await live();
   await manage(app, 'DELETE', userPath, secret);
 
-  // Platform members: one invitation accepted (then changed and removed), one declined.
+  // Platform members: one invitation accepted (then changed and removed), one declined. The admin
+  // impersonates before its demotion and its removal, which end that impersonation (its record,
+  // session and trail entry).
   const members = `/organizations/${organizationId}/members`;
   const invitee = await signIn(app);
   await manage(app, 'POST', members, { token }, { email: invitee.email, role: 'admin' });
   await manage(app, 'POST', `/invitations/${organizationId}/accept`, { token: invitee.token });
+  const adaPath = `/applications/${applicationId}/users/${ada.body.user.id}/impersonate`;
+  const asInvitee = async () =>
+    expect(
+      (await manage(app, 'POST', adaPath, { token: invitee.token }, { reason: 'support ticket' })).status,
+    ).toBe(201);
+  await asInvitee();
   await manage(app, 'PATCH', `${members}/${invitee.body.user.id}`, { token }, { role: 'member' });
+  await manage(app, 'PATCH', `${members}/${invitee.body.user.id}`, { token }, { role: 'admin' });
+  await asInvitee();
   await manage(app, 'DELETE', `${members}/${invitee.body.user.id}`, { token });
   const decliner = await signIn(app);
   await manage(app, 'POST', members, { token }, { email: decliner.email, role: 'admin' });
@@ -335,6 +345,8 @@ export async function deviceAdministrationAndTeardownPaths({ app, metadata }: Ba
     (k) => k.type === 'public',
   );
   await manage(app, 'DELETE', `/applications/${applicationId}/api-keys/${publicEntry?.id}`, { token });
+  // Deleting the application ends its running impersonations.
+  expect((await manage(app, 'POST', adaPath, { token }, { reason: 'support ticket' })).status).toBe(201);
   await manage(app, 'DELETE', `/applications/${applicationId}`, { token });
   await manage(app, 'DELETE', `/organizations/${organizationId}`, { token });
   // One of two sessions revoked by id, and the platform session refreshed (its token then changes).
