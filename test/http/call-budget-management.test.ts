@@ -175,8 +175,10 @@ describe('AWS calls per management request (no KMS, no SES)', () => {
       200,
       [...application, 'GetItemCommand', 'TransactWriteItemsCommand'],
     );
+    // Its running impersonations (none here: the records are read only when some run), then its keys.
     await expectCalls(() => manage(app, 'DELETE', `/applications/${id}`, owner), 204, [
       ...application,
+      'QueryCommand',
       'QueryCommand',
       'TransactWriteItemsCommand',
     ]);
