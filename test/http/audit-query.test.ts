@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { expectError } from '../support/expect-error.ts';
+import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
+
+// docs/api.md "Audit trail": who changed what, when and from where; filters and a cursor; nothing
+// for a refused or no-op request; one entry per committed change under concurrency.
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+interface Entry {
+  id: string;
+  action: string;
+  at: string;
+  actor: { kind: string; userId?: string; email?: string; keyId?: string; prefix?: string };
+  target: { type: string; id: string; label: string | null };
+  changes: Array<{ path: string; from: unknown; to: unknown }>;
+  request: { ip: string; userAgent: string } | null;
+}
+
+async function read(path: string, token: string): Promise<{ items: Entry[]; page: Record<string, unknown> }> {
+  const listed = await manage(app, 'GET', path, { token });
+  expect(listed.status, listed.text).toBe(200);
+  return listed.body;
+}
+
+describe('GET /organizations/{organizationId}/audit', () => {
+  it('names the member who acted, the change before and after, and the request', async () => {
+    const owned = await createOwnedApplication(app);
+    const path = `/organizations/${owned.organizationId}`;
+    const renamed = await manage(app, 'PATCH', path, { token: owned.owner.token }, { name: 'Acme Two' });
+    expect(renamed.status, renamed.text).toBe(200);
+
+    const trail = await read(`${path}/audit?action=organization.updated`, owned.owner.token);
+
+    expect(trail.items).toHaveLength(1);
+    expect(trail.items[0]).toMatchObject({
+      action: 'organization.updated',
+      actor: { kind: 'user', userId: owned.owner.userId },
+      target: { type: 'organization', id: owned.organizationId, label: 'Acme Two' },
+      changes: [{ path: 'name', to: 'Acme Two' }],
+      request: { ip: expect.any(String), userAgent: expect.any(String) },
+    });
+    expect(trail.items[0]?.actor.email).toContain('@');
+  });
+
+  it('records nothing for a rename to the same name or a refused one', async () => {
+    const owned = await createOwnedApplication(app);
+    const path = `/organizations/${owned.organizationId}`;
+    const member = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'member');
+    const current = await manage(app, 'GET', path, { token: owned.owner.token });
+
+    const same = await manage(app, 'PATCH', path, { token: owned.owner.token }, { name: current.body.name });
+    const refused = await manage(app, 'PATCH', path, { token: member.token }, { name: 'Taken over' });
+    const invalid = await manage(app, 'PATCH', path, { token: owned.owner.token }, { name: '' });
+
+    expect(same.status).toBe(200);
+    expectError(refused, 403, 'FORBIDDEN');
+    expectError(invalid, 400, 'VALIDATION_ERROR');
+    const trail = await read(`${path}/audit?action=organization.updated`, owned.owner.token);
+    expect(trail.items).toEqual([]);
+  });
+
+  it('is for owners and admins: a member is refused, another tenant sees nothing', async () => {
+    const owned = await createOwnedApplication(app);
+    const other = await createOwnedApplication(app, 'Other');
+    const member = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'member');
+    const path = `/organizations/${owned.organizationId}/audit`;
+
+    expectError(await manage(app, 'GET', path, { token: member.token }), 403, 'FORBIDDEN');
+    expectError(await manage(app, 'GET', path, { token: other.owner.token }), 404, 'NOT_FOUND');
+    expectError(await manage(app, 'GET', path, {}), 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('GET /applications/{applicationId}/audit', () => {
+  it('names a secret key by its id and prefix, never the key', async () => {
+    const owned = await createOwnedApplication(app);
+    const changed = await manage(
+      app,
+      'PATCH',
+      `/applications/${owned.applicationId}`,
+      { apiKey: owned.secretKey },
+      { name: 'Renamed by key' },
+    );
+    expect(changed.status, changed.text).toBe(200);
+
+    const trail = await read(
+      `/applications/${owned.applicationId}/audit?action=application.updated`,
+      owned.owner.token,
+    );
+
+    expect(trail.items).toHaveLength(1);
+    expect(trail.items[0]?.actor).toEqual({
+      kind: 'key',
+      keyId: expect.stringMatching(/^key_/),
+      prefix: owned.secretKey.slice(0, 7),
+    });
+    expect(JSON.stringify(trail.items)).not.toContain(owned.secretKey);
+  });
+
+  it('filters by action, actor, target and time, and pages by cursor', async () => {
+    const owned = await createOwnedApplication(app);
+    const base = `/applications/${owned.applicationId}`;
+    app.clock.advance(500);
+    const since = new Date(app.clock.now()).toISOString();
+    const created: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      app.clock.advance(1000);
+      const key = await manage(
+        app,
+        'POST',
+        '/api-keys',
+        { token: owned.owner.token },
+        {
+          applicationId: owned.applicationId,
+          type: 'public',
+        },
+      );
+      expect(key.status, key.text).toBe(201);
+      created.push(key.body.id);
+    }
+    const until = new Date(app.clock.now()).toISOString();
+    app.clock.advance(1000);
+    const revoked = await manage(app, 'DELETE', `${base}/api-keys/${created[0]}`, {
+      token: owned.owner.token,
+    });
+    expect(revoked.status, revoked.text).toBe(200);
+    // Revoking it again changes nothing: no second entry.
+    await manage(app, 'DELETE', `${base}/api-keys/${created[0]}`, { token: owned.owner.token });
+
+    const byAction = await read(`${base}/audit?action=apiKey.revoked`, owned.owner.token);
+    const byTarget = await read(`${base}/audit?target=${created[0]}`, owned.owner.token);
+    const byActor = await read(
+      `${base}/audit?actor=${owned.owner.userId}&action=apiKey.created`,
+      owned.owner.token,
+    );
+    const inRange = await read(
+      `${base}/audit?action=apiKey.created&since=${encodeURIComponent(since)}&until=${encodeURIComponent(until)}`,
+      owned.owner.token,
+    );
+    const pages: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `${base}/audit?action=apiKey.created&limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = await read(query, owned.owner.token);
+      pages.push(...page.items.map((entry) => entry.target.id));
+      cursor = page.page.nextCursor as string | null;
+      expect(page.page.hasMore).toBe(cursor !== null);
+    } while (cursor);
+
+    expect(byAction.items.map((entry) => entry.target.id)).toEqual([created[0]]);
+    expect(byTarget.items.map((entry) => entry.action)).toEqual(['apiKey.revoked', 'apiKey.created']);
+    expect(byActor.items.map((entry) => entry.target.id)).toEqual(expect.arrayContaining(created));
+    expect(inRange.items.map((entry) => entry.target.id)).toEqual([...created].reverse());
+    // Newest first, every key once (the two made at setup come last).
+    expect(pages.slice(0, 3)).toEqual([...created].reverse());
+    expect(new Set(pages).size).toBe(pages.length);
+  });
+
+  it.each([
+    ['a cursor it did not give', 'cursor=bm90LWEtY3Vyc29y'],
+    ['an unknown action', 'action=user.flew'],
+    ['a time without an offset', 'since=2026-11-27T10:00:00'],
+    ['a page of 101', 'limit=101'],
+  ])('refuses %s with 400', async (_, query) => {
+    const owned = await createOwnedApplication(app);
+    const answer = await manage(app, 'GET', `/applications/${owned.applicationId}/audit?${query}`, {
+      token: owned.owner.token,
+    });
+    expectError(answer, 400, 'VALIDATION_ERROR');
+  });
+
+  it('records one entry per committed change under concurrent writes', async () => {
+    const owned = await createOwnedApplication(app);
+    const names = Array.from({ length: 8 }, (_, n) => `Concurrent ${n}`);
+
+    const answers = await Promise.all(
+      names.map((name) =>
+        manage(app, 'PATCH', `/applications/${owned.applicationId}`, { token: owned.owner.token }, { name }),
+      ),
+    );
+
+    const committed = answers.filter((answer) => answer.status === 200).length;
+    for (const answer of answers) expect([200, 429]).toContain(answer.status);
+    const trail = await read(
+      `/applications/${owned.applicationId}/audit?action=application.updated&limit=100`,
+      owned.owner.token,
+    );
+    expect(trail.items).toHaveLength(committed);
+    expect(new Set(trail.items.map((entry) => entry.changes[0]?.to)).size).toBe(committed);
+  });
+});
