@@ -96,9 +96,10 @@ describe('AWS calls per management request (no KMS, no SES)', () => {
     await expectCalls(() => manage(app, 'GET', invitations, owner), 200, [...organization, 'QueryCommand']);
     const revoked = newEmail();
     await manage(app, 'POST', path, owner, { email: revoked });
+    // The Delete and its audit entry, in one TransactWriteItems.
     await expectCalls(() => manage(app, 'DELETE', `${invitations}/${revoked}`, owner), 204, [
       ...organization,
-      'DeleteItemCommand',
+      'TransactWriteItemsCommand',
     ]);
     await expectCalls(
       () => manage(app, 'DELETE', `/invitations/${tenant.organizationId}`, { token: someone.token }),
