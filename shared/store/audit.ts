@@ -1,5 +1,4 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuditAction, AuditTargetType, ChangeAction } from '../tenancy/audit-actions.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
@@ -69,9 +68,10 @@ export interface SocialSignInAuditEntry extends AuditBase {
 
 /** Any other administrative change: what it touched and, for an update, each field before and after. */
 export interface ChangeAuditEntry extends AuditBase {
-  action: ChangeAction;
+  /** One of shared/tenancy/audit-actions.ts, which the domain checks. */
+  action: string;
   trail: string;
-  targetType: AuditTargetType;
+  targetType: string;
   targetId: string;
   /** A name a person recognizes: an address, an organization's name, a key's prefix. */
   targetLabel?: string;
@@ -123,7 +123,7 @@ export interface AuditQuery {
   /** ISO times, both included. */
   since?: string;
   until?: string;
-  action?: AuditAction;
+  action?: string;
   /** A user's or a key's id, or `service`. */
   actor?: string;
   /** The id of what was changed (a member's user id, a key's id, …). */

@@ -7,7 +7,7 @@
  *   birth and death of its applications (an application's own trail is gone with it);
  * - `application` trail: everything inside one application.
  */
-export type AuditTrailKind = 'organization' | 'application';
+type AuditTrailKind = 'organization' | 'application';
 
 export type AuditTargetType =
   | 'organization'

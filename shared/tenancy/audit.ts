@@ -1,6 +1,5 @@
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
-import type { KeyHolderWithApplication, SessionCaller } from '../sessions/caller.ts';
 import {
   type AuditChange,
   type AuditQuery,
@@ -12,7 +11,6 @@ import {
   type StoredAuditEntry,
 } from '../store/audit.ts';
 import { type AuditAction, auditActions, type ChangeAction } from './audit-actions.ts';
-import type { ApplicationGrant, OrganizationGrant, PlatformGrant } from './authorize.ts';
 
 /**
  * The audit trails (docs/api.md "Audit trail"): append-only entries, each written only inside the
@@ -20,7 +18,7 @@ import type { ApplicationGrant, OrganizationGrant, PlatformGrant } from './autho
  */
 
 /** Who made a change, as an entry names it. */
-export type AuditActor =
+type AuditActor =
   | { kind: 'user'; userId: string; email: string }
   | { kind: 'key'; keyId: string; prefix: string }
   | { kind: 'service' };
@@ -33,36 +31,7 @@ export interface AuditRequest {
 }
 
 /** The longest user agent an entry keeps: enough to tell browsers and tools apart. */
-const USER_AGENT_CHARS = 512;
-
-/**
- * The actor of an authorized management request: the member (or platform user) the matrix let
- * through, or the application's secret key, named by its id and first characters (never itself).
- */
-export function auditRequestOf(
-  grant: PlatformGrant | OrganizationGrant | ApplicationGrant,
-  caller: KeyHolderWithApplication | SessionCaller,
-  client: { ip: string; userAgent: string; apiKey: string | undefined },
-): AuditRequest {
-  const request = { ip: client.ip, userAgent: client.userAgent.slice(0, USER_AGENT_CHARS) };
-  if (grant.target === 'platform') {
-    return { ...request, actor: { kind: 'user', userId: grant.user.id, email: grant.user.email } };
-  }
-  const { principal } = grant;
-  if (principal.kind === 'member' || principal.kind === 'endUser') {
-    return { ...request, actor: { kind: 'user', userId: principal.user.id, email: principal.user.email } };
-  }
-  const key = caller.key;
-  if (!key) throw new Error(`a ${principal.kind} principal without a key`);
-  return {
-    ...request,
-    actor: {
-      kind: 'key',
-      keyId: key.use?.keyId ?? key.keyHash.slice(0, 16),
-      prefix: (client.apiKey ?? '').slice(0, 7),
-    },
-  };
-}
+export const USER_AGENT_CHARS = 512;
 
 /** The service itself, for what it does on a request's behalf (an origin learned from a key's request). */
 export const serviceRequest = (client: { ip: string; userAgent: string }): AuditRequest => ({
