@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { isIP } from 'node:net';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { refusedAddress } from '../oauth/special-addresses.ts';
 
 export interface PinnedRequestOptions {
@@ -57,19 +57,23 @@ const refused = (reason: PinnedReason, message: string): PinnedRefusal => ({ ok:
 const systemResolve = async (hostname: string): Promise<string[]> =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
-const extraCas = new Map<string, string[]>();
-/** The trusted roots: Node's bundled ones, plus the file's (read once per container). */
-function trustedCas(caFile: string): string[] {
-  let cas = extraCas.get(caFile);
-  if (!cas) {
+const extraContexts = new Map<string, SecureContext>();
+/**
+ * The TLS context trusting Node's bundled roots plus the file's, built once per container: building
+ * one parses every root (tens of milliseconds of CPU), which per request made parallel fetches (a
+ * configuration write proving several resources) queue behind each other past their deadline.
+ */
+function trustedContext(caFile: string): SecureContext {
+  let context = extraContexts.get(caFile);
+  if (!context) {
     // A bundle of several certificates: each one its own entry (Node reads one per entry).
     const pems = readFileSync(caFile, 'utf8').match(
       /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g,
     );
-    cas = [...rootCertificates, ...(pems ?? [])];
-    extraCas.set(caFile, cas);
+    context = createSecureContext({ ca: [...rootCertificates, ...(pems ?? [])] });
+    extraContexts.set(caFile, context);
   }
-  return cas;
+  return context;
 }
 
 /** Resolution and the address check: the addresses the connection may use, or a refusal. */
@@ -135,7 +139,7 @@ async function send(url: URL, options: PinnedRequestOptions, signal: AbortSignal
         headers: { ...options.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
         // SNI names the host (never an IP literal, RFC 6066 §3); the certificate is checked for it.
         ...(isIP(hostname) ? {} : { servername: hostname }),
-        ...(options.caFile ? { ca: trustedCas(options.caFile) } : {}),
+        ...(options.caFile ? { secureContext: trustedContext(options.caFile) } : {}),
         // Connect only to the addresses that were checked, whatever DNS answers now (with `all`,
         // Node tries them in turn: RFC 8305 happy eyeballs between IPv6 and IPv4).
         lookup: (_host, lookupOptions, callback) => {

@@ -461,10 +461,10 @@ describe('OAuth resources name exactly one application', () => {
 
     // Act
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, n) => (n % 2 === 0 ? a : b)).map(async (owned) => ({
-        applicationId: owned.applicationId,
-        status: (await claim(owned)).status,
-      })),
+      Array.from({ length: 10 }, (_, n) => (n % 2 === 0 ? a : b)).map(async (owned) => {
+        const answer = await claim(owned);
+        return { applicationId: owned.applicationId, status: answer.status, text: answer.text };
+      }),
     );
 
     // Assess
@@ -472,7 +472,9 @@ describe('OAuth resources name exactly one application', () => {
     expect(winners.size).toBe(1);
     const [winner] = [...winners];
     const loser = winner === a.applicationId ? b : a;
-    for (const answer of answers) expect(answer.status).toBe(answer.applicationId === winner ? 200 : 409);
+    for (const answer of answers) {
+      expect(answer.status, answer.text).toBe(answer.applicationId === winner ? 200 : 409);
+    }
     expect(await applicationOfResource(app.deps, contested)).toBe(winner);
     expect((await read(loser)).body.oauth.resources).toEqual([]);
     const items = await resourceItems();
