@@ -25,7 +25,7 @@ export interface FetchOptions {
 }
 
 /** The words of refusals: `document` as in "`document` is not valid JSON", `host` for its host. */
-export interface DocumentNaming {
+interface DocumentNaming {
   document: string;
   host: string;
 }

@@ -14,9 +14,9 @@ import { ownMcpResource } from '../tenancy/service-resources.ts';
 import { type FetchOptions, fetchMetadataDocument } from './metadata-fetch.ts';
 
 /** Why a resource was refused: its document could not be had, was no JSON object, or did not vouch. */
-export type ResourceRefusal = 'unreachable' | 'not-json' | 'resource-mismatch' | 'issuer-not-listed';
+type ResourceRefusal = 'unreachable' | 'not-json' | 'resource-mismatch' | 'issuer-not-listed';
 
-export type ResourceProof = { ok: true } | { ok: false; reason: ResourceRefusal; message: string };
+type ResourceProof = { ok: true } | { ok: false; reason: ResourceRefusal; message: string };
 
 /** A value of the fetched document quoted in a message: JSON, cut short (it is another party's text). */
 const quoted = (value: unknown): string => {
@@ -42,7 +42,7 @@ export function resourceMetadataUrl(resource: string): URL {
  * values must be identical), so the document names the resource in the form the configuration
  * shows and tokens carry as `aud`; the issuer likewise (RFC 8414 §3.3).
  */
-export async function proveResource(
+async function proveResource(
   deps: Pick<Deps, 'config' | 'logger'>,
   resource: string,
   options: FetchOptions = {},
