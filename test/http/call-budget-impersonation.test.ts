@@ -225,14 +225,74 @@ describe('AWS calls per impersonation request', () => {
     });
   });
 
-  it('audit list: the caller, application and membership reads, then 1 Query (counter and entries)', async () => {
+  it('audit list: the caller, application and membership reads, then 1 Query a page (its entries and one more)', async () => {
+    // The setup's two keys and the impersonation: three entries.
     const { applicationId, owner } = await started();
-    const calls = await measure(() =>
-      manage(app, 'GET', `/applications/${applicationId}/audit`, { token: owner.token }),
-    );
-    expectCalls(calls, {
+    const audit = `/applications/${applicationId}/audit`;
+    const onePage = {
       commands: ['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand'],
       kmsSign: 0,
+    };
+    const pages: { page: { hasMore: boolean; nextCursor: string | null } }[] = [];
+    const read = async (query: string) => {
+      const calls = await measure(async () => {
+        const answer = await manage(app, 'GET', `${audit}?${query}`, { token: owner.token });
+        pages.push(answer.body);
+        return answer;
+      });
+      expectCalls(calls, onePage);
+    };
+    // The whole trail; its first page of two, whose third entry read tells there is more; the next.
+    await read('limit=20');
+    await read('limit=2');
+    await read(`limit=2&cursor=${pages[1]?.page.nextCursor}`);
+    // A filter on a trail shorter than a page: the one Query reads it all.
+    await read('action=impersonation.started');
+    expect(pages.map((page) => page.page.hasMore)).toEqual([false, true, false, false]);
+  });
+
+  it('audit list with a filter that matches little: at most 5 Queries, then the cursor goes on', async () => {
+    const { applicationId, owner } = await started();
+    // 8 keys more: 11 entries, none an impersonation.ended.
+    for (let n = 0; n < 8; n++) {
+      const key = await manage(
+        app,
+        'POST',
+        '/api-keys',
+        { token: owner.token },
+        { applicationId, type: 'secret' },
+      );
+      expect(key.status, key.text).toBe(201);
+    }
+    const audit = `/applications/${applicationId}/audit?limit=1&action=impersonation.ended`;
+    const reads = (queries: number) => ({
+      commands: [
+        'BatchGetItemCommand',
+        'GetItemCommand',
+        'GetItemCommand',
+        ...Array.from({ length: queries }, () => 'QueryCommand'),
+      ],
+      kmsSign: 0,
     });
+    let first: { items: unknown[]; page: { hasMore: boolean; nextCursor: string | null } } | undefined;
+    // Each Query reads 2 entries (the page of 1 and one more): 5 read 10 of the 11, and stop.
+    const stopped = await measure(async () => {
+      const answer = await manage(app, 'GET', audit, { token: owner.token });
+      first = answer.body;
+      return answer;
+    });
+    expectCalls(stopped, reads(5));
+    expect(first?.items).toEqual([]);
+    expect(first?.page.hasMore).toBe(true);
+    let rest: typeof first;
+    const finished = await measure(async () => {
+      const answer = await manage(app, 'GET', `${audit}&cursor=${first?.page.nextCursor}`, {
+        token: owner.token,
+      });
+      rest = answer.body;
+      return answer;
+    });
+    expectCalls(finished, reads(1));
+    expect(rest).toEqual({ items: [], page: { limit: 1, hasMore: false, nextCursor: null } });
   });
 });
