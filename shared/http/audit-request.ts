@@ -1,5 +1,6 @@
 import type { KeyHolderWithApplication, SessionCaller } from '../sessions/caller.ts';
-import { type AuditRequest, USER_AGENT_CHARS } from '../tenancy/audit.ts';
+import type { AuditRequest } from '../tenancy/audit.ts';
+import { USER_AGENT_CHARS } from '../tenancy/audit-actions.ts';
 import type { ApplicationGrant, OrganizationGrant, PlatformGrant } from '../tenancy/authorize.ts';
 
 /**

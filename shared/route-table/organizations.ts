@@ -87,7 +87,7 @@ export const organizationRoutes = {
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true },
     permission: { action: 'organizations.delete', from: 'params' },
-    audit: ['organization.deleted', 'impersonation.ended'],
+    audit: ['organization.deleted'],
     contract: {
       params: OrganizationPath,
       responses: { 204: NoBody },

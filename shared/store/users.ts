@@ -4,6 +4,7 @@
  * application item counts them (`userCount`) and its tenant organizations (`organizationCount`).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { auditWrites, type StoredAuditEntry } from './audit.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
@@ -11,7 +12,6 @@ import { imageDeletes } from './images.ts';
 import { queryUpTo } from './items.ts';
 import { keys, PLATFORM } from './keys.ts';
 import { transactWrite } from './transact.ts';
-import { auditWrites, type StoredAuditEntry } from './audit.ts';
 
 /**
  * A search key holds at most this many UTF-8 bytes: NFKC can make a 120-character name some 4 KB
@@ -162,7 +162,11 @@ export async function setDisabled(
 ): Promise<UserWriteOutcome | 'unchanged'> {
   // With an entry, the user item must change state (a concurrent disable or enable already did it:
   // `unchanged`, nothing written), so one change records one entry.
-  const changes = audit ? (at ? ' AND attribute_not_exists(disabledAt)' : ' AND attribute_exists(disabledAt)') : '';
+  const changes = audit
+    ? at
+      ? ' AND attribute_not_exists(disabledAt)'
+      : ' AND attribute_exists(disabledAt)'
+    : '';
   const update = (key: { pk: string; sk: string }, condition = ''): TransactItem => ({
     Update: {
       TableName: db.table,

@@ -10,7 +10,7 @@ import {
   type SocialSignInAuditEntry,
   type StoredAuditEntry,
 } from '../store/audit.ts';
-import { type AuditAction, auditActions, type ChangeAction } from './audit-actions.ts';
+import { type AuditAction, auditActions, type ChangeAction, USER_AGENT_CHARS } from './audit-actions.ts';
 
 /**
  * The audit trails (docs/api.md "Audit trail"): append-only entries, each written only inside the
@@ -29,9 +29,6 @@ export interface AuditRequest {
   readonly ip: string;
   readonly userAgent: string;
 }
-
-/** The longest user agent an entry keeps: enough to tell browsers and tools apart. */
-export const USER_AGENT_CHARS = 512;
 
 /** The service itself, for what it does on a request's behalf (an origin learned from a key's request). */
 export const serviceRequest = (client: { ip: string; userAgent: string }): AuditRequest => ({

@@ -17,6 +17,7 @@ import {
 import { deleteSession } from '../store/sessions.ts';
 import { userFromItem } from '../users/user.ts';
 import { auditEntry } from './audit.ts';
+import { USER_AGENT_CHARS } from './audit-actions.ts';
 import type { ApplicationGrant } from './authorize.ts';
 import { mayAct, type Role } from './permissions.ts';
 
@@ -129,7 +130,11 @@ export async function startImpersonation(deps: Deps, grant: ApplicationGrant, in
   const outcome = await startStored(deps.db, {
     impersonation: { ...impersonation, organizationId: application.organizationId },
     session,
-    audit: auditEntry(deps, 'impersonation.started', trailFields(impersonation)),
+    audit: auditEntry(deps, 'impersonation.started', {
+      ...trailFields(impersonation),
+      ip: input.ip,
+      userAgent: input.userAgent.slice(0, USER_AGENT_CHARS),
+    }),
     roles: impersonatingRoles,
   });
   if (outcome === 'missing') throw fail('notFound', 'No such user');

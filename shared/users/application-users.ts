@@ -7,14 +7,14 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { endAllSessions } from '../sessions/manage.ts';
+import { type AuditChange, appendAudit, type StoredAuditEntry } from '../store/audit.ts';
 import type { Item } from '../store/batch.ts';
 import { readUser, searchUsers as searchStoredUsers, setDisabled, usersOf } from '../store/users.ts';
 import type { Application } from '../tenancy/applications.ts';
+import { type AuditRequest, changeEntry, changesBetween } from '../tenancy/audit.ts';
 import type { EndCause } from '../tenancy/impersonation.ts';
 import { changeProfile, type ProfileChange } from './update-user.ts';
 import { storedImageIdOf, userFromItem } from './user.ts';
-import { type AuditChange, appendAudit, type StoredAuditEntry } from '../store/audit.ts';
-import { type AuditRequest, changeEntry, changesBetween } from '../tenancy/audit.ts';
 
 /** The User of SPEC §2 with what managers see besides (shared/contracts/users.ts ManagedUser). */
 function managedUserFromItem(item: Item, issuer: string) {

@@ -5,10 +5,10 @@ import { keys } from '../store/keys.ts';
 import { deleteTenantOrganization, dropMember, membershipsOf, readMany } from '../store/organizations.ts';
 import { deleteUser as deleteStoredUser } from '../store/users.ts';
 import type { Application } from '../tenancy/applications.ts';
+import type { AuditRequest } from '../tenancy/audit.ts';
 import type { Role } from '../tenancy/permissions.ts';
 import { endSessions, findUser, userEntry, writeDisabled } from './application-users.ts';
 import { storedImageIdOf } from './user.ts';
-import type { AuditRequest } from '../tenancy/audit.ts';
 
 /**
  * DELETE an application's user (issue 8), in an order that a failed delete can simply be retried:
@@ -35,12 +35,16 @@ export async function deleteUser(
     await writeDisabled(deps, item, new Date(deps.clock.now()).toISOString());
   await endSessions(deps, userId, 'user-deleted');
   await leaveOrganizations(deps, application, userId);
-  const outcome = await deleteStoredUser(deps.db, {
-    userId,
-    scope: application.id,
-    email: item.email as string,
-    imageId: storedImageIdOf(item),
-  }, userEntry(deps, audit, 'user.deleted', application, item));
+  const outcome = await deleteStoredUser(
+    deps.db,
+    {
+      userId,
+      scope: application.id,
+      email: item.email as string,
+      imageId: storedImageIdOf(item),
+    },
+    userEntry(deps, audit, 'user.deleted', application, item),
+  );
   if (outcome === 'missing') throw fail('notFound', 'No such user');
   if (outcome === 'conflict') throw tooBusy();
 }

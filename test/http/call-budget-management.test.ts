@@ -53,10 +53,16 @@ describe('AWS calls per management request (no KMS, no SES)', () => {
       'BatchGetItemCommand',
     ]);
     await expectCalls(() => manage(app, 'GET', `/organizations/${id}`, owner), 200, organization);
+    // The rename and its audit entry, in one TransactWriteItems; the same name again writes nothing.
     await expectCalls(() => manage(app, 'PATCH', `/organizations/${id}`, owner, { name: 'Renamed' }), 200, [
       ...organization,
-      'UpdateItemCommand',
+      'TransactWriteItemsCommand',
     ]);
+    await expectCalls(
+      () => manage(app, 'PATCH', `/organizations/${id}`, owner, { name: 'Renamed' }),
+      200,
+      organization,
+    );
     // The creator gets its place back in the same transaction (ORGANIZATIONS_PER_ACCOUNT).
     await expectCalls(() => manage(app, 'DELETE', `/organizations/${id}`, owner), 204, [
       ...organization,
@@ -70,9 +76,10 @@ describe('AWS calls per management request (no KMS, no SES)', () => {
     const path = `/organizations/${tenant.organizationId}/members`;
     const someone = await signIn(app);
     await expectCalls(() => manage(app, 'GET', path, owner), 200, [...organization, 'QueryCommand']);
+    // The invitation and its audit entry, in one TransactWriteItems.
     await expectCalls(() => manage(app, 'POST', path, owner, { email: someone.email }), 202, [
       ...organization,
-      'PutItemCommand',
+      'TransactWriteItemsCommand',
     ]);
     await expectCalls(() => manage(app, 'GET', '/invitations', { token: someone.token }), 200, [
       ...session,
@@ -101,10 +108,11 @@ describe('AWS calls per management request (no KMS, no SES)', () => {
       ...organization,
       'TransactWriteItemsCommand',
     ]);
+    // Declining none: the conditioned Delete with its entry is refused, nothing written or recorded.
     await expectCalls(
       () => manage(app, 'DELETE', `/invitations/${tenant.organizationId}`, { token: someone.token }),
       204,
-      [...session, 'DeleteItemCommand'],
+      [...session, 'TransactWriteItemsCommand'],
     );
     await expectCalls(() => manage(app, 'PATCH', `${path}/${extra.userId}`, owner, { role: 'admin' }), 200, [
       ...organization,
@@ -146,10 +154,16 @@ describe('AWS calls per management request (no KMS, no SES)', () => {
       [...organization, 'QueryCommand'],
     );
     await expectCalls(() => manage(app, 'GET', `/applications/${id}`, owner), 200, application);
+    // The change and its audit entry, in one TransactWriteItems; no change writes nothing.
     await expectCalls(() => manage(app, 'PATCH', `/applications/${id}`, owner, { name: 'Budget Two' }), 200, [
       ...application,
-      'UpdateItemCommand',
+      'TransactWriteItemsCommand',
     ]);
+    await expectCalls(
+      () => manage(app, 'PATCH', `/applications/${id}`, owner, { name: 'Budget Two' }),
+      200,
+      application,
+    );
     const key = await expectCalls(
       () => manage(app, 'POST', '/api-keys', owner, { applicationId: id, type: 'public' }),
       201,
