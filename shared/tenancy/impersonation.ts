@@ -15,10 +15,9 @@ import {
   startImpersonation as startStored,
 } from '../store/impersonations.ts';
 import { deleteSession } from '../store/sessions.ts';
-import { userFromItem } from '../users/user.ts';
+import { type User, userFromItem } from '../users/user.ts';
 import { auditEntry } from './audit.ts';
 import { USER_AGENT_CHARS } from './audit-actions.ts';
-import type { ApplicationGrant } from './authorize.ts';
 import { mayAct, type Role } from './permissions.ts';
 
 /** SPEC §8: an impersonation lasts 15 minutes, its session and token alike, and is never extended. */
@@ -76,7 +75,15 @@ export interface StartInput {
  * as one of its end users. One transaction writes the user's 15-minute session, the record and the
  * `impersonation.started` entry; the token carries `act: { sub: <support user> }` (DESIGN §5).
  */
-export async function startImpersonation(deps: Deps, grant: ApplicationGrant, input: StartInput) {
+export async function startImpersonation(
+  deps: Deps,
+  /** What the matrix granted (shared/tenancy/authorize.ts `ApplicationGrant`), named by its shape. */
+  grant: {
+    application: { id: string; organizationId: string };
+    principal: { kind: 'member'; user: User } | { kind: 'secretKey' | 'publicKey' | 'endUser' };
+  },
+  input: StartInput,
+) {
   const { application, principal } = grant;
   // The matrix lets only owners and admins here, and they are platform members.
   if (principal.kind !== 'member') throw new Error('impersonation.start granted to a non-member');
@@ -248,7 +255,7 @@ const endedEntry = (deps: Deps, impersonation: StoredImpersonation, cause: EndCa
  * impersonation lasts 15 minutes, so more running at once is rare: those are ended right after the
  * change commits (`endRest`), each in its own transaction.
  */
-export const ENDS_IN_A_CHANGE = 10;
+const ENDS_IN_A_CHANGE = 10;
 
 /** Running impersonations a change ends: the writes for its transaction, and the rest to end after it. */
 export interface Endings {
