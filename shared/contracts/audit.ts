@@ -33,16 +33,27 @@ const Limit = z._default(
   20,
 );
 
-/** `GET …/audit`: a page size, the previous page's cursor, and filters (all optional, combined with AND). */
-export const AuditQuery = z.object({
-  limit: Limit,
-  cursor: z.optional(Cursor),
-  action: z.optional(z.enum(AUDIT_ACTIONS)),
-  actor: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
-  target: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
-  since: z.optional(Instant),
-  until: z.optional(Instant),
-});
+/**
+ * `GET …/audit`: a page size, the previous page's cursor, and filters (all optional, combined with
+ * AND). Strict: `offset`, which these routes took before cursors, is refused by name rather than
+ * ignored (an old client paging by offset would get the first page for ever).
+ */
+export const AuditQuery = z
+  .strictObject({
+    limit: Limit,
+    cursor: z.optional(Cursor),
+    action: z.optional(z.enum(AUDIT_ACTIONS)),
+    actor: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+    target: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+    since: z.optional(Instant),
+    until: z.optional(Instant),
+  })
+  .check(
+    z.refine((query) => !query.since || !query.until || query.since <= query.until, {
+      message: 'since is after until',
+      path: ['since'],
+    }),
+  );
 
 const AuditActor = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), userId: z.string(), email: z.string() }),

@@ -5,7 +5,8 @@ import type { ApplicationGrant, OrganizationGrant, PlatformGrant } from '../tena
 
 /**
  * The actor of an authorized management request: the member (or platform user) the matrix let
- * through, or the application's secret key, named by its id and first characters (never itself).
+ * through, or the application's secret key, named by its id (`legacy-key` for a key made before keys
+ * had ids) and first characters (never itself).
  */
 export function auditRequestOf(
   grant: PlatformGrant | OrganizationGrant | ApplicationGrant,
@@ -26,7 +27,7 @@ export function auditRequestOf(
     ...request,
     actor: {
       kind: 'key',
-      keyId: key.use?.keyId ?? key.keyHash.slice(0, 16),
+      keyId: key.use?.keyId ?? 'legacy-key',
       prefix: (client.apiKey ?? '').slice(0, 7),
     },
   };

@@ -127,16 +127,18 @@ export async function applicationsOf(
   return items.slice(page.offset, page.offset + page.limit);
 }
 
-export type UpdateOutcome = 'updated' | 'missing' | 'conflict';
+export type UpdateOutcome = 'updated' | 'changed' | 'conflict';
 
 /**
- * Sets (null: removes) some of an application's own fields, if it still exists, and appends the
- * change's audit entry, in ONE TransactWriteItems.
+ * Sets (null: removes) some of an application's own fields while its settings are still `expected`
+ * (dotted paths to their values as read; null: absent), and appends the change's audit entry, in ONE
+ * TransactWriteItems. `changed`: the application is gone or its settings moved, nothing written.
  */
 export async function updateApplication(
   db: Db,
   applicationId: string,
   fields: Record<string, unknown>,
+  expected: Record<string, unknown>,
   audit: StoredAuditEntry,
 ): Promise<UpdateOutcome> {
   const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
@@ -146,23 +148,41 @@ export async function updateApplication(
     ...(set.length > 0 ? [`SET ${set.map(([name]) => `#${name} = :${name}`).join(', ')}`] : []),
     ...(remove.length > 0 ? [`REMOVE ${remove.map(([name]) => `#${name}`).join(', ')}`] : []),
   ].join(' ');
+  const names: Record<string, string> = Object.fromEntries(entries.map(([name]) => [`#${name}`, name]));
+  const values: Record<string, unknown> = Object.fromEntries(set.map(([name, value]) => [`:${name}`, value]));
+  const conditions = ['attribute_exists(pk)'];
+  Object.entries(expected).forEach(([path, value], index) => {
+    const attribute = path
+      .split('.')
+      .map((part) => {
+        names[`#${part}`] = part;
+        return `#${part}`;
+      })
+      .join('.');
+    // None: absent, or stored as NULL (an application made without a logo holds `logoUrl: null`).
+    if (value === null) {
+      conditions.push(`(attribute_not_exists(${attribute}) OR attribute_type(${attribute}, :null))`);
+      values[':null'] = 'NULL';
+    } else {
+      conditions.push(`${attribute} = :was${index}`);
+      values[`:was${index}`] = value;
+    }
+  });
   const written = await transactWrite(db, [
     {
       Update: {
         TableName: db.table,
         Key: keys.application(applicationId),
         UpdateExpression: expression,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
-        ...(set.length > 0
-          ? { ExpressionAttributeValues: Object.fromEntries(set.map(([name, value]) => [`:${name}`, value])) }
-          : {}),
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: names,
+        ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
       },
     },
     ...auditWrites(db.table, audit),
   ]);
   if (written.outcome === 'written') return 'updated';
-  return written.outcome === 'conflict' ? 'conflict' : 'missing';
+  return written.outcome === 'conflict' ? 'conflict' : 'changed';
 }
 
 export type DeleteApplicationOutcome = 'deleted' | 'missing' | 'raced' | 'conflict';

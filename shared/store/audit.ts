@@ -45,6 +45,10 @@ interface AuditBase extends StoredActor {
   userAgent?: string;
   /** Epoch seconds, the table's TTL attribute: only when the deployment sets a retention. */
   expiresAt?: number;
+  /** What changed (every entry but impersonation ones, and social ones written before targets were kept). */
+  targetType?: string;
+  targetId?: string;
+  targetLabel?: string;
 }
 
 /** An impersonation began or ended. */
@@ -73,8 +77,6 @@ export interface ChangeAuditEntry extends AuditBase {
   trail: string;
   targetType: string;
   targetId: string;
-  /** A name a person recognizes: an address, an organization's name, a key's prefix. */
-  targetLabel?: string;
   changes?: AuditChange[];
 }
 
@@ -168,10 +170,12 @@ export async function queryAuditTrail(
     filters.push('(targetId = :target OR userId = :target)');
     values[':target'] = query.target;
   }
+  // A cursor of an earlier page read with other bounds: past the newest bound it starts at that
+  // bound; older than the oldest, nothing of the range is left (DynamoDB refuses a start outside).
+  if (query.after !== undefined && query.after < low) return { items: [], next: null };
   const items: Item[] = [];
-  let cursor: Record<string, unknown> | undefined = query.after
-    ? { pk: keys.audit(trail), sk: query.after }
-    : undefined;
+  let cursor: Record<string, unknown> | undefined =
+    query.after !== undefined && query.after <= high ? { pk: keys.audit(trail), sk: query.after } : undefined;
   for (let read = 0; read < MAX_READS; read++) {
     const answer = await db.client.send(
       new QueryCommand({

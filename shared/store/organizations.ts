@@ -148,13 +148,16 @@ export async function membersOf(db: Db, organizationId: string): Promise<Item[]>
   });
 }
 
-export type RenameOutcome = 'renamed' | 'missing' | 'conflict';
+export type RenameOutcome = 'renamed' | 'missing' | 'changed' | 'conflict';
 
-/** Renames an organization and appends its audit entry, in ONE TransactWriteItems. */
+/**
+ * Renames an organization whose name is still `from` and appends its audit entry, in ONE
+ * TransactWriteItems: `changed` when a concurrent rename came first (nothing written).
+ */
 export async function renameOrganization(
   db: Db,
   organizationId: string,
-  name: string,
+  rename: { from: string; to: string },
   audit: StoredAuditEntry,
 ): Promise<RenameOutcome> {
   const written = await transactWrite(db, [
@@ -163,15 +166,17 @@ export async function renameOrganization(
         TableName: db.table,
         Key: keys.organization(organizationId),
         UpdateExpression: 'SET #name = :name',
-        ConditionExpression: 'attribute_exists(pk)',
+        ConditionExpression: 'attribute_exists(pk) AND #name = :from',
         ExpressionAttributeNames: { '#name': 'name' },
-        ExpressionAttributeValues: { ':name': name },
+        ExpressionAttributeValues: { ':name': rename.to, ':from': rename.from },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
     ...auditWrites(db.table, audit),
   ]);
   if (written.outcome === 'written') return 'renamed';
-  return written.outcome === 'conflict' ? 'conflict' : 'missing';
+  if (written.outcome === 'conflict') return 'conflict';
+  return written.current[0] ? 'changed' : 'missing';
 }
 
 // An organization is deleted only while it holds no application (its counter says so).

@@ -11,7 +11,7 @@ import {
   readApplicationNow,
   updateApplication as updateStoredApplication,
 } from '../store/applications.ts';
-import { type AuditRequest, changeEntry, changesBetween } from './audit.ts';
+import { type AuditRequest, changeEntry, changesBetween, valueAt } from './audit.ts';
 import {
   type Configuration,
   configurationFromItem,
@@ -205,9 +205,14 @@ export type ApplicationChange = Partial<{ name: string; logoUrl: string | null; 
 /** The fields of an application its audit entries name, before and after. */
 const APPLICATION_FIELDS = ['name', 'logoUrl', 'branding.primaryColor', 'branding.backgroundColor'];
 
+/** Writes of an application's settings before a change that keeps losing races answers 429. */
+const UPDATE_ROUNDS = 3;
+
 /**
- * Changes an application's name, logo or branding; a change that leaves them as they were writes
- * nothing and records nothing.
+ * Changes an application's name, logo or branding. The write is conditioned on the settings as
+ * read (a concurrent change fails it: read again and decide again), so the entry's `from` values
+ * are what the change replaced; a change that leaves them as they are writes and records nothing,
+ * decided from a strongly consistent read (a key caller's copy may be an eventually consistent one).
  */
 export async function updateApplication(
   deps: Deps,
@@ -215,29 +220,41 @@ export async function updateApplication(
   app: Application,
   change: ApplicationChange,
 ): Promise<Application> {
-  const after: Application = {
-    ...app,
-    ...(change.name !== undefined ? { name: change.name } : {}),
-    ...(change.logoUrl !== undefined ? { logoUrl: change.logoUrl } : {}),
-    ...(change.branding !== undefined ? { branding: change.branding } : {}),
-  };
-  const changes = changesBetween(app, after, APPLICATION_FIELDS);
-  if (changes.length === 0) return app;
-  const outcome = await updateStoredApplication(
-    deps.db,
-    app.id,
-    change,
-    changeEntry(deps, audit, 'application.updated', {
-      organizationId: app.organizationId,
-      applicationId: app.id,
-      targetId: app.id,
-      targetLabel: after.name,
-      changes,
-    }),
-  );
-  if (outcome === 'missing') throw fail('notFound', 'No such application');
-  if (outcome === 'conflict') throw tooBusy();
-  return after;
+  let current = app;
+  let consistent = false;
+  for (let round = 0; round < UPDATE_ROUNDS; ) {
+    const after: Application = {
+      ...current,
+      ...(change.name !== undefined ? { name: change.name } : {}),
+      ...(change.logoUrl !== undefined ? { logoUrl: change.logoUrl } : {}),
+      ...(change.branding !== undefined ? { branding: change.branding } : {}),
+    };
+    const changes = changesBetween(current, after, APPLICATION_FIELDS);
+    if (changes.length === 0 && consistent) return current;
+    if (changes.length > 0) {
+      round++;
+      const outcome = await updateStoredApplication(
+        deps.db,
+        current.id,
+        change,
+        Object.fromEntries(APPLICATION_FIELDS.map((path) => [path, valueAt(current, path)])),
+        changeEntry(deps, audit, 'application.updated', {
+          organizationId: current.organizationId,
+          applicationId: current.id,
+          targetId: current.id,
+          targetLabel: after.name,
+          changes,
+        }),
+      );
+      if (outcome === 'updated') return after;
+      if (outcome === 'conflict') throw tooBusy();
+    }
+    const item = await readApplicationNow(deps.db, app.id);
+    if (!item) throw fail('notFound', 'No such application');
+    current = applicationFromItem(item);
+    consistent = true;
+  }
+  throw tooBusy();
 }
 
 /**

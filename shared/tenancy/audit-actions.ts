@@ -37,7 +37,6 @@ export const auditActions = {
   },
   'organization.updated': { trail: 'organization', target: 'organization', summary: 'Its name changed' },
   'organization.deleted': { trail: 'organization', target: 'organization', summary: 'It was deleted' },
-  'member.added': { trail: 'organization', target: 'member', summary: 'A member was added' },
   'member.roleChanged': { trail: 'organization', target: 'member', summary: "A member's role changed" },
   'member.removed': { trail: 'organization', target: 'member', summary: 'A member was removed' },
   'member.left': { trail: 'organization', target: 'member', summary: 'A member left' },
@@ -61,7 +60,7 @@ export const auditActions = {
   'application.deleted': {
     trail: 'organization',
     target: 'application',
-    summary: 'An application was deleted, with its users, keys and trail',
+    summary: 'An application was deleted: its keys revoked; its users and trail stay stored, out of reach',
   },
   'application.updated': {
     trail: 'application',

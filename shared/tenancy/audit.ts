@@ -94,29 +94,17 @@ export function changeEntry(
   };
 }
 
-/**
- * The fields of `before` and `after` that differ, under `paths` (nested objects by dotted path);
- * a field named in `secret` is shown only as `'set'`/`'changed'`/null, never its value.
- */
-export function changesBetween(
-  before: object,
-  after: object,
-  paths: readonly string[],
-  secret: readonly string[] = [],
-): AuditChange[] {
-  const changes: AuditChange[] = [];
-  for (const path of paths) {
+/** The fields of `before` and `after` that differ, under `paths` (nested objects by dotted path). */
+export function changesBetween(before: object, after: object, paths: readonly string[]): AuditChange[] {
+  return paths.flatMap((path) => {
     const from = valueAt(before, path);
     const to = valueAt(after, path);
-    if (JSON.stringify(from) === JSON.stringify(to)) continue;
-    if (secret.includes(path)) {
-      changes.push({ path, from: from === null ? null : 'set', to: to === null ? null : 'changed' });
-    } else changes.push({ path, from, to });
-  }
-  return changes;
+    return JSON.stringify(from) === JSON.stringify(to) ? [] : [{ path, from, to }];
+  });
 }
 
-function valueAt(record: object, path: string): AuditValue {
+/** The value at a dotted path, as an entry shows it (null: none; a nested object as JSON text). */
+export function valueAt(record: object, path: string): AuditValue {
   let value: unknown = record;
   for (const part of path.split('.')) {
     value =

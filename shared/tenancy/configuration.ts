@@ -45,6 +45,9 @@ function socialSignInAudit(deps: Deps, grant: ApplicationGrant, before: Configur
     auditEntry(deps, 'socialSignIn.changed', {
       applicationId: grant.application.id,
       organizationId: grant.application.organizationId,
+      targetType: 'configuration',
+      targetId: grant.application.id,
+      targetLabel: grant.application.name,
       actorKind: 'user',
       actorId: principal.user.id,
       actorEmail: principal.user.email,

@@ -130,9 +130,12 @@ function memberEntry(
   member: { userId: string; email: string },
   changes?: AuditChange[],
 ) {
+  if (!org.applicationId && change === 'added') {
+    throw new Error('a platform organization gains members only by invitation (invitation.accepted)');
+  }
   const action = org.applicationId
     ? (`tenantMember.${change === 'left' ? 'removed' : change}` as const)
-    : (`member.${change}` as const);
+    : (`member.${change as Exclude<typeof change, 'added'>}` as const);
   return changeEntry(deps, audit, action, {
     organizationId: org.id,
     ...(org.applicationId ? { applicationId: org.applicationId } : {}),

@@ -9,6 +9,7 @@ import {
   deleteOrganization as deleteStoredOrganization,
   membershipsOf,
   readMany,
+  readOrganization,
   renameOrganization as renameStoredOrganization,
   uncountCreatedOrganization,
 } from '../store/organizations.ts';
@@ -120,9 +121,14 @@ export async function listOrganizationsOf(deps: Deps, userId: string) {
     .map((org) => organizationView(org, roles.get(org.id) ?? 'member'));
 }
 
+/** Renames before a rename that keeps losing to concurrent ones answers 429. */
+const RENAME_ROUNDS = 3;
+
 /**
- * Renames a platform or tenant organization; the same name again changes nothing and records nothing.
- * Its entry goes to the organization's own trail, or, for a tenant organization, its application's.
+ * Renames a platform or tenant organization, conditioned on the name as read (a concurrent rename
+ * fails it: read again), so the entry's `from` is the name it replaced; the same name again changes
+ * nothing and records nothing. Its entry goes to the organization's own trail, or, for a tenant
+ * organization, its application's.
  */
 export async function renameOrganization(
   deps: Deps,
@@ -130,23 +136,35 @@ export async function renameOrganization(
   org: Organization,
   name: string,
 ): Promise<Organization> {
-  if (name === org.name) return org;
-  const entry = changeEntry(
-    deps,
-    audit,
-    org.applicationId ? 'tenantOrganization.updated' : 'organization.updated',
-    {
-      organizationId: org.id,
-      ...(org.applicationId ? { applicationId: org.applicationId } : {}),
-      targetId: org.id,
-      targetLabel: name,
-      changes: changesBetween({ name: org.name }, { name }, ['name']),
-    },
-  );
-  const outcome = await renameStoredOrganization(deps.db, org.id, name, entry);
-  if (outcome === 'missing') throw fail('notFound', 'No such organization');
-  if (outcome === 'conflict') throw tooBusy();
-  return { ...org, name };
+  let current = org;
+  for (let round = 0; round < RENAME_ROUNDS; round++) {
+    if (name === current.name) return current;
+    const entry = changeEntry(
+      deps,
+      audit,
+      current.applicationId ? 'tenantOrganization.updated' : 'organization.updated',
+      {
+        organizationId: current.id,
+        ...(current.applicationId ? { applicationId: current.applicationId } : {}),
+        targetId: current.id,
+        targetLabel: name,
+        changes: changesBetween({ name: current.name }, { name }, ['name']),
+      },
+    );
+    const outcome = await renameStoredOrganization(
+      deps.db,
+      current.id,
+      { from: current.name, to: name },
+      entry,
+    );
+    if (outcome === 'renamed') return { ...current, name };
+    if (outcome === 'missing') throw fail('notFound', 'No such organization');
+    if (outcome === 'conflict') throw tooBusy();
+    const item = await readOrganization(deps.db, current.id);
+    if (!item) throw fail('notFound', 'No such organization');
+    current = organizationFromItem(item);
+  }
+  throw tooBusy();
 }
 
 /** Deletes an organization that holds no application (409 ORGANIZATION_NOT_EMPTY otherwise). */

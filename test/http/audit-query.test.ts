@@ -65,6 +65,28 @@ describe('GET /organizations/{organizationId}/audit', () => {
     expect(trail.items).toEqual([]);
   });
 
+  it('records a rename once however often it is sent, and concurrent renames as one chain', async () => {
+    const owned = await createOwnedApplication(app);
+    const path = `/organizations/${owned.organizationId}`;
+    const before = (await manage(app, 'GET', path, { token: owned.owner.token })).body.name as string;
+    const rename = (name: string) => manage(app, 'PATCH', path, { token: owned.owner.token }, { name });
+
+    const same = await Promise.all(Array.from({ length: 6 }, () => rename('Same Name')));
+    const distinct = await Promise.all(['One', 'Two', 'Three', 'Four', 'Five'].map(rename));
+
+    for (const answer of [...same, ...distinct]) expect([200, 429], answer.text).toContain(answer.status);
+    const entries = (await read(`${path}/audit?action=organization.updated&limit=100`, owned.owner.token))
+      .items;
+    const renamedTo = new Map(entries.map((entry) => [entry.changes[0]?.from, entry.changes[0]?.to]));
+    // Each entry starts from the name the one before it left: one path from the first name to the last.
+    expect(renamedTo.size).toBe(entries.length);
+    const walked: unknown[] = [before];
+    while (renamedTo.has(walked.at(-1))) walked.push(renamedTo.get(walked.at(-1)));
+    expect(walked).toHaveLength(entries.length + 1);
+    expect(walked[1]).toBe('Same Name');
+    expect(walked.at(-1)).toBe((await manage(app, 'GET', path, { token: owned.owner.token })).body.name);
+  });
+
   it('is for owners and admins: a member is refused, another tenant sees nothing', async () => {
     const owned = await createOwnedApplication(app);
     const other = await createOwnedApplication(app, 'Other');
@@ -163,7 +185,9 @@ describe('GET /applications/{applicationId}/audit', () => {
   });
 
   it.each([
-    ['a cursor it did not give', 'cursor=bm90LWEtY3Vyc29y'],
+    ['a cursor that is not one', 'cursor=bm90LWEtY3Vyc29y'],
+    ['since after until', 'since=2030-01-01T00:00:00Z&until=2020-01-01T00:00:00Z'],
+    ['offset, which cursors replaced', 'offset=20'],
     ['an unknown action', 'action=user.flew'],
     ['a time without an offset', 'since=2026-11-27T10:00:00'],
     ['a page of 101', 'limit=101'],
@@ -173,6 +197,40 @@ describe('GET /applications/{applicationId}/audit', () => {
       token: owned.owner.token,
     });
     expectError(answer, 400, 'VALIDATION_ERROR');
+  });
+
+  it('answers a cursor outside a narrower time range with what the range holds, never a 500', async () => {
+    const owned = await createOwnedApplication(app);
+    const base = `/applications/${owned.applicationId}/audit`;
+    const earlier = new Date(app.clock.now()).toISOString();
+    app.clock.advance(60_000);
+    const later = new Date(app.clock.now() + 1).toISOString();
+    await manage(
+      app,
+      'PATCH',
+      `/applications/${owned.applicationId}`,
+      { token: owned.owner.token },
+      {
+        name: 'Later',
+      },
+    );
+    const first = await read(`${base}?limit=1`, owned.owner.token);
+    const cursor = first.page.nextCursor as string;
+
+    const newer = await read(
+      `${base}?cursor=${cursor}&since=${encodeURIComponent(later)}`,
+      owned.owner.token,
+    );
+    const older = await read(
+      `${base}?cursor=${cursor}&until=${encodeURIComponent(later)}`,
+      owned.owner.token,
+    );
+
+    expect(first.items.map((entry) => entry.action)).toEqual(['application.updated']);
+    // The cursor is older than the whole range: nothing of it is left.
+    expect(newer).toMatchObject({ items: [], page: { hasMore: false, nextCursor: null } });
+    // The cursor is newer than the whole range: the range is read from its newest end.
+    expect(older.items.map((entry) => entry.action)).toContain('apiKey.created');
   });
 
   it('records one entry per committed change under concurrent writes', async () => {
@@ -187,6 +245,7 @@ describe('GET /applications/{applicationId}/audit', () => {
 
     const committed = answers.filter((answer) => answer.status === 200).length;
     for (const answer of answers) expect([200, 429]).toContain(answer.status);
+    expect(committed).toBeGreaterThan(0);
     const trail = await read(
       `/applications/${owned.applicationId}/audit?action=application.updated&limit=100`,
       owned.owner.token,

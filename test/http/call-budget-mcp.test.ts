@@ -66,12 +66,13 @@ describe('AWS calls per request (MCP endpoint)', () => {
     expect(await commandsOf(toolCall('auth_list_organizations'))).toEqual([...AUTH, 'QueryCommand']);
   });
 
-  it('auth_revoke_user_sessions: the user read, the sessions Query, one TransactWriteItems', async () => {
+  it('auth_revoke_user_sessions: the user read, the sessions Query, one TransactWriteItems, then its audit entry', async () => {
     const userId = await endUser();
     expect(await commandsOf(toolCall('auth_revoke_user_sessions', { userId }))).toEqual([
       ...AUTH,
       'GetItemCommand',
       'QueryCommand',
+      'TransactWriteItemsCommand',
       'TransactWriteItemsCommand',
     ]);
   });
