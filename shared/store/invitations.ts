@@ -61,15 +61,15 @@ export async function invitationsOfOrganization(db: Db, organizationId: string):
 }
 
 /**
- * The current role of each of `userIds` in the organization (absent: not a member), strongly
+ * The membership item of each of `userIds` in the organization (absent: not a member), strongly
  * consistent, 100 to a BatchGetItem. The id comes from the key: memberships written at first
  * sign-in before the management API hold no `userId` (shared/tenancy/members.ts `memberFromItem`).
  */
-export async function memberRoles(
+export async function memberships(
   db: Db,
   organizationId: string,
   userIds: string[],
-): Promise<Map<string, Role>> {
+): Promise<Map<string, Item>> {
   const prefix = keys.member(organizationId, '').sk;
   const items = await readMany(
     db,
@@ -78,7 +78,7 @@ export async function memberRoles(
       return { pk, sk };
     }),
   );
-  return new Map(items.map((item) => [String(item.sk).slice(prefix.length), item.role as Role]));
+  return new Map(items.map((item) => [String(item.sk).slice(prefix.length), item]));
 }
 
 /** The invitations of an address (strongly consistent; expired ones included: the caller filters). */
@@ -181,6 +181,23 @@ export async function revokeInvitation(
   }
 }
 
+/** The loss of rights that voids an invitation of `role` sent before it. */
+const lossOf = (role: Role) => (role === 'owner' ? 'ownerLostAt' : 'managerLostAt');
+
+/** The membership was made, and has kept the rights `role` needs, since `:invited`. */
+const heldSince = (role: Role) =>
+  `(attribute_not_exists(createdAt) OR createdAt <= :invited) AND (attribute_not_exists(${lossOf(role)}) OR ${lossOf(role)} <= :invited)`;
+
+/**
+ * Whether a membership item (as read) has held what an invitation of `role` sent at `invitedAt`
+ * needs since then: the read twin of `heldSince`, for the managers' list.
+ */
+export function heldSinceInvited(membership: Item, role: Role, invitedAt: string): boolean {
+  const made = membership.createdAt as string | undefined;
+  const lost = membership[lossOf(role)] as string | undefined;
+  return (made === undefined || made <= invitedAt) && (lost === undefined || lost <= invitedAt);
+}
+
 /** `#role IN (...)`: the item's `role` (an invitation's or a membership's) is one of `roles`. */
 function grantsOneOf(roles: Role[]) {
   if (roles.length === 0) throw new Error('no role to condition on');
@@ -222,6 +239,9 @@ export async function acceptInvitation(
     throw new Error('an inviter accepting its own invitation');
   const inviter = keys.member(invitation.organizationId, invitation.invitedBy.userId);
   const stillMayInvite = grantsOneOf(inviterRoles);
+  // Held since the invitation: a membership made again after it, or one that lost the rights it
+  // needs after it (shared/store/organizations.ts `rightsLost`), voids it even if promoted back.
+  const since = heldSince(invitation.role);
   const written = await transactWrite(db, [
     {
       Delete: {
@@ -235,9 +255,9 @@ export async function acceptInvitation(
       ConditionCheck: {
         TableName: db.table,
         Key: { pk: inviter.pk, sk: inviter.sk },
-        ConditionExpression: `attribute_exists(pk) AND ${stillMayInvite.expression}`,
+        ConditionExpression: `attribute_exists(pk) AND ${stillMayInvite.expression} AND ${since}`,
         ExpressionAttributeNames: stillMayInvite.names,
-        ExpressionAttributeValues: stillMayInvite.values,
+        ExpressionAttributeValues: { ...stillMayInvite.values, ':invited': invitation.createdAt },
       },
     },
     ...newMemberWrites(db.table, invitation.organizationId, member),

@@ -439,13 +439,26 @@ export async function addMember(
  * started none since its `impersonationStarts` was read (a start moves it: shared/store/
  * impersonations.ts `startImpersonation`): no impersonation outlives the role that allowed it.
  */
+/**
+ * When a member last lost the rights an invitation it sent needs (docs/api.md, Organizations): an
+ * owner's (`ownerLostAt`, to offer an owner) or a manager's (`managerLostAt`, to invite at all). An
+ * invitation sent before that time is void for good, even once the member is promoted again
+ * (shared/store/invitations.ts `acceptInvitation`).
+ */
+function rightsLost(from: Role, to: Role): string[] {
+  const lost: string[] = [];
+  if (from === 'owner' && to !== 'owner') lost.push('ownerLostAt = :at');
+  if (from !== 'member' && to === 'member') lost.push('managerLostAt = :at');
+  return lost;
+}
+
 export async function changeMember(
   db: Db,
   organizationId: string,
   member: { userId: string; role: Role },
   to: Role | 'removed',
-  ending?: MemberEnding,
-  audit?: StoredAuditEntry,
+  ending: MemberEnding | undefined,
+  audit: StoredAuditEntry,
 ): Promise<MemberOutcome> {
   const owners = ((to === 'owner' ? 1 : 0) - (member.role === 'owner' ? 1 : 0)) as -1 | 0 | 1;
   const key = keys.member(organizationId, member.userId);
@@ -475,9 +488,14 @@ export async function changeMember(
           Update: {
             TableName: db.table,
             Key: { pk: key.pk, sk: key.sk },
-            UpdateExpression: 'SET #role = :to',
+            UpdateExpression: ['SET #role = :to', ...rightsLost(member.role, to)].join(', '),
             ...stillRole,
-            ExpressionAttributeValues: { ':role': member.role, ':to': to, ...starts },
+            ExpressionAttributeValues: {
+              ':role': member.role,
+              ':to': to,
+              ...starts,
+              ...(rightsLost(member.role, to).length > 0 ? { ':at': audit.at } : {}),
+            },
           },
         };
   const written = await transactWrite(db, [

@@ -2,13 +2,15 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { type AuditChange, auditWrites } from '../store/audit.ts';
+import type { Item } from '../store/batch.ts';
 import {
   acceptInvitation as acceptStored,
   deleteInvitation,
   deleteInvitationAsRead,
+  heldSinceInvited,
   invitationsOf,
   invitationsOfOrganization,
-  memberRoles,
+  memberships,
   putInvitation,
   readInvitation,
   revokeInvitation as revokeStored,
@@ -58,9 +60,14 @@ const mayOffer = (held: Role, offered: Role): boolean =>
  */
 const rolesOffering = (role: Role): Role[] => ROLES.filter((held) => mayOffer(held, role));
 
-/** Whether an invitation of `offered` stands, its inviter holding `inviterRole` now (absent: not a member). */
-const stands = (inviterRole: Role | undefined, offered: Role): boolean =>
-  inviterRole !== undefined && mayOffer(inviterRole, offered);
+/**
+ * Whether an invitation stands: its inviter is a member now (`membership`, absent: not), of a role
+ * that may offer it, and has been since it was sent (not made again, no rights lost in between).
+ */
+const stands = (membership: Item | undefined, invitation: StoredInvitation): boolean =>
+  membership !== undefined &&
+  mayOffer(membership.role as Role, invitation.role) &&
+  heldSinceInvited(membership, invitation.role, invitation.createdAt);
 
 const noInvitation = () => fail('notFound', 'No pending invitation to this organization');
 
@@ -132,11 +139,11 @@ export async function listOrganizationInvitations(
     (await invitationsOfOrganization(deps.db, org.id)) as unknown as StoredInvitation[]
   ).filter(live(deps));
   if (pending.length === 0) return [];
-  const inviters = await memberRoles(deps.db, org.id, [
+  const inviters = await memberships(deps.db, org.id, [
     ...new Set(pending.map((stored) => stored.invitedBy.userId)),
   ]);
   return pending
-    .filter((stored) => stands(inviters.get(stored.invitedBy.userId), stored.role))
+    .filter((stored) => stands(inviters.get(stored.invitedBy.userId), stored))
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
     .map((stored) => ({
       email: stored.email,

@@ -208,6 +208,41 @@ describe('an invitation stands only while its inviter could still send it', () =
     expect(byZ.body).toMatchObject({ userId: z.body.user.id, role: 'admin' });
   });
 
+  it('an inviter demoted and promoted again, or removed and added again, does not revive what it sent', async () => {
+    // Prepare: X invites Y and is demoted, then promoted back; W invites V and is removed, then invited
+    // back and accepts. Each then sends a fresh invitation, which stands.
+    const owned = await createOwnedApplication(app);
+    const org = owned.organizationId;
+    const owner = { token: owned.owner.token };
+    const x = await addSignedInMember(app, owned.owner.token, org, 'admin');
+    const w = await addSignedInMember(app, owned.owner.token, org, 'admin');
+    const [y, v, fresh] = [await signIn(app), await signIn(app), await signIn(app)];
+    expect((await invite(org, x.token, y.email, 'admin')).status).toBe(202);
+    expect((await invite(org, w.token, v.email, 'admin')).status).toBe(202);
+    const rank = (userId: string, role: string) =>
+      manage(app, 'PATCH', `/organizations/${org}/members/${userId}`, owner, { role });
+    app.clock.advance(1000);
+    expect((await rank(x.userId, 'member')).status).toBe(200);
+    expect((await rank(x.userId, 'admin')).status).toBe(200);
+    expect((await manage(app, 'DELETE', `/organizations/${org}/members/${w.userId}`, owner)).status).toBe(
+      204,
+    );
+    expect((await invite(org, owned.owner.token, w.email, 'admin')).status).toBe(202);
+    expect((await accept(org, w.token)).status).toBe(200);
+    app.clock.advance(1000);
+    expect((await invite(org, x.token, fresh.email, 'admin')).status).toBe(202);
+
+    // Act
+    const byY = await accept(org, y.token);
+    const byV = await accept(org, v.token);
+    const byFresh = await accept(org, fresh.token);
+
+    // Assess: what was sent before the loss stays void; what was sent after stands.
+    expectError(byY, 404, 'NOT_FOUND');
+    expectError(byV, 404, 'NOT_FOUND');
+    expect(byFresh.status, byFresh.text).toBe(200);
+  });
+
   it('a membership stored before user ids were (legacy) is checked by its key', async () => {
     // Prepare: the owner's membership item without `userId` and `email`, as a first sign-in wrote it
     // before the management API (shared/tenancy/members.ts). It invites Y and Z as admins and O as
