@@ -298,12 +298,24 @@ export async function endingsOf(
  * one transaction each; one ended meanwhile is left as it was ended.
  */
 export async function endRest(deps: Deps, endings: Endings): Promise<void> {
+  // The change has committed: it is answered as done whatever happens here. Each end is tried once
+  // more after a conflict or an error; one that still fails is logged (its token works until it lapses).
+  const endOnce = async (impersonation: StoredImpersonation): Promise<boolean> => {
+    try {
+      const ended = await endStored(deps.db, {
+        impersonation,
+        endedAt: new Date(deps.clock.now()).toISOString(),
+        audit: endedEntry(deps, impersonation, endings.cause),
+      });
+      return ended.outcome !== 'conflict';
+    } catch {
+      return false;
+    }
+  };
   for (const impersonation of endings.rest) {
-    const ended = await endStored(deps.db, {
-      impersonation,
-      endedAt: new Date(deps.clock.now()).toISOString(),
-      audit: endedEntry(deps, impersonation, endings.cause),
+    if ((await endOnce(impersonation)) || (await endOnce(impersonation))) continue;
+    deps.logger.log('error', 'an impersonation the change ends could not be ended', {
+      impersonationId: impersonation.id,
     });
-    if (ended.outcome === 'conflict') throw tooBusy();
   }
 }
