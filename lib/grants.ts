@@ -88,12 +88,28 @@ export function accessStatements(
       }),
     );
   }
-  if (access.table === 'readwrite' && tableKeys.length > 0) {
+  // The audit trails are append-only (docs/security.md): their family is written only by PutItem
+  // (every entry is a Put conditioned on a new key), never updated or deleted by any role.
+  const trailKeys = leadingKeyPatterns(
+    items.filter((item) => item === 'audit'),
+    'table',
+  );
+  const changeableKeys = tableKeys.filter((pattern) => !trailKeys.includes(pattern));
+  if (access.table === 'readwrite' && changeableKeys.length > 0) {
     statements.push(
       new PolicyStatement({
         actions: [...TABLE_WRITE_ACTIONS],
         resources: [targets.tableArn],
-        conditions: leadingKeys(tableKeys),
+        conditions: leadingKeys(changeableKeys),
+      }),
+    );
+  }
+  if (access.table === 'readwrite' && trailKeys.length > 0) {
+    statements.push(
+      new PolicyStatement({
+        actions: ['dynamodb:PutItem'],
+        resources: [targets.tableArn],
+        conditions: leadingKeys(trailKeys),
       }),
     );
   }

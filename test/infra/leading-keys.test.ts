@@ -51,9 +51,26 @@ describe('dynamodb:LeadingKeys: each role reaches only the item families its rou
       for (const statement of grants.statements) {
         expect(Object.keys(statement.condition ?? {}), route.id).toEqual(['ForAllValues:StringLike']);
       }
-      expect(new Set(grants.table.map((c) => JSON.stringify(c)))).toEqual(
-        new Set([JSON.stringify(onPartitions(tableKeys))]),
+      // Reads reach every family; writes every family but the audit trails, which only PutItem
+      // reaches (append-only: no role updates or deletes an entry).
+      const trail = keyFamilies.audit.pattern;
+      const tableStatements = grants.statements.filter((s) =>
+        s.resources.every((resource) => !JSON.stringify(resource).includes('/index/')),
       );
+      const reads = tableStatements.find((s) => s.actions.includes('dynamodb:GetItem'));
+      expect(JSON.stringify(reads?.condition), route.id).toBe(JSON.stringify(onPartitions(tableKeys)));
+      for (const statement of tableStatements.filter((s) => s !== reads)) {
+        const reached = statement.condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[];
+        if (reached.includes(trail)) {
+          expect(statement.actions, route.id).toEqual(['dynamodb:PutItem']);
+          expect(reached).toEqual([trail]);
+        } else {
+          expect(reached).toEqual(tableKeys.filter((pattern) => pattern !== trail));
+        }
+      }
+      if (route.access.table === 'readwrite' && tableKeys.includes(trail)) {
+        expect(tableStatements.some((s) => s.actions.join() === 'dynamodb:PutItem'), route.id).toBe(true);
+      }
       expect(grants.index.map((c) => JSON.stringify(c))).toEqual(
         indexKeys.length === 0 ? [] : [JSON.stringify(onPartitions(indexKeys))],
       );
