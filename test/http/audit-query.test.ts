@@ -1,3 +1,4 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
@@ -222,7 +223,7 @@ describe('GET /applications/{applicationId}/audit', () => {
       owned.owner.token,
     );
     const older = await read(
-      `${base}?cursor=${cursor}&until=${encodeURIComponent(later)}`,
+      `${base}?cursor=${cursor}&until=${encodeURIComponent(earlier)}`,
       owned.owner.token,
     );
 
@@ -252,5 +253,41 @@ describe('GET /applications/{applicationId}/audit', () => {
     );
     expect(trail.items).toHaveLength(committed);
     expect(new Set(trail.items.map((entry) => entry.changes[0]?.to)).size).toBe(committed);
+  });
+});
+
+describe('auditRetentionDays (AUDIT_RETENTION_DAYS)', () => {
+  it('gives each new entry the table TTL N days ahead, and reads leave it out once past', async () => {
+    const expiring = await startTestApp({ env: { AUDIT_RETENTION_DAYS: '2' } });
+    try {
+      const owned = await createOwnedApplication(expiring);
+      const path = `/organizations/${owned.organizationId}`;
+      const renamed = await manage(
+        expiring,
+        'PATCH',
+        path,
+        { token: owned.owner.token },
+        { name: 'Kept a while' },
+      );
+      expect(renamed.status, renamed.text).toBe(200);
+      const audit = `${path}/audit?action=organization.updated`;
+      const before = await manage(expiring, 'GET', audit, { token: owned.owner.token });
+      const [entry] = before.body.items;
+      const { Item } = await expiring.deps.db.client.send(
+        new GetCommand({
+          TableName: expiring.deps.db.table,
+          Key: { pk: `AUDIT#${owned.organizationId}`, sk: `ENTRY#${entry.at}#${entry.id}` },
+        }),
+      );
+
+      expiring.clock.advance(2 * 24 * 3600 * 1000 + 1000);
+      const after = await manage(expiring, 'GET', audit, { token: owned.owner.token });
+
+      expect(Item?.expiresAt).toBe(Math.floor(Date.parse(entry.at) / 1000) + 2 * 24 * 3600);
+      expect(after.status, after.text).toBe(200);
+      expect(after.body.items).toEqual([]);
+    } finally {
+      await expiring.close();
+    }
   });
 });

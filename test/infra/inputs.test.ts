@@ -56,6 +56,26 @@ describe('CDK context inputs', () => {
     }
   });
 
+  it('reads auditRetentionDays as a whole number of days, and gives every function the setting', () => {
+    expect(read({ senderEmail: 'a@example.com' })).not.toHaveProperty('auditRetentionDays');
+    expect(read({ senderEmail: 'a@example.com', auditRetentionDays: '400' }).auditRetentionDays).toBe(400);
+    for (const bad of ['0', '-1', '1.5', 'forever', '100000']) {
+      expect(() => read({ senderEmail: 'a@example.com', auditRetentionDays: bad })).toThrow(
+        /auditRetentionDays: ".*" is not a whole number of days from 1 to 99999/,
+      );
+    }
+    const kept = synthDoorcode();
+    const expiring = synthDoorcode({ auditRetentionDays: 400 });
+    const variables = (synth: ReturnType<typeof synthDoorcode>) =>
+      variablesOf(
+        synth.template.toJSON().Resources[
+          synth.logicalId(synth.routeFunction('updateOrganization').function)
+        ],
+      );
+    expect(variables(kept)).not.toHaveProperty('AUDIT_RETENTION_DAYS');
+    expect(variables(expiring).AUDIT_RETENTION_DAYS).toBe('400');
+  });
+
   it('names senderEmail when it is missing', () => {
     expect(() => read({})).toThrow(InputError);
     expect(() => read({})).toThrow(/senderEmail: missing/);
