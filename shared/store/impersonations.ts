@@ -81,7 +81,7 @@ function liveEntry(impersonation: StoredImpersonation & { organizationId: string
 }
 
 /**
- * Starts an impersonation in ONE TransactWriteItems (issue 8): the user's session, the record, its
+ * Starts an impersonation in ONE TransactWriteItems (docs/api.md, Impersonation): the user's session, the record, its
  * entry in the organization's list of running impersonations and the trail's
  * `impersonation.started` entry are written together or not at all. The support user's membership
  * must still hold one of `roles` (the matrix's `impersonation.start`), and its `impersonationStarts`
@@ -236,7 +236,7 @@ export type EndOutcome =
   | { outcome: 'conflict' };
 
 /**
- * Ends an impersonation in ONE TransactWriteItems (SPEC §3.3): `endedAt` set, its session deleted
+ * Ends an impersonation in ONE TransactWriteItems (docs/api.md, Impersonation): `endedAt` set, its session deleted
  * and the trail's `impersonation.ended` entry written together. Ended already (a concurrent end
  * won): nothing written, and the record as it is.
  */

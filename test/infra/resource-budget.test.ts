@@ -6,8 +6,8 @@ import { routesByProfile, synthDoorcode } from './synth.ts';
 /** CloudFormation's hard limit of resources in one stack. */
 const STACK_RESOURCE_LIMIT = 500;
 /**
- * DESIGN §1 says about 80 routes for the whole SPEC; with the management API, OAuth, MCP, social
- * sign-in, the audit trails and the organizations' invitations there are 89.
+ * The routes the stack is planned for (README, the resource budget): with the management API, OAuth, MCP,
+ * social sign-in, the audit trails and the organizations' invitations there are 89.
  */
 const SPEC_ROUTES = 90;
 /** Distinct access profiles among them: 13 for today's 89 routes (seal=encrypt and seal=decrypt are two). */
