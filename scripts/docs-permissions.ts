@@ -44,7 +44,11 @@ export function renderAuditTable(): string {
     const recordedBy = routeList
       .filter((route) => (route.audit as readonly string[] | undefined)?.includes(action))
       .map((route) => `\`${route.method} ${route.path}\``);
-    return `| \`${action}\` | ${rule.trail} | ${rule.target} | ${rule.summary} | ${recordedBy.join(', ') || 'the chain, on any key request'} |`;
+    const by =
+      'byChain' in rule
+        ? 'the chain, on any request with a key to a route that writes'
+        : recordedBy.join(', ');
+    return `| \`${action}\` | ${rule.trail} | ${rule.target} | ${rule.summary} | ${by} |`;
   });
   return ['| Action | Trail | Target | Meaning | Recorded by |', '|---|---|---|---|---|', ...rows].join('\n');
 }

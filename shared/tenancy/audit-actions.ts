@@ -27,6 +27,8 @@ interface ActionRule {
   readonly trail: AuditTrailKind;
   readonly target: AuditTargetType;
   readonly summary: string;
+  /** Recorded by the handler chain on any key request that writes the table, not by routes. */
+  readonly byChain?: true;
 }
 
 export const auditActions = {
@@ -78,6 +80,7 @@ export const auditActions = {
     trail: 'application',
     target: 'configuration',
     summary: "The service learned the official origin from a key's request (the actor is `service`)",
+    byChain: true,
   },
   'socialSignIn.changed': {
     trail: 'application',

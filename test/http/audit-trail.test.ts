@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RouteId, routeList, routes } from '../../shared/routes.ts';
-import type { AuditAction } from '../../shared/tenancy/audit-actions.ts';
+import { AUDIT_ACTIONS, type AuditAction, auditActions } from '../../shared/tenancy/audit-actions.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import {
   type ClientMetadataServer,
@@ -103,7 +103,7 @@ const own = (route: RouteId): readonly AuditAction[] =>
  * What the chain itself may record on any route that writes the table: the official origin learned
  * from a key's request (docs/api.md "Official origin").
  */
-const chainActions: readonly AuditAction[] = ['origin.learned'];
+const chainActions = AUDIT_ACTIONS.filter((action) => 'byChain' in auditActions[action]);
 
 describe('the audit trail (docs/api.md "Audit trail")', () => {
   it('every management route that changes state declares what it records', () => {
@@ -112,6 +112,14 @@ describe('the audit trail (docs/api.md "Audit trail")', () => {
       .filter((route) => own(route.id as RouteId).length === 0)
       .map((route) => route.id);
     expect(silent).toEqual([]);
+  });
+
+  it('every action is recorded by some route, or by the chain', () => {
+    const recorded = new Set([
+      ...routeList.flatMap((route) => declared(route.id as RouteId)),
+      ...chainActions,
+    ]);
+    expect(AUDIT_ACTIONS.filter((action) => !recorded.has(action))).toEqual([]);
   });
 
   it('no request records an action its route does not declare', () => {

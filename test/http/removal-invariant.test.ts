@@ -51,6 +51,8 @@ describe('removing a member', () => {
     );
     expect(key.status, key.text).toBe(201);
     // Each works before the removal.
+    const listed = await manage(app, 'GET', `/organizations/${owned.organizationId}/invitations`, owner);
+    expect(listed.body.items.map((item: { email: string }) => item.email)).toEqual([invitee.email]);
     expect((await mcpPost(app, owned.applicationId, bearer(oauth.tokens.access_token))).status).toBe(200);
     expect(
       (await app.request('GET', '/auth/session', { headers: bearer(impersonated.body.token) })).status,
