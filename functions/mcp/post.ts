@@ -8,6 +8,7 @@ export const handler = http(routes.mcp, ({ deps, params, headers, body, client, 
     headers,
     message: body,
     origin: client.origin,
+    client: { ip: client.ip, userAgent: client.userAgent },
     remainingMs,
   }),
 );

@@ -53,11 +53,16 @@ export async function answerMcp(
     headers: McpHeaders;
     message: McpMessage;
     origin: string | undefined;
+    /** The TCP peer and its user agent, which a write tool's audit entry names. */
+    client: { ip: string; userAgent: string };
     remainingMs: () => number;
   },
 ): Promise<McpAnswer> {
   checkOrigin(deps.config, request.origin);
-  const principal = await authenticate(deps, request.applicationId, request.headers.authorization);
+  const principal = {
+    ...(await authenticate(deps, request.applicationId, request.headers.authorization)),
+    client: request.client,
+  };
   const { message } = request;
   const streaming = [message.method, request.headers['mcp-method']].find(
     (name) => name !== undefined && STREAMING.has(name),

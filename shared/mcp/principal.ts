@@ -29,6 +29,8 @@ export interface McpPrincipal {
   /** The user's role in the organization that owns the application, read on this very call. */
   readonly role: Role;
   readonly application: Application;
+  /** The request's TCP peer and user agent (set by the endpoint once authenticated): the audit names them. */
+  readonly client?: { ip: string; userAgent: string };
   /** The endpoint's protected resource metadata, named by every challenge. */
   readonly metadata: string;
 }

@@ -14,6 +14,7 @@ import type { Deps } from '../deps.ts';
 import type { Scope } from '../oauth/model.ts';
 import { applicationView } from '../tenancy/applications.ts';
 import type { AuditRequest } from '../tenancy/audit.ts';
+import { USER_AGENT_CHARS } from '../tenancy/audit-actions.ts';
 import { type Action, mayAct } from '../tenancy/permissions.ts';
 import { readStatistics } from '../tenancy/statistics.ts';
 import { StatisticsQuery } from '../tenancy/statistics-query.ts';
@@ -46,13 +47,15 @@ export interface ToolSpec<I extends z.ZodMiniType = z.ZodMiniType, O extends z.Z
 }
 
 /**
- * Who a tool's write names in the audit trail: the signed-in user the token was issued to, with the
- * OAuth client that called in place of a user agent (a tool call carries no request of its own here).
+ * Who a tool's write names in the audit trail: the user the token was issued to (by id: the token
+ * carries no address), from the request's peer, with the OAuth client that called beside its user agent.
  */
 const mcpAudit = (principal: McpPrincipal): AuditRequest => ({
   actor: { kind: 'user', userId: principal.userId, email: '' },
-  ip: '',
-  userAgent: `MCP client ${principal.clientId}`.slice(0, 512),
+  ip: principal.client?.ip ?? '',
+  userAgent: `${principal.client?.userAgent ?? ''} (MCP client ${principal.clientId})`
+    .trim()
+    .slice(0, USER_AGENT_CHARS),
 });
 
 const tool = <I extends z.ZodMiniType, O extends z.ZodMiniType>(spec: ToolSpec<I, O>): ToolSpec =>
