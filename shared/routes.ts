@@ -20,6 +20,7 @@ import {
 } from './route-spec.ts';
 import { apiKeyRoutes } from './route-table/api-keys.ts';
 import { applicationRoutes } from './route-table/applications.ts';
+import { auditRoutes } from './route-table/audit.ts';
 import { configurationRoutes } from './route-table/configuration.ts';
 import { impersonationRoutes } from './route-table/impersonation.ts';
 import { mcpRoutes } from './route-table/mcp.ts';
@@ -304,6 +305,7 @@ export const routes = {
   ...apiKeyRoutes,
   ...statisticsRoutes,
   ...impersonationRoutes,
+  ...auditRoutes,
   ...userRoutes,
   ...tenantOrganizationRoutes,
   ...configurationRoutes,

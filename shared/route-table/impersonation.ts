@@ -1,5 +1,4 @@
-/** Impersonation and the audit trails (docs/api.md "Impersonation", "Audit trail"). Spread into the one table (shared/routes.ts). */
-import { AuditList, AuditQuery } from '../contracts/audit.ts';
+/** Impersonation (docs/api.md "Impersonation"). Spread into the one table (shared/routes.ts). */
 import { ImpersonationRecord, ImpersonationStarted } from '../contracts/impersonation.ts';
 import type { RouteSpec } from '../route-spec.ts';
 import {
@@ -7,8 +6,7 @@ import {
   ImpersonationPath,
   StartImpersonationBody,
 } from '../tenancy/impersonation-schemas.ts';
-import { ApplicationPath, OrganizationPath } from '../tenancy/schemas.ts';
-import { manageErrors, writeErrors } from './organizations.ts';
+import { writeErrors } from './organizations.ts';
 
 export const impersonationRoutes = {
   startImpersonation: {
@@ -40,37 +38,6 @@ export const impersonationRoutes = {
       params: ImpersonationPath,
       responses: { 200: ImpersonationRecord },
       errors: ['invalidRequest', 'forbidden', 'notFound', 'rateLimited'],
-    },
-  },
-  listAudit: {
-    method: 'GET',
-    path: '/applications/{applicationId}/audit',
-    entry: 'functions/impersonation/audit.ts',
-    errorStyle: 'app',
-    auth: 'manage',
-    access: { table: 'read', publicKeys: true },
-    permission: { action: 'audit.read', from: 'params' },
-    contract: {
-      params: ApplicationPath,
-      query: AuditQuery,
-      responses: { 200: AuditList },
-      errors: manageErrors,
-    },
-  },
-  /** The organization's own trail: its members, invitations, and the birth and death of its applications. */
-  listOrganizationAudit: {
-    method: 'GET',
-    path: '/organizations/{organizationId}/audit',
-    entry: 'functions/organizations/audit.ts',
-    errorStyle: 'app',
-    auth: 'manage',
-    access: { table: 'read', publicKeys: true },
-    permission: { action: 'organizationAudit.read', from: 'params' },
-    contract: {
-      params: OrganizationPath,
-      query: AuditQuery,
-      responses: { 200: AuditList },
-      errors: manageErrors,
     },
   },
 } as const satisfies Record<string, RouteSpec>;
