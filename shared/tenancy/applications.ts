@@ -291,6 +291,11 @@ export async function deleteApplication(deps: Deps, audit: AuditRequest, app: Ap
         applicationId: current.id,
         targetId: current.id,
         targetLabel: current.name,
+        // The application's own trail, where each end is recorded, is out of reach once it is gone:
+        // the organization's entry names what the deletion ended.
+        ...(endings.ids.length > 0
+          ? { changes: [{ path: 'runningImpersonations', from: endings.ids, to: [] }] }
+          : {}),
       }),
       endings.writes,
     );

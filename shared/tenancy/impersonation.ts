@@ -262,6 +262,8 @@ export interface Endings {
   writes: TransactItem[];
   rest: StoredImpersonation[];
   cause: EndCause;
+  /** The ids of every impersonation the change ends, in its transaction or after. */
+  ids: string[];
 }
 
 /**
@@ -290,6 +292,7 @@ export async function endingsOf(
     ),
     rest: running.slice(ENDS_IN_A_CHANGE),
     cause,
+    ids: running.map((impersonation) => impersonation.id),
   };
 }
 

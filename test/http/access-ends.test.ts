@@ -257,6 +257,21 @@ describe('losing access ends the impersonations it allowed', () => {
       expect(record.body.endedAt).toBe(deletedAt);
       await expectRefused(token);
     }
+    // The application's trail is gone with it: the organization's deletion entry names what ended.
+    const trail = await manage(
+      app,
+      'GET',
+      `/organizations/${o.organizationId}/audit?action=application.deleted`,
+      { token: o.owner.token },
+    );
+    expect(trail.body.items).toHaveLength(1);
+    expect(trail.body.items[0].changes).toEqual([
+      {
+        path: 'runningImpersonations',
+        from: expect.arrayContaining([byAdmin.id, byOwner.body.impersonation.id]),
+        to: [],
+      },
+    ]);
     const organization = await manage(app, 'DELETE', `/organizations/${o.organizationId}`, {
       token: o.owner.token,
     });
