@@ -60,7 +60,9 @@ describe('dynamodb:LeadingKeys: each role reaches only the item families its rou
       const reads = tableStatements.find((s) => s.actions.includes('dynamodb:GetItem'));
       expect(JSON.stringify(reads?.condition), route.id).toBe(JSON.stringify(onPartitions(tableKeys)));
       for (const statement of tableStatements.filter((s) => s !== reads)) {
-        const reached = statement.condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[];
+        const reached = statement.condition?.['ForAllValues:StringLike']?.[
+          'dynamodb:LeadingKeys'
+        ] as string[];
         if (reached.includes(trail)) {
           expect(statement.actions, route.id).toEqual(['dynamodb:PutItem']);
           expect(reached).toEqual([trail]);
@@ -69,7 +71,10 @@ describe('dynamodb:LeadingKeys: each role reaches only the item families its rou
         }
       }
       if (route.access.table === 'readwrite' && tableKeys.includes(trail)) {
-        expect(tableStatements.some((s) => s.actions.join() === 'dynamodb:PutItem'), route.id).toBe(true);
+        expect(
+          tableStatements.some((s) => s.actions.join() === 'dynamodb:PutItem'),
+          route.id,
+        ).toBe(true);
       }
       expect(grants.index.map((c) => JSON.stringify(c))).toEqual(
         indexKeys.length === 0 ? [] : [JSON.stringify(onPartitions(indexKeys))],
