@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
-import { storeWith } from '../support/store.ts';
+import { type Between, storeLandingBetween } from '../support/store.ts';
 import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
 // docs/api.md, Impersonation ("What ends an impersonation") and sign-out; docs/security.md, "What
@@ -11,30 +11,14 @@ import { addSignedInMember, createOwnedApplication, manage } from '../support/te
 // /impersonation/{id}/end records it (`endedAt`, the session deleted, `impersonation.ended`),
 // with its cause.
 
-/**
- * Runs once, right after the next DynamoDB command `when` picks has answered: another request
- * lands between a request's read and its write.
- */
-let between: {
-  when: (command: string, input: Record<string, any>) => boolean;
-  run: () => Promise<void>;
-} | null = null;
-
-const racingStore = (config: TestApp['deps']['config']) =>
-  storeWith(config, 'landBetween', (next, context) => async (args) => {
-    const answer = await next(args);
-    const command = (context as { commandName?: string }).commandName ?? '';
-    if (between?.when(command, args.input as Record<string, any>)) {
-      const { run } = between;
-      between = null;
-      await run();
-    }
-    return answer;
-  });
+/** Another request landing between a request's read and its write (test/support/store.ts). */
+const armed: { next: Between | null } = { next: null };
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ overrides: (defaults) => ({ db: racingStore(defaults.config) }) });
+  app = await startTestApp({
+    overrides: (defaults) => ({ db: storeLandingBetween(defaults.config, armed) }),
+  });
 });
 afterAll(() => app.close());
 
@@ -290,7 +274,7 @@ describe('a removal racing impersonation starts by the same admin', () => {
     const o = await organizationWithAdmin();
     const first = await impersonateAsAdmin(o);
     let late: { token: string; id: string } | null = null;
-    between = {
+    armed.next = {
       // The removal's read of the admin's running impersonations.
       when: (command, input) =>
         command === 'QueryCommand' &&
@@ -303,7 +287,7 @@ describe('a removal racing impersonation starts by the same admin', () => {
     const removed = await removeAdmin(o);
     // Assess
     expect(removed.status, removed.text).toBe(204);
-    expect(between).toBeNull();
+    expect(armed.next).toBeNull();
     expect(late).not.toBeNull();
     for (const impersonation of [first, late as unknown as { token: string }]) {
       await expectRefused(impersonation.token);
@@ -320,7 +304,7 @@ describe('a removal racing impersonation starts by the same admin', () => {
     // Prepare
     const o = await organizationWithAdmin();
     let removal: number | null = null;
-    between = {
+    armed.next = {
       // The start's read of the admin's membership (its authorization).
       when: (command, input) => command === 'GetItemCommand' && input.Key?.sk === `MEMBER#${o.admin.userId}`,
       run: async () => {

@@ -2,19 +2,14 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RouteId, routeList, routes } from '../../shared/routes.ts';
 import { AUDIT_ACTIONS, type AuditAction, auditActions } from '../../shared/tenancy/audit-actions.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import {
-  type ClientMetadataServer,
-  metadataEnv,
-  startClientMetadataServer,
-  testCertificates,
-} from '../support/client-metadata-server.ts';
-import {
+  type Battery,
   deviceAdministrationAndTeardownPaths,
   mcpPaths,
   signInSessionAndManagementPaths,
+  startBatteryHosts,
 } from '../support/route-battery.ts';
-import { type SocialProviders, socialEnv, startSocialProviders } from '../support/social-providers.ts';
 import { routeOf } from '../support/touched-keys.ts';
 
 /**
@@ -24,9 +19,8 @@ import { routeOf } from '../support/touched-keys.ts';
  * entries are read before and after each request, so each entry is attributed to the request that
  * wrote it.
  */
+let hosts: Awaited<ReturnType<typeof startBatteryHosts>>;
 let real: TestApp;
-let metadata: ClientMetadataServer;
-let social: SocialProviders;
 let app: TestApp;
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -58,12 +52,8 @@ async function auditIds(): Promise<Map<string, { action: AuditAction; trail: str
 }
 
 beforeAll(async () => {
-  const certificates = await testCertificates();
-  metadata = await startClientMetadataServer(certificates);
-  social = await startSocialProviders(certificates);
-  real = await startTestApp({
-    env: { ...metadataEnv(metadata), ...socialEnv(social), MAX_CODE_EMAILS_PER_HOUR: '1000' },
-  });
+  hosts = await startBatteryHosts();
+  real = hosts.real;
   app = {
     ...real,
     request: (method, path, options) => {
@@ -81,16 +71,13 @@ beforeAll(async () => {
       return run;
     },
   };
-  await signInSessionAndManagementPaths({ app, real, metadata, social });
-  await deviceAdministrationAndTeardownPaths({ app, real, metadata, social });
-  await mcpPaths({ app, real, metadata, social });
+  const battery: Battery = { ...hosts, app };
+  await signInSessionAndManagementPaths(battery);
+  await deviceAdministrationAndTeardownPaths(battery);
+  await mcpPaths(battery);
   await queue;
 }, 300_000);
-afterAll(async () => {
-  await real.close();
-  await metadata.close();
-  await social.close();
-});
+afterAll(() => hosts.close());
 
 const declared = (route: RouteId): readonly AuditAction[] =>
   (routes[route] as { audit?: readonly AuditAction[] }).audit ?? [];

@@ -1,37 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { newEmail, signIn } from '../support/sign-in.ts';
-import { storeWith } from '../support/store.ts';
+import { type Between, storeLandingBetween } from '../support/store.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
 // Deleting a user deletes an organization it was the only member of, decided from a read of the
 // organizations' member counts. A member who joins after that read keeps the organization: its
 // delete is conditioned on the member count read, and otherwise the user only leaves (review 2, item 4).
 
-/** Runs once, right after the next BatchGetItem that reads only organization items. */
-let between: (() => Promise<void>) | null = null;
+/** Another request landing between a request's read and its write (test/support/store.ts). */
+const armed: { next: Between | null } = { next: null };
 
-const racingStore = (config: TestApp['deps']['config']) =>
-  storeWith(config, 'joinBetween', (next, context) => async (args) => {
-    const answer = await next(args);
-    const input = args.input as { RequestItems?: Record<string, { Keys?: Array<{ sk?: unknown }> }> };
-    const keys = Object.values(input.RequestItems ?? {})[0]?.Keys ?? [];
-    const readsOrganizations = keys.length > 0 && keys.every((key) => key.sk === 'ORG');
-    if (
-      between &&
-      (context as { commandName?: string }).commandName === 'BatchGetItemCommand' &&
-      readsOrganizations
-    ) {
-      const run = between;
-      between = null;
-      await run();
-    }
-    return answer;
-  });
+/** The delete's read of the user's organizations: a BatchGetItem of organization items only. */
+const readsOrganizations = (command: string, input: Record<string, any>): boolean => {
+  const requested = Object.values(input.RequestItems ?? {}) as Array<{ Keys?: Array<{ sk?: unknown }> }>;
+  const keys = requested[0]?.Keys ?? [];
+  return command === 'BatchGetItemCommand' && keys.length > 0 && keys.every((key) => key.sk === 'ORG');
+};
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ overrides: (defaults) => ({ db: racingStore(defaults.config) }) });
+  app = await startTestApp({
+    overrides: (defaults) => ({ db: storeLandingBetween(defaults.config, armed) }),
+  });
 });
 afterAll(() => app.close());
 
@@ -55,12 +46,15 @@ describe('DELETE /applications/{applicationId}/users/{userId} racing a new membe
     );
     const adaOrg = adaOrgs.find((org) => org.members.some((member) => member.userId === adaId));
     expect(adaOrg?.members).toHaveLength(1);
-    between = async () => {
-      const added = await manage(app, 'POST', `${orgs}/${adaOrg?.id}/members`, secret, {
-        email: bob.email,
-        role: 'owner',
-      });
-      expect(added.status, added.text).toBe(201);
+    armed.next = {
+      when: readsOrganizations,
+      run: async () => {
+        const added = await manage(app, 'POST', `${orgs}/${adaOrg?.id}/members`, secret, {
+          email: bob.email,
+          role: 'owner',
+        });
+        expect(added.status, added.text).toBe(201);
+      },
     };
     // Act
     const deleted = await manage(
@@ -71,7 +65,7 @@ describe('DELETE /applications/{applicationId}/users/{userId} racing a new membe
     );
     // Assess
     expect(deleted.status, deleted.text).toBe(204);
-    expect(between).toBeNull();
+    expect(armed.next).toBeNull();
     const org = await manage(app, 'GET', `${orgs}/${adaOrg?.id}`, secret);
     expect(org.status).toBe(200);
     expect(org.body.memberCount).toBe(1);

@@ -1,19 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeItems } from '../../shared/route-items.ts';
 import { type RouteId, routeList, routes } from '../../shared/routes.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import {
-  type ClientMetadataServer,
-  metadataEnv,
-  startClientMetadataServer,
-  testCertificates,
-} from '../support/client-metadata-server.ts';
+import type { TestApp } from '../support/app.ts';
 import {
   deviceAdministrationAndTeardownPaths,
   mcpPaths,
   signInSessionAndManagementPaths,
+  startBatteryHosts,
 } from '../support/route-battery.ts';
-import { type SocialProviders, socialEnv, startSocialProviders } from '../support/social-providers.ts';
 import { familiesOf, PartitionRecorder, routeOf, type TouchedPartition } from '../support/touched-keys.ts';
 
 /**
@@ -29,20 +23,14 @@ const recorder = new PartitionRecorder();
  * or the 3xx of a route whose success is a redirect (the OAuth sign-in verify and consent answer 303).
  */
 const seen = new Map<RouteId, { touched: TouchedPartition[]; answered: boolean }>();
+let hosts: Awaited<ReturnType<typeof startBatteryHosts>>;
 let real: TestApp;
-let metadata: ClientMetadataServer;
-let social: SocialProviders;
 let app: TestApp;
 let queue: Promise<unknown> = Promise.resolve();
 
 beforeAll(async () => {
-  // One test CA for both hosts: the app trusts one CA file.
-  const certificates = await testCertificates();
-  metadata = await startClientMetadataServer(certificates);
-  social = await startSocialProviders(certificates);
-  real = await startTestApp({
-    env: { ...metadataEnv(metadata), ...socialEnv(social), MAX_CODE_EMAILS_PER_HOUR: '1000' },
-  });
+  hosts = await startBatteryHosts();
+  real = hosts.real;
   recorder.watch(real.deps);
   // The same app whose requests run one after the other, each one's commands given to its route.
   app = {
@@ -66,27 +54,23 @@ beforeAll(async () => {
     },
   };
 });
-afterAll(async () => {
-  await real.close();
-  await metadata.close();
-  await social.close();
-});
+afterAll(() => hosts.close());
 
 describe('the item families each route declares (shared/route-items.ts)', () => {
   it('cover every partition the sign-in, session and management paths touch', async () => {
-    await signInSessionAndManagementPaths({ app, real, metadata, social });
+    await signInSessionAndManagementPaths({ ...hosts, app });
     await queue;
     expect(undeclaredPartitions()).toEqual([]);
   });
 
   it('cover every partition the device, user administration, tenant, impersonation and teardown paths touch', async () => {
-    await deviceAdministrationAndTeardownPaths({ app, real, metadata, social });
+    await deviceAdministrationAndTeardownPaths({ ...hosts, app });
     await queue;
     expect(undeclaredPartitions()).toEqual([]);
   });
 
   it('cover every partition the MCP endpoint and its seven tools touch', async () => {
-    await mcpPaths({ app, real, metadata, social });
+    await mcpPaths({ ...hosts, app });
     await queue;
     expect(undeclaredPartitions()).toEqual([]);
   });

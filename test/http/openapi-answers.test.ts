@@ -1,21 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../shared/openapi/document.ts';
 import { type RouteId, routeList, routes } from '../../shared/routes.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import {
-  type ClientMetadataServer,
-  metadataEnv,
-  startClientMetadataServer,
-  testCertificates,
-} from '../support/client-metadata-server.ts';
+import type { TestApp } from '../support/app.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
 import { documentedResponse, schemaValidator, validatorCache } from '../support/openapi.ts';
 import {
   deviceAdministrationAndTeardownPaths,
   mcpPaths,
   signInSessionAndManagementPaths,
+  startBatteryHosts,
 } from '../support/route-battery.ts';
-import { type SocialProviders, socialEnv, startSocialProviders } from '../support/social-providers.ts';
 import { routeOf } from '../support/touched-keys.ts';
 
 /**
@@ -37,19 +31,13 @@ interface Recorded {
 }
 
 const recorded: Recorded[] = [];
+let hosts: Awaited<ReturnType<typeof startBatteryHosts>>;
 let real: TestApp;
 let app: TestApp;
-let metadata: ClientMetadataServer;
-let social: SocialProviders;
 
 beforeAll(async () => {
-  // One test CA for both hosts: the app trusts one CA file.
-  const certificates = await testCertificates();
-  metadata = await startClientMetadataServer(certificates);
-  social = await startSocialProviders(certificates);
-  real = await startTestApp({
-    env: { ...metadataEnv(metadata), ...socialEnv(social), MAX_CODE_EMAILS_PER_HOUR: '1000' },
-  });
+  hosts = await startBatteryHosts();
+  real = hosts.real;
   app = {
     ...real,
     request: async (method, path, options) => {
@@ -63,11 +51,7 @@ beforeAll(async () => {
     },
   };
 });
-afterAll(async () => {
-  await real.close();
-  await metadata.close();
-  await social.close();
-});
+afterAll(() => hosts.close());
 
 /** Whether a documented media type (possibly a range, `image/*`) covers the answer's. */
 const covers = (documented: string, actual: string): boolean =>
@@ -88,9 +72,9 @@ describe('the answers of the HTTP tests against their documented schemas', () =>
 
   it('records the route battery and refusals in every error style', async () => {
     // Act
-    await signInSessionAndManagementPaths({ app, real, metadata, social });
-    await deviceAdministrationAndTeardownPaths({ app, real, metadata, social });
-    await mcpPaths({ app, real, metadata, social });
+    await signInSessionAndManagementPaths({ ...hosts, app });
+    await deviceAdministrationAndTeardownPaths({ ...hosts, app });
+    await mcpPaths({ ...hosts, app });
     const refusals = [
       // The platform envelope: a body that is not valid, a missing credential.
       await app.request('POST', '/auth/code/verify', { body: { email: 'x' }, ip: freshIp() }),

@@ -6,9 +6,13 @@
  * each wraps `app.request` to see every answer.
  */
 import { expect } from 'vitest';
-import type { TestApp } from './app.ts';
-import { TEST_ISSUER } from './app.ts';
-import type { ClientMetadataServer } from './client-metadata-server.ts';
+import { startTestApp, TEST_ISSUER, type TestApp } from './app.ts';
+import {
+  type ClientMetadataServer,
+  metadataEnv,
+  startClientMetadataServer,
+  testCertificates,
+} from './client-metadata-server.ts';
 import { freshIp } from './http-client.ts';
 import { latestCode } from './inbox.ts';
 import { mcpAccessToken, mcpPost, toolCall } from './mcp.ts';
@@ -27,7 +31,9 @@ import {
   APP_CHALLENGE,
   APP_VERIFIER,
   type SocialProviders,
+  socialEnv,
   socialTrip,
+  startSocialProviders,
   withChallenge,
 } from './social-providers.ts';
 import { createOwnedApplication, manage } from './tenancy.ts';
@@ -43,6 +49,29 @@ export interface Battery {
   readonly metadata: ClientMetadataServer;
   /** The social sign-in providers (issue 12): an OpenID Connect provider and a GitHub-style one. */
   readonly social: SocialProviders;
+}
+
+/**
+ * The app a battery runs against, with the hosts it reaches: the OAuth clients' metadata documents
+ * and the social providers, under one test CA (the app trusts one CA file); `close` stops all three.
+ */
+export async function startBatteryHosts(): Promise<Omit<Battery, 'app'> & { close: () => Promise<void> }> {
+  const certificates = await testCertificates();
+  const metadata = await startClientMetadataServer(certificates);
+  const social = await startSocialProviders(certificates);
+  const real = await startTestApp({
+    env: { ...metadataEnv(metadata), ...socialEnv(social), MAX_CODE_EMAILS_PER_HOUR: '1000' },
+  });
+  return {
+    real,
+    metadata,
+    social,
+    close: async () => {
+      await real.close();
+      await metadata.close();
+      await social.close();
+    },
+  };
 }
 
 /** Health, discovery, the SPEC §1.4 bootstrap, the OAuth bridge and consent, sessions, management, peek. */

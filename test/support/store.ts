@@ -20,3 +20,26 @@ export function storeWith(
   db.client.middlewareStack.add(middleware, { step: 'initialize', name, priority: 'low' });
   return db;
 }
+
+/** What runs once between a request's read and its write: right after the first command `when` picks. */
+export interface Between {
+  when: (command: string, input: Record<string, any>) => boolean;
+  run: () => Promise<void>;
+}
+
+/**
+ * The app's table, running the `Between` a test arms (`armed.next`) once, right after the command it
+ * picks has answered and before its caller sees the answer: another request lands between a
+ * request's read and its write.
+ */
+export const storeLandingBetween = (config: Config, armed: { next: Between | null }): Db =>
+  storeWith(config, 'landBetween', (next, context) => async (args) => {
+    const answer = await next(args);
+    const between = armed.next;
+    const command = (context as { commandName?: string }).commandName ?? '';
+    if (between?.when(command, args.input as Record<string, any>)) {
+      armed.next = null;
+      await between.run();
+    }
+    return answer;
+  });
