@@ -20,7 +20,11 @@ const Cursor = z.pipe(
 /** An ISO 8601 time with its offset, read as UTC milliseconds (the entries' own form). */
 const Instant = z.pipe(
   z.iso.datetime({ offset: true }),
-  z.transform((time: string) => new Date(time).toISOString()),
+  z.pipe(
+    z.transform((time: string) => new Date(time).toISOString()),
+    // An offset can carry 9999-12-31 past the year 10000, whose `+010000` form sorts wrong.
+    z.string().check(z.regex(/^\d{4}-/, 'a time before the year 10000')),
+  ),
 );
 
 const Limit = z._default(
@@ -61,7 +65,7 @@ const AuditActor = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('service') }),
 ]);
 
-/** A value before or after a change; a secret only as `set`, `changed` or `new secret`. */
+/** A value before or after a change; a secret only as `set` or `new secret`. */
 const AuditValue = z.nullable(z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]));
 
 /** One entry of a trail: who did what to which target, when, from where, and what changed. */

@@ -50,12 +50,17 @@ export interface ToolSpec<I extends z.ZodMiniType = z.ZodMiniType, O extends z.Z
  * Who a tool's write names in the audit trail: the user the token was issued to (by id: the token
  * carries no address), from the request's peer, with the OAuth client that called beside its user agent.
  */
+/** The user agent with the OAuth client after it, cut so the client always fits. */
+function withClient(userAgent: string, clientId: string): string {
+  const client = `(MCP client ${clientId})`.slice(0, USER_AGENT_CHARS);
+  const room = USER_AGENT_CHARS - client.length - 1;
+  return room > 0 && userAgent ? `${userAgent.slice(0, room)} ${client}` : client;
+}
+
 const mcpAudit = (principal: McpPrincipal): AuditRequest => ({
   actor: { kind: 'user', userId: principal.userId, email: '' },
   ip: principal.client?.ip ?? '',
-  userAgent: `${principal.client?.userAgent ?? ''} (MCP client ${principal.clientId})`
-    .trim()
-    .slice(0, USER_AGENT_CHARS),
+  userAgent: withClient(principal.client?.userAgent ?? '', principal.clientId),
 });
 
 const tool = <I extends z.ZodMiniType, O extends z.ZodMiniType>(spec: ToolSpec<I, O>): ToolSpec =>

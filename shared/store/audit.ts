@@ -4,7 +4,7 @@ import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
 import { keys } from './keys.ts';
 
-/** A value before or after a change: a secret only as `'set'`, `'changed'` or `'new secret'`, never itself. */
+/** A value before or after a change: a secret only as `'set'` or `'new secret'`, never itself. */
 export type AuditValue = string | number | boolean | string[] | null;
 
 /** One changed field of a target: its path (`name`, `branding.primaryColor`, …), before and after. */

@@ -433,13 +433,6 @@ export async function addMember(
 }
 
 /**
- * Removes a member whose role is still `role` (as read), or changes it to `to`: the owner counter
- * moves in the same transaction, under the condition that one owner stays. With `ending`, the
- * member's running impersonations end in the same transaction, which holds only while the member
- * started none since its `impersonationStarts` was read (a start moves it: shared/store/
- * impersonations.ts `startImpersonation`): no impersonation outlives the role that allowed it.
- */
-/**
  * When a member last lost the rights an invitation it sent needs (docs/api.md, Organizations): an
  * owner's (`ownerLostAt`, to offer an owner) or a manager's (`managerLostAt`, to invite at all). An
  * invitation sent before that time is void for good, even once the member is promoted again
@@ -452,6 +445,13 @@ function rightsLost(from: Role, to: Role): string[] {
   return lost;
 }
 
+/**
+ * Removes a member whose role is still `role` (as read), or changes it to `to`: the owner counter
+ * moves in the same transaction, under the condition that one owner stays. With `ending`, the
+ * member's running impersonations end in the same transaction, which holds only while the member
+ * started none since its `impersonationStarts` was read (a start moves it: shared/store/
+ * impersonations.ts `startImpersonation`): no impersonation outlives the role that allowed it.
+ */
 export async function changeMember(
   db: Db,
   organizationId: string,

@@ -210,8 +210,16 @@ export async function listAudit(deps: Deps, trail: string, query: AuditListQuery
     now: Math.floor(deps.clock.now() / 1000),
     ...(cursor !== undefined ? { after: cursor } : {}),
   });
+  // An entry of an action this version does not know (written by a newer one, or retired) is left
+  // out and logged, rather than failing the whole page.
+  const unknown = page.items.filter((item) => !(String(item.action) in auditActions));
+  if (unknown.length > 0) {
+    deps.logger.log('warn', 'audit entries of unknown actions left out', {
+      actions: [...new Set(unknown.map((item) => String(item.action)))],
+    });
+  }
   return {
-    items: page.items.map(auditView),
+    items: page.items.filter((item) => String(item.action) in auditActions).map(auditView),
     page: {
       limit: query.limit,
       hasMore: page.next !== null,

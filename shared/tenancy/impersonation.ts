@@ -303,22 +303,25 @@ export async function endingsOf(
 export async function endRest(deps: Deps, endings: Endings): Promise<void> {
   // The change has committed: it is answered as done whatever happens here. Each end is tried once
   // more after a conflict or an error; one that still fails is logged (its token works until it lapses).
-  const endOnce = async (impersonation: StoredImpersonation): Promise<boolean> => {
+  const endOnce = async (impersonation: StoredImpersonation): Promise<string | null> => {
     try {
       const ended = await endStored(deps.db, {
         impersonation,
         endedAt: new Date(deps.clock.now()).toISOString(),
         audit: endedEntry(deps, impersonation, endings.cause),
       });
-      return ended.outcome !== 'conflict';
-    } catch {
-      return false;
+      return ended.outcome === 'conflict' ? 'TransactionConflict' : null;
+    } catch (error) {
+      return `${(error as Error).name}: ${(error as Error).message}`;
     }
   };
   for (const impersonation of endings.rest) {
-    if ((await endOnce(impersonation)) || (await endOnce(impersonation))) continue;
+    if ((await endOnce(impersonation)) === null) continue;
+    const failure = await endOnce(impersonation);
+    if (failure === null) continue;
     deps.logger.log('error', 'an impersonation the change ends could not be ended', {
       impersonationId: impersonation.id,
+      error: failure,
     });
   }
 }

@@ -13,7 +13,9 @@ import { officialOrigin } from './origins.ts';
  * Cost: a key whose item says `originKnown` writes nothing, and the key item is read on every key
  * path anyway, so once the origin is known a request makes no extra call. A key that has not seen
  * it yet makes ONE TransactWriteItems (shared/store/configuration.ts `recordOrigin`): the origin is
- * set only where the application has none, and the key marked known, whichever request won. The
+ * set only where the application has none, with its `origin.learned` entry, and the key marked
+ * known; where another request or the owner set it first, that write is refused and a second one
+ * only marks the key (once per key). The
  * flag never claims an origin the application lacks: it is set only in the transaction that makes
  * sure the application has one, and an owner who removes the origin clears every active key's flag
  * in the same transaction (shared/tenancy/configuration.ts). Never fails the request.

@@ -2,6 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
+import { mcpAccessToken, mcpPost, toolCall } from '../support/mcp.ts';
+import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
 // docs/api.md "Audit trail": who changed what, when and from where; filters and a cursor; nothing
@@ -192,6 +194,7 @@ describe('GET /applications/{applicationId}/audit', () => {
     ['an unknown action', 'action=user.flew'],
     ['a time without an offset', 'since=2026-11-27T10:00:00'],
     ['a page of 101', 'limit=101'],
+    ['a time past the year 9999', 'until=9999-12-31T23:00:00-05:00'],
   ])('refuses %s with 400', async (_, query) => {
     const owned = await createOwnedApplication(app);
     const answer = await manage(app, 'GET', `/applications/${owned.applicationId}/audit?${query}`, {
@@ -289,5 +292,38 @@ describe('auditRetentionDays (AUDIT_RETENTION_DAYS)', () => {
     } finally {
       await expiring.close();
     }
+  });
+});
+
+describe('the MCP write tool (auth_revoke_user_sessions)', () => {
+  it('records its revocation with the token user, the request, and the OAuth client', async () => {
+    const owned = await createOwnedApplication(app);
+    const endUser = await signIn(app, newEmail(), { 'x-api-key': owned.publicKey });
+    const token = await mcpAccessToken(app, owned.owner.userId, owned.applicationId, [
+      'auth:read',
+      'auth:write',
+    ]);
+
+    const answer = await mcpPost(
+      app,
+      owned.applicationId,
+      { ...bearer(token), 'user-agent': 'agent-cli/1.0' },
+      toolCall('auth_revoke_user_sessions', { userId: endUser.body.user.id }),
+    );
+
+    expect(answer.status, answer.text).toBe(200);
+    const trail = await read(
+      `/applications/${owned.applicationId}/audit?action=user.sessionsRevoked`,
+      owned.owner.token,
+    );
+    expect(trail.items).toHaveLength(1);
+    expect(trail.items[0]).toMatchObject({
+      actor: { kind: 'user', userId: owned.owner.userId },
+      target: { type: 'user', id: endUser.body.user.id },
+      request: {
+        ip: expect.stringMatching(/\d/),
+        userAgent: expect.stringMatching(/^agent-cli\/1\.0 \(MCP client /),
+      },
+    });
   });
 });

@@ -77,7 +77,7 @@ beforeAll(async () => {
   await mcpPaths(battery);
   await queue;
 }, 300_000);
-afterAll(() => hosts.close());
+afterAll(() => hosts?.close());
 
 const declared = (route: RouteId): readonly AuditAction[] =>
   (routes[route] as { audit?: readonly AuditAction[] }).audit ?? [];

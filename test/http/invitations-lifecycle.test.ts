@@ -231,6 +231,8 @@ describe('an invitation stands only while its inviter could still send it', () =
     expect((await accept(org, w.token)).status).toBe(200);
     app.clock.advance(1000);
     expect((await invite(org, x.token, fresh.email, 'admin')).status).toBe(202);
+    const pending = await manage(app, 'GET', `/organizations/${org}/invitations`, owner);
+    expect(pending.body.items.map((item: { email: string }) => item.email)).toEqual([fresh.email]);
 
     // Act
     const byY = await accept(org, y.token);

@@ -54,7 +54,7 @@ beforeAll(async () => {
     },
   };
 });
-afterAll(() => hosts.close());
+afterAll(() => hosts?.close());
 
 describe('the item families each route declares (shared/route-items.ts)', () => {
   it('cover every partition the sign-in, session and management paths touch', async () => {

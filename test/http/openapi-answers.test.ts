@@ -51,7 +51,7 @@ beforeAll(async () => {
     },
   };
 });
-afterAll(() => hosts.close());
+afterAll(() => hosts?.close());
 
 /** Whether a documented media type (possibly a range, `image/*`) covers the answer's. */
 const covers = (documented: string, actual: string): boolean =>

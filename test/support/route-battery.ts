@@ -61,6 +61,10 @@ export async function startBatteryHosts(): Promise<Omit<Battery, 'app'> & { clos
   const social = await startSocialProviders(certificates);
   const real = await startTestApp({
     env: { ...metadataEnv(metadata), ...socialEnv(social), MAX_CODE_EMAILS_PER_HOUR: '1000' },
+  }).catch(async (error: unknown) => {
+    await metadata.close();
+    await social.close();
+    throw error;
   });
   return {
     real,
