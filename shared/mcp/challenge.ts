@@ -8,7 +8,7 @@
 import { AppError } from '../errors.ts';
 import { serviceUrl } from '../service-url.ts';
 
-/** RFC 9728 §3: the metadata of the resource `<ISSUER>/mcp/<applicationId>` (SPEC §4.1). */
+/** RFC 9728 §3: the metadata of the resource `<ISSUER>/mcp/<applicationId>` (docs/mcp.md, Authorization). */
 export const resourceMetadataUrl = (issuer: string, applicationId: string): string =>
   serviceUrl(issuer, `/.well-known/oauth-protected-resource/mcp/${encodeURIComponent(applicationId)}`);
 

@@ -5,7 +5,7 @@
  * so a revoked connection's or a deleted application's tokens stop on their next call; then ONE
  * strongly consistent GetItem of the user's membership of the application's organization, so a
  * removal stops the tokens and a demotion narrows their scopes on the next call, not the next
- * refresh (DESIGN §6: the role bounds the scopes).
+ * refresh (docs/mcp.md, "Scopes and the step-up": the role bounds the scopes).
  */
 import type { Deps } from '../deps.ts';
 import { verifyAccessToken } from '../oauth/access-token.ts';

@@ -19,7 +19,7 @@ import type { McpPrincipal } from './principal.ts';
 import { toolSchema } from './tool-schema.ts';
 import { mayUseTool, TOOLS, type ToolSpec } from './tools.ts';
 
-/** SPEC §9.2: the one protocol revision served; 2025-era requests are refused, not served. */
+/** The one protocol revision served; 2025-era requests are refused, not served (docs/mcp.md, Protocol). */
 const MCP_PROTOCOL_VERSION = '2026-07-28';
 
 const SERVER_VERSION = '1.0.0';

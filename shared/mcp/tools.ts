@@ -1,10 +1,10 @@
 /**
- * The seven tools of an application's MCP endpoint (SPEC §4.6). Each reuses the management API's
- * domain function for the same read or write, on the application the token was issued for, and names
- * the action of the permission matrix (shared/tenancy/permissions.ts) that route checks: a tool is
- * listed and callable only when the token holds its scope AND the user's current role may take that
- * action, so no tool shows a member what the management API refuses them. Six read (`auth:read`,
- * actions every member holds), one writes (`auth:write`, owners and admins).
+ * The seven tools of an application's MCP endpoint (docs/mcp.md, Tools). Each reuses the management
+ * API's domain function for the same read or write, on the application the token was issued for,
+ * and names the action of the permission matrix (shared/tenancy/permissions.ts) that route checks:
+ * a tool is listed and callable only when the token holds its scope AND the user's current role may
+ * take that action, so no tool shows a member what the management API refuses them. Six read
+ * (`auth:read`, actions every member holds), one writes (`auth:write`, owners and admins).
  */
 import * as z from 'zod/mini';
 import { ApplicationView } from '../contracts/management.ts';
@@ -22,7 +22,7 @@ import { listTenantOrganizations } from '../tenancy/tenant-organizations.ts';
 import { getUser, listUsers, revokeUserSessions, searchUsers } from '../users/application-users.ts';
 import type { McpPrincipal } from './principal.ts';
 
-/** SPEC §2 Page, as tool arguments (numbers, not query strings): the management API's bounds. */
+/** Paging, as tool arguments (numbers, not query strings): the management API's bounds. */
 const Limit = z._default(z.int().check(z.minimum(1), z.maximum(100)), 20);
 const Offset = z._default(z.int().check(z.minimum(0), z.maximum(10_000)), 0);
 const PageInput = z.object({ limit: Limit, offset: Offset });

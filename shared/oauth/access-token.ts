@@ -1,5 +1,5 @@
 /**
- * OAuth access tokens (SPEC §5.4): RS256 JWTs signed through the `Signer` (one KMS `Sign`), valid
+ * OAuth access tokens: RS256 JWTs signed through the `Signer` (one KMS `Sign`), valid
  * 3600 s, `typ: at+jwt` (RFC 9068 §2.1) so no session verifier mistakes one for a session token,
  * with `aud` the one resource (RFC 8707) the grant was made for. The MCP endpoint verifies them
  * locally against the published keys and reads the grant (`gid`) once to know it is still live.

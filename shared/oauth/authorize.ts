@@ -1,13 +1,13 @@
 /**
- * `GET /oauth/authorize` (SPEC §4.2, DESIGN §2): the checks in the order that decides where an error
- * may go. Until the client and its redirect URI are known good, an error is a 400 JSON answer, never
- * a redirect (an unchecked redirect URI would make the server an open redirector); after that every
- * error goes back to the client's redirect URI with `iss` (RFC 9207) and `state`: by a 302 when the
- * browser has a platform session, else by a page with a link the user may follow (anyone can be a
- * client with any redirect URI, so an automatic redirect before sign-in would be an open redirector,
- * RFC 9700 §4.11.2). A browser without a platform session is sent to the sign-in bridge; one with a
- * session gets the consent page, or the page with the link when its user holds no role.
- * docs/oauth.md, "Authorization request", states the rules.
+ * `GET /oauth/authorize` (docs/oauth.md, "Authorization request"): the checks in the order that
+ * decides where an error may go. Until the client and its redirect URI are known good, an error is
+ * a 400 JSON answer, never a redirect (an unchecked redirect URI would make the server an open
+ * redirector); after that every error goes back to the client's redirect URI with `iss` (RFC 9207)
+ * and `state`: by a 302 when the browser has a platform session, else by a page with a link the
+ * user may follow (anyone can be a client with any redirect URI, so an automatic redirect before
+ * sign-in would be an open redirector, RFC 9700 §4.11.2). A browser without a platform session is
+ * sent to the sign-in bridge; one with a session gets the consent page, or the page with the link
+ * when its user holds no role. docs/oauth.md, "Authorization request", states the rules.
  */
 
 import type * as z from 'zod/mini';
@@ -34,7 +34,7 @@ import {
 import { formTargetOf, matchesRedirectUri, redirectTargetLabel, redirectWith } from './redirect-uri.ts';
 import { roleOnApplication } from './role.ts';
 
-/** The parameters of SPEC §4.2 as the chain parsed them (each a single string, or absent). */
+/** The authorization request's parameters as the chain parsed them (each a single string, or absent). */
 export type AuthorizeQuery = z.output<typeof AuthorizeQuerySchema>;
 
 /** What the consent page shows and posts back. */
@@ -95,10 +95,11 @@ export async function authorize(
     throw fail('oauthInvalidRequest', "redirect_uri is not one of the client's redirect URIs");
   }
   const redirectUri = query.redirect_uri;
-  // From here on the redirect URI is the client's own: errors go back to it (SPEC §4.2, 3). By a 302
-  // only to a client the signed-in user already trusts (a live grant of theirs names it): anyone can
-  // publish a metadata document naming any redirect URI, so for anyone else an automatic redirect
-  // would make the service an open redirector (RFC 9700 §4.11.2). Otherwise a page with a link.
+  // From here on the redirect URI is the client's own: errors go back to it (docs/oauth.md,
+  // "Authorization request", 3). By a 302 only to a client the signed-in user already trusts (a
+  // live grant of theirs names it): anyone can publish a metadata document naming any redirect URI,
+  // so for anyone else an automatic redirect would make the service an open redirector (RFC 9700
+  // §4.11.2). Otherwise a page with a link.
   const refuse = async (error: string, description: string, page?: true): Promise<AuthorizeOutcome> => {
     const asPage = page === true || !session || !(await trustsClient(deps, session.user.id, client.clientId));
     const location = redirectWith(redirectUri, {
@@ -119,7 +120,8 @@ export async function authorize(
   if (!query.code_challenge || !S256_CHALLENGE.test(query.code_challenge)) {
     return refuse('invalid_request', 'code_challenge is required: 43 base64url characters (PKCE S256)');
   }
-  // SPEC §4.2: the method may be left out, and then means S256, the only one (plain is refused).
+  // docs/oauth.md, "Authorization request": the method may be left out, and then means S256, the
+  // only one (plain is refused).
   if (query.code_challenge_method !== undefined && query.code_challenge_method !== 'S256') {
     return refuse('invalid_request', 'code_challenge_method must be S256');
   }

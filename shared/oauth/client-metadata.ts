@@ -1,8 +1,8 @@
 /**
- * Client ID metadata documents (the OAuth Client ID Metadata Document draft, issue 10 item 2): a
+ * Client ID metadata documents (the OAuth Client ID Metadata Document draft): a
  * public client is named by the https URL of a JSON document that lists its redirect URIs. The URL
  * is checked before anything is fetched, the fetch reaches only the address that was checked, and
- * every refusal is `invalid_client` (SPEC §4.2: never redirected). docs/oauth.md states the rules.
+ * every refusal is `invalid_client` (never redirected). docs/oauth.md states the rules.
  */
 import type { Config } from '../config.ts';
 import type { Deps } from '../deps.ts';
@@ -111,7 +111,7 @@ function parseClientMetadata(document: unknown, clientId: string, url: URL): Cli
       refuseThrow('redirect-uri-invalid', `redirect_uris[${index}] (${shownValue(value)}) ${why}`);
     }
   }
-  // Public clients only (SPEC §4.2): a document that claims a secret is a confidential client.
+  // Public clients only: a document that claims a secret is a confidential client.
   const method = fields.token_endpoint_auth_method;
   if (method !== undefined && method !== 'none') {
     refuseThrow(

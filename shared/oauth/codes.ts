@@ -1,8 +1,8 @@
 /**
  * Authorization codes (OAuth 2.1 §4.1.2): 256 random bits shown once to the client's redirect URI,
- * stored only as their SHA-256 (DESIGN §3), single use, 10 minutes, bound to everything the token
- * request must match. The grant id is chosen here so a replayed code can revoke what its first
- * exchange produced.
+ * stored only as their SHA-256 (docs/oauth.md, "Consent"), single use, 10 minutes, bound to
+ * everything the token request must match. The grant id is chosen here so a replayed code can
+ * revoke what its first exchange produced.
  */
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';

@@ -1,11 +1,11 @@
 /**
- * `POST /oauth/consent` (issue 10): the user's decision on a pending authorization request. The
+ * `POST /oauth/consent`: the user's decision on a pending authorization request. The
  * CSRF guard is threefold: the request must be bound to the very session whose cookie came, the
  * form must carry the page's synchronizer token, and the POST must come from the service's own
  * origin (`Origin`, or no or an opaque `Origin` with `Sec-Fetch-Site: same-origin`). The request is spent by one
  * conditional delete, so it is decided once. Approval needs the form's checkbox ticked (a
  * double-click cannot approve a window opened under the cursor) and issues a code with the scopes
- * the page showed that the user's CURRENT role still grants (DESIGN §6); every refusal is an error
+ * the page showed that the user's CURRENT role still grants; every refusal is an error
  * page, never a redirect.
  * docs/oauth.md, "Consent".
  */

@@ -1,5 +1,5 @@
 /**
- * The discovery documents (SPEC §4.1, issue 10 item 1): how an MCP client finds, from the endpoint
+ * The discovery documents: how an MCP client finds, from the endpoint
  * it was given, the authorization server (RFC 9728 protected resource metadata) and from there how
  * to authorize (RFC 8414 authorization server metadata). docs/oauth.md "Discovery" explains them.
  * Built from the configuration alone: the static documents' bundles hold no SDK client.
@@ -21,7 +21,7 @@ export function authorizationServerMetadata(issuer: string) {
     grant_types_supported: ['authorization_code', 'refresh_token'],
     // OAuth 2.1 §4.1.1: S256 only; `plain` is refused.
     code_challenge_methods_supported: ['S256'],
-    // Public clients only (SPEC §4.2): no client secret is ever issued or accepted.
+    // Public clients only: no client secret is ever issued or accepted.
     token_endpoint_auth_methods_supported: ['none'],
     scopes_supported: [...SCOPES],
     client_id_metadata_document_supported: true,
@@ -40,6 +40,6 @@ export function protectedResourceMetadata(issuer: string, resource: string) {
   };
 }
 
-/** SPEC §4.1: the `/mcp` path on this host. */
+/** The `/mcp` path on this host (docs/oauth.md, Discovery). */
 export const serviceResourceMetadata = (issuer: string) =>
   protectedResourceMetadata(issuer, serviceUrl(issuer, '/mcp'));

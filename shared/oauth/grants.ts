@@ -1,8 +1,9 @@
 /**
- * Grants as the user sees them: connections (SPEC §2 Connection, §4.4). A grant is live while it is
- * unrevoked and its newest refresh token (issued at `lastUsedAt`) has not expired. Revoking one sets
- * `revokedAt` by a conditional write: its refresh tokens fail at once (the token endpoint reads the
- * grant) and its access tokens at the MCP endpoint on their next call (which reads it too).
+ * Grants as the user sees them: connections (docs/oauth.md, Connections). A grant is live while it
+ * is unrevoked and its newest refresh token (issued at `lastUsedAt`) has not expired. Revoking one
+ * sets `revokedAt` by a conditional write: its refresh tokens fail at once (the token endpoint
+ * reads the grant) and its access tokens at the MCP endpoint on their next call (which reads it
+ * too).
  */
 import type { Deps } from '../deps.ts';
 import { newWriteId } from '../random.ts';

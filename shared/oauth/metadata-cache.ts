@@ -1,5 +1,5 @@
 /**
- * Client metadata documents kept in memory per container (issue 10, item 2): successes only, for as
+ * Client metadata documents kept in memory per container: successes only, for as
  * long as the document's `Cache-Control` allows within bounds, the least recently used dropped
  * beyond a fixed number. A failure is never kept: a client that fixes its document is served at once.
  */

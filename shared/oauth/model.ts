@@ -1,16 +1,16 @@
 /**
- * The OAuth 2.1 authorization server's shared vocabulary (issue 10): scopes and how roles narrow
+ * The OAuth 2.1 authorization server's shared vocabulary: scopes and how roles narrow
  * them, lifetimes, the records the authorize, consent, token, connection and MCP routes hand to
  * each other through the table, and the claims of an access token. docs/oauth.md explains them.
  */
 import type { Role } from '../tenancy/permissions.ts';
 
-/** SPEC §1.6: the two scopes of the service. */
+/** The two scopes of the service (docs/oauth.md). */
 export const SCOPES = ['auth:read', 'auth:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /**
- * DESIGN §6: owners and admins may hold both scopes, members only `auth:read`. A user with no role
+ * Owners and admins may hold both scopes, members only `auth:read`. A user with no role
  * in the organization that owns the application may hold none (the authorization is refused).
  */
 const scopesOfRole = (role: Role | undefined): readonly Scope[] =>
@@ -31,7 +31,7 @@ export function narrowScopes(held: readonly string[], role: Role | undefined): S
   return SCOPES.filter((scope) => allowed.includes(scope) && held.includes(scope));
 }
 
-/** SPEC §5.4: access tokens are valid 3600 s. */
+/** Access tokens are valid 3600 s (docs/oauth.md, "Token endpoint"). */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 /** Authorization codes: single use, at most 10 minutes (OAuth 2.1 §4.1.2 recommends short). */
 export const AUTHORIZATION_CODE_TTL_SECONDS = 600;
@@ -39,7 +39,10 @@ export const AUTHORIZATION_CODE_TTL_SECONDS = 600;
 export const AUTHORIZATION_REQUEST_TTL_SECONDS = 600;
 /** A refresh token's life from its issue; each rotation issues a new one. */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
-/** DESIGN §5: a replay of a rotated refresh token within this window returns the same new tokens. */
+/**
+ * A replay of a rotated refresh token within this window returns the same new tokens
+ * (docs/oauth.md, "Refresh rotation").
+ */
 export const REFRESH_REPLAY_GRACE_SECONDS = 30;
 
 /**
@@ -111,9 +114,9 @@ export interface AuthorizationCodeRecord {
 }
 
 /**
- * A grant, shown to the user as a connection (SPEC §2 Connection): one user, one client, one
- * application's resource, the scopes last granted. Revoking it ends its refresh tokens at once and
- * its access tokens at the MCP endpoint on their next call (which reads this record).
+ * A grant, shown to the user as a connection (docs/oauth.md, Connections): one user, one client,
+ * one application's resource, the scopes last granted. Revoking it ends its refresh tokens at once
+ * and its access tokens at the MCP endpoint on their next call (which reads this record).
  */
 export interface GrantRecord {
   grantId: string;
@@ -150,7 +153,7 @@ export interface AccessTokenClaims {
 }
 
 /**
- * A refresh token (`REFRESH#<sha256 of the token>`, DESIGN §5): single use, rotated by a conditional
+ * A refresh token (`REFRESH#<sha256 of the token>`): single use, rotated by a conditional
  * write that sets `rotatedAt`. Its successor is derived from it (shared/oauth/refresh.ts), so a
  * replay within REFRESH_REPLAY_GRACE_SECONDS of `rotatedAt` finds the same successor; a later
  * replay revokes the grant. `expiresAt` is also the TTL attribute.

@@ -1,6 +1,7 @@
 /**
- * The refresh-token grant (SPEC §3.4, DESIGN §5): single-use rotation by a conditional write, a
- * 30-second grace for replays, the grant's scopes re-evaluated against the user's current role.
+ * The refresh-token grant (docs/oauth.md, "Refresh rotation"): single-use rotation by a conditional
+ * write, a 30-second grace for replays, the grant's scopes re-evaluated against the user's current
+ * role.
  *
  * The successor of a refresh token is derived from it: the HMAC of the token under the server-side
  * code-hash key (the one that keys sign-in codes, which readers of the table do not have). So every
@@ -55,7 +56,7 @@ export async function refreshGrant(deps: Deps, form: TokenForm): Promise<TokenAn
   const grant = await readGrant(deps.db, record.userId, record.grantId);
   if (!grant || grant.revokedAt !== undefined) throw invalid();
 
-  // SPEC §3.4: re-evaluated against the current role; a role or application gone ends the grant.
+  // Re-evaluated against the current role; a role or application gone ends the grant.
   // So does an external resource the application released (another tenant may hold it now); its
   // own MCP endpoint needs no read.
   const held = await roleOnApplication(deps, grant.userId, grant.applicationId);

@@ -1,7 +1,8 @@
 /**
  * The role a platform user holds on an application: their membership of the organization that owns
- * it (DESIGN §6). Authorize and consent narrow the requested scopes with it, and every refresh
- * re-evaluates them (SPEC §3.4), so a demoted or removed member loses `auth:write` or the grant.
+ * it. Authorize and consent narrow the requested scopes with it, and every refresh re-evaluates
+ * them (docs/oauth.md, "Refresh rotation"), so a demoted or removed member loses `auth:write` or
+ * the grant.
  */
 import type { Deps } from '../deps.ts';
 import { readMember } from '../store/organizations.ts';

@@ -1,9 +1,9 @@
 /**
- * The sign-in bridge (issue 10): between `GET /oauth/authorize` and the consent page, a browser
+ * The sign-in bridge: between `GET /oauth/authorize` and the consent page, a browser
  * without a platform session signs in by emailed code on the service's own pages. It calls the same
  * domain functions as `POST /auth/code/start` and `/auth/code/verify` on the platform (no key), with
- * the client's IP, so the same limits hold (SPEC §8: per IP, per address, 5 attempts) and the first
- * code creates the platform account (SPEC §1.1). docs/oauth.md, "Sign-in bridge".
+ * the client's IP, so the same limits hold (per IP, per address, 5 attempts) and the first
+ * code creates the platform account. docs/oauth.md, "Sign-in bridge".
  */
 import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
@@ -63,8 +63,8 @@ function ownPageOnly(deps: Deps, client: BridgeClient): void {
 
 /**
  * `GET /oauth/login`: the pending request and the application to show (two GetItem), and the
- * browser's recent platform accounts as one-click choices (issue 12; with a valid cookie only, one
- * BatchGetItem and the IP's limit).
+ * browser's recent platform accounts as one-click choices (docs/oauth.md, "Recent accounts"; with a
+ * valid cookie only, one BatchGetItem and the IP's limit).
  */
 export async function bridgePage(
   deps: Deps,
@@ -75,9 +75,9 @@ export async function bridgePage(
 }
 
 /**
- * `POST /oauth/login/forget`: the email page's "Forget" button (issue 12). The account leaves the
- * browser's list by `DELETE /recent-accounts/{userId}`'s own rule, and the browser goes back to the
- * email page of the same request with the new cookie.
+ * `POST /oauth/login/forget`: the email page's "Forget" button (docs/oauth.md, "Recent accounts").
+ * The account leaves the browser's list by `DELETE /recent-accounts/{userId}`'s own rule, and the
+ * browser goes back to the email page of the same request with the new cookie.
  */
 export async function forgetBridgeChoice(
   deps: Deps,
@@ -183,9 +183,11 @@ export async function verifyBridgeSignIn(
     return {
       outcome: 'signed-in',
       cookies: [
-        // The platform session cookie (SPEC §5.2): the form came from the service's own origin.
+        // The platform session cookie (docs/security.md, "Session tokens"): the form came from the
+        // service's own origin.
         sessionCookie(deps.config, PLATFORM, result.token),
-        // Issue 12: the account joins the browser's recent accounts, first.
+        // The account joins the browser's recent accounts, first
+        // (docs/oauth.md, "Recent accounts").
         await rememberAccount(deps, input.client.cookies, { userId: result.user.id, scope: PLATFORM }),
       ],
       returnTo: serviceUrl(deps.config.ISSUER, `/oauth/authorize?${request.query}`),

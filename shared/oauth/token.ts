@@ -1,6 +1,7 @@
 /**
- * POST /oauth/token (SPEC §4.2): public clients only, two grants. The authorization-code grant is
- * here; the refresh-token grant is shared/oauth/refresh.ts. Every refusal is an RFC 6749 error.
+ * POST /oauth/token (docs/oauth.md, "Token endpoint"): public clients only, two grants. The
+ * authorization-code grant is here; the refresh-token grant is shared/oauth/refresh.ts. Every
+ * refusal is an RFC 6749 error.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { TokenForm } from '../contracts/oauth-token.ts';
@@ -18,7 +19,7 @@ import { holdsResource, roleOnApplication, sameResource } from './role.ts';
 import { answerOf, required, type TokenAnswer } from './token-answer.ts';
 
 /**
- * Public clients only (SPEC §4.2, `token_endpoint_auth_methods_supported: ["none"]`): a client that
+ * Public clients only (`token_endpoint_auth_methods_supported: ["none"]`): a client that
  * tries to authenticate uses a method we do not support, which RFC 6749 §5.2 names `invalid_client`.
  * By an `Authorization` header: 401 with a `WWW-Authenticate` challenge of the scheme it used
  * (§5.2 requires it then); by a `client_secret` in the body: 400 like every other OAuth error here.
@@ -97,7 +98,7 @@ async function exchangeCode(deps: Deps, form: TokenForm): Promise<TokenAnswer> {
   if (form.resource !== undefined && !sameResource(form.resource, code.resource))
     throw fail('invalidTarget', 'The resource is not the one the code was authorized for');
 
-  // SPEC §3.4: the role is read again, as every refresh does: a user removed or demoted since the
+  // The role is read again, as every refresh does: a user removed or demoted since the
   // consent holds what the role allows now. The resource must still be the application's (an
   // external one may have been released and claimed by another tenant). A refusal spends the code.
   const held = await roleOnApplication(deps, code.userId, code.applicationId);
@@ -107,7 +108,7 @@ async function exchangeCode(deps: Deps, form: TokenForm): Promise<TokenAnswer> {
     throw fail('invalidGrant', 'The authorization code is no longer valid for this user or resource');
   }
 
-  // 256 random bits, shown once, stored as its SHA-256 (DESIGN §3).
+  // 256 random bits, shown once, stored as its SHA-256 (docs/oauth.md, "Refresh rotation").
   const refreshToken = newSecret(deps.random);
   const refresh: RefreshTokenRecord = {
     tokenHash: sha256Hex(refreshToken),

@@ -1,12 +1,12 @@
 /**
- * Social sign-in (issue 12): an application's end user signs in with the application owner's own
+ * Social sign-in: an application's end user signs in with the application owner's own
  * OAuth client at Google, GitHub, Microsoft or an OpenID Connect issuer. Three steps, each its own
  * route (docs/social-sign-in.md):
  * 1. start: the browser is sent to the provider with `state`, PKCE (S256) and, for OpenID
  *    Connect, a `nonce`, all kept server-side for 10 minutes and usable once;
  * 2. callback: the provider's code is exchanged, its verified address is the proof (as a code is
- *    in sign-in by email), the first success creates the account exactly like code sign-in (SPEC
- *    §1.1), and the browser returns to a return URL the owner registered, with a one-time exchange
+ *    in sign-in by email), the first success creates the account exactly like code sign-in, and
+ *    the browser returns to a return URL the owner registered, with a one-time exchange
  *    code (never a token in a URL);
  * 3. exchange: the application (its SDK or back end, with its key) trades the code for the
  *    SignInResult, in the sign-in transaction of code sign-in (shared/sign-in/complete.ts).
@@ -57,7 +57,7 @@ import {
   WrongIssuer,
 } from './providers.ts';
 
-/** The state lives as long as a sign-in code (SPEC §8: 10 minutes). */
+/** The state lives as long as a sign-in code (10 minutes). */
 export const SOCIAL_STATE_TTL_MS = CODE_TTL_SECONDS * 1000;
 /** The exchange code: long enough for a page load and one back-end call, short enough to leak little. */
 export const SOCIAL_CODE_TTL_MS = 120_000;
@@ -392,9 +392,9 @@ function clientAuthentication(setup: ProviderSetup, secret: string): oauth.Clien
 }
 
 /**
- * The account of the proved address, created on its first sign-in (SPEC §1.1, §1.7: the same
- * account as code sign-in, one per address per application under any concurrency), with the
- * exchange code stored for it. A disabled account is refused before any code exists.
+ * The account of the proved address, created on its first sign-in (docs/api.md, "Social sign-in":
+ * the same account as code sign-in, one per address per application under any concurrency), with
+ * the exchange code stored for it. A disabled account is refused before any code exists.
  */
 async function signInAccount(
   deps: Deps,

@@ -1,5 +1,5 @@
 /**
- * The application's social sign-in page (issue 12; shared/social/sign-in-page.ts): the brand, one
+ * The application's social sign-in page (shared/social/sign-in-page.ts): the brand, one
  * link per provider, and the browser's recent accounts of the application, each with a Forget
  * form. No JavaScript; every value escaped.
  */

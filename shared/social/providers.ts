@@ -1,5 +1,5 @@
 /**
- * The four social providers (issue 12): how each one's authorization server is found, what it is
+ * The four social providers: how each one's authorization server is found, what it is
  * asked for, and how its answer proves an email address. The protocol itself (PKCE, the token
  * request, ID token claims: `iss`, `aud`, `exp`, `nonce`) is oauth4webapi's; this file holds only
  * what differs between providers. docs/social-sign-in.md says what an owner registers with each.

@@ -1,6 +1,7 @@
 /**
- * The application's own social sign-in page (issue 12): a button per provider the application
- * offers and the browser's recent accounts of that application, each with a Forget button. It is
+ * The application's own social sign-in page (docs/api.md, "Social sign-in page"): a button per
+ * provider the application offers and the browser's recent accounts of that application, each
+ * with a Forget button. It is
  * the application's page, not the platform's OAuth sign-in bridge (`/oauth/login`), which signs in
  * platform accounts only and never offers an application's providers: an owner-controlled OpenID
  * Connect issuer could otherwise assert any platform address.

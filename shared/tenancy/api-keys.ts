@@ -31,7 +31,7 @@ export interface ApiKey {
   use?: { keyId: string; keyHash: string; lastUsedAt: string | null };
 }
 
-/** DESIGN §5: issue `pu_`/`sk_`; accept `ak_` (the interface description's prefix) as secret. */
+/** Issue `pu_`/`sk_`; accept `ak_` (the interface description's prefix) as secret. */
 const prefixType: Record<string, ApiKeyType> = { pu_: 'public', sk_: 'secret', ak_: 'secret' };
 const KEY_FORMAT = /^(pu_|sk_|ak_)[A-Za-z0-9_-]{22,128}$/;
 
@@ -213,7 +213,7 @@ export async function revokeApiKey(
   };
 }
 
-/** Last use is noted at most once a minute per key (issue 8), so reads stay cheap. */
+/** Last use is noted at most once a minute per key (docs/api.md, "API keys"), so reads stay cheap. */
 const USE_RESOLUTION_MS = 60_000;
 
 /** Notes the key's use if its last noted use is older than a minute; never fails the request. */

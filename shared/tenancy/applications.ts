@@ -41,7 +41,7 @@ export interface Application {
   /** Moved by every configuration write, which is conditioned on the version it read. */
   configurationVersion: number;
   createdAt: string;
-  /** Issue 8: its end users and tenant organizations, counted at write time (list totals). */
+  /** Its end users and tenant organizations, counted at write time (list totals). */
   userCount: number;
   organizationCount: number;
 }
@@ -100,8 +100,9 @@ export interface NewApplication {
 }
 
 /**
- * Creates an application in `organization` (SPEC §4.5), counted against its plan in the same
- * transaction (DESIGN §6): 403 PLAN_LIMIT_REACHED with `details: { plan, limit }` beyond it.
+ * Creates an application in `organization` (docs/api.md, Applications), counted against its plan in
+ * the same transaction (docs/api.md, Organizations): 403 PLAN_LIMIT_REACHED with `details: { plan,
+ * limit }` beyond it.
  */
 export async function createApplication(
   deps: Deps,
@@ -258,10 +259,10 @@ export async function updateApplication(
 }
 
 /**
- * Deletes the application (issue 8): its keys are revoked and its OAuth resources freed in the same
- * transaction; its users, sessions and tenant organizations stay stored but unreachable, since
- * every session check and every management read goes through the application item, and sessions
- * expire within 7 days.
+ * Deletes the application (docs/api.md, Applications): its keys are revoked and its OAuth resources
+ * freed in the same transaction; its users, sessions and tenant organizations stay stored but
+ * unreachable, since every session check and every management read goes through the application
+ * item, and sessions expire within 7 days.
  */
 export async function deleteApplication(deps: Deps, audit: AuditRequest, app: Application): Promise<void> {
   const now = new Date(deps.clock.now()).toISOString();

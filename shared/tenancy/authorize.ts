@@ -53,10 +53,10 @@ const notFound = (target: TargetKind) =>
   fail('notFound', target === 'organization' ? 'No such organization' : 'No such application');
 
 /**
- * The one place a management request is allowed or refused (DESIGN §6): the caller's actor on the
- * target is looked up, then the matrix decides. No credential was already 401 (auth `manage`);
- * an unknown target, or one of another tenant, is 404 (never revealing that it exists); a known
- * target the actor may not touch is 403.
+ * The one place a management request is allowed or refused (docs/api.md, "Management API"): the
+ * caller's actor on the target is looked up, then the matrix decides. No credential was already 401
+ * (auth `manage`); an unknown target, or one of another tenant, is 404 (never revealing that it
+ * exists); a known target the actor may not touch is 403.
  */
 export async function authorize(
   deps: Deps,

@@ -1,9 +1,10 @@
 /**
- * An application's configuration (issue 8 item 4): one validated document, its schemas (strict, so
- * an unknown key is named in the 400), the RFC 7396 merge of a patch, and how it is stored on the
- * application item. SPEC §2 names `authentication.syntheticEmailDomain` and `oauth.resources`;
- * `origin` is the official origin of SPEC §1.8; `socialProviders` and `socialReturnUrls` are social
- * sign-in's (shared/tenancy/social-providers.ts).
+ * An application's configuration (docs/api.md, "Configuration and origin learning"): one validated
+ * document, its schemas (strict, so an unknown key is named in the 400), the RFC 7396 merge of a
+ * patch, and how it is stored on the application item. It holds
+ * `authentication.syntheticEmailDomain` and `oauth.resources`; `origin` is the official origin
+ * (docs/api.md, "Origin learning"); `socialProviders` and `socialReturnUrls` are social sign-in's
+ * (shared/tenancy/social-providers.ts).
  */
 import * as z from 'zod/mini';
 import { httpsUri, UniqueHttpsUris } from './https-uri.ts';

@@ -80,7 +80,10 @@ function settingsAudit(
   ];
 }
 
-/** Seals a client secret for `app` (DESIGN §7): the plaintext goes no further than this. */
+/**
+ * Seals a client secret for `app` (docs/security.md, "Provider client secrets"): the plaintext goes
+ * no further than this.
+ */
 const sealFor = (deps: Deps, app: Application) => (plaintext: string) => deps.sealer.seal(app.id, plaintext);
 
 /**

@@ -14,7 +14,10 @@ export const ImpersonationPath = z.object({ id: Id });
  */
 const HIDDEN = /(?!\n)[\p{Cc}\p{Cs}\u2028\u2029]/u;
 
-/** Issue 8: why the support user acts as the end user, 1 to 500 characters after trimming. */
+/**
+ * Why the support user acts as the end user, 1 to 500 characters after trimming (docs/api.md,
+ * Impersonation).
+ */
 export const StartImpersonationBody = z.strictObject({
   reason: z.string().check(
     z.refine((reason: string) => !HIDDEN.test(reason) && !FORMAT.test(reason), {

@@ -20,7 +20,10 @@ import { auditEntry } from './audit.ts';
 import { USER_AGENT_CHARS } from './audit-actions.ts';
 import { mayAct, type Role } from './permissions.ts';
 
-/** SPEC §8: an impersonation lasts 15 minutes, its session and token alike, and is never extended. */
+/**
+ * An impersonation lasts 15 minutes, its session and token alike, and is never extended
+ * (docs/api.md, Impersonation).
+ */
 const IMPERSONATION_SECONDS = 15 * 60;
 
 /**
@@ -48,7 +51,7 @@ const impersonatingRoles = ROLES.filter((role) => mayAct('impersonation.start', 
 /** Whether a member of `role` may start impersonations, so may have some running. */
 export const mayImpersonate = (role: Role): boolean => impersonatingRoles.includes(role);
 
-/** SPEC §2 ImpersonationRecord, as the API answers it. */
+/** The ImpersonationRecord, as the API answers it (docs/api.md, Impersonation). */
 function impersonationRecord(item: Record<string, unknown>) {
   return {
     id: item.id as string,
@@ -71,9 +74,9 @@ export interface StartInput {
 }
 
 /**
- * SPEC §1.10: an owner or admin of the application's organization (the matrix decided) starts acting
+ * An owner or admin of the application's organization (the matrix decided) starts acting
  * as one of its end users. One transaction writes the user's 15-minute session, the record and the
- * `impersonation.started` entry; the token carries `act: { sub: <support user> }` (DESIGN §5).
+ * `impersonation.started` entry; the token carries `act: { sub: <support user> }` (RFC 8693 §4.1).
  */
 export async function startImpersonation(
   deps: Deps,
@@ -160,8 +163,9 @@ export async function startImpersonation(
 }
 
 /**
- * A disabled user has no sessions and gets none (issue 8): an impersonation of it would be a session
- * every lookup refuses, and an audit entry for nothing. A known user the caller may not act on: 403.
+ * A disabled user has no sessions and gets none (docs/api.md, Impersonation): an impersonation of
+ * it would be a session every lookup refuses, and an audit entry for nothing. A known user the
+ * caller may not act on: 403.
  */
 const disabledUser = () => fail('forbidden', 'The user is disabled');
 
@@ -183,10 +187,10 @@ const issuedBy = (impersonation: StoredImpersonation, token: ImpersonationClaims
   token.act.sub === impersonation.actorId;
 
 /**
- * POST /impersonation/{id}/end (SPEC §3.3, §4.4). Authorized by that impersonation's own token
- * alone: verified locally (signature, issuer, expiry) and matched to the record, not to its session,
- * which the first end deletes; so a second end with the same token finds the record ended and
- * answers it unchanged (idempotent). Any other credential is 403, an unknown id 404; an expired
+ * POST /impersonation/{id}/end (docs/api.md, Impersonation). Authorized by that impersonation's own
+ * token alone: verified locally (signature, issuer, expiry) and matched to the record, not to its
+ * session, which the first end deletes; so a second end with the same token finds the record ended
+ * and answers it unchanged (idempotent). Any other credential is 403, an unknown id 404; an expired
  * token proves nothing (403), and the impersonation then stays as it lapsed (`endedAt` null).
  */
 export async function endImpersonation(deps: Deps, presented: readonly ImpersonationClaims[], id: string) {

@@ -82,9 +82,9 @@ const invitationView = (stored: StoredInvitation): Invitation => ({
 });
 
 /**
- * Invites an address to a platform organization (issue 8 "add by email"). Nobody becomes a member
- * without accepting, and the answer is the same whether or not the address has an account, so
- * the route tells its caller nothing about who has one. A manager grants at most its own role.
+ * Invites an address to a platform organization (docs/api.md, Organizations). Nobody becomes a
+ * member without accepting, and the answer is the same whether or not the address has an account,
+ * so the route tells its caller nothing about who has one. A manager grants at most its own role.
  */
 export async function inviteMember(
   deps: Deps,

@@ -51,7 +51,7 @@ export function organizationFromItem(item: Record<string, unknown>): Organizatio
   };
 }
 
-/** A platform organization as its members see it: the plan and its usage (SPEC §1.9). */
+/** A platform organization as its members see it: the plan and its usage (docs/api.md, Organizations). */
 export const organizationView = (org: Organization, role: Role) => ({
   id: org.id,
   name: org.name,
@@ -61,7 +61,10 @@ export const organizationView = (org: Organization, role: Role) => ({
   createdAt: org.createdAt,
 });
 
-/** `POST /organizations` (SPEC §4.5): a platform organization owned by the caller, on the free plan. */
+/**
+ * `POST /organizations` (docs/api.md, Organizations): a platform organization owned by the caller,
+ * on the free plan.
+ */
 export async function createOrganization(
   deps: Deps,
   audit: AuditRequest,

@@ -5,9 +5,9 @@ import { changeEntry, serviceRequest } from './audit.ts';
 import { officialOrigin } from './origins.ts';
 
 /**
- * SPEC §1.8 (issue 8 item 7): the first real `Origin` seen with an application's key becomes the
- * application's official origin. Called by the chain on routes that may write the table, for every
- * request with a key; disposable origins (shared/tenancy/origins.ts) are never recorded and
+ * docs/api.md, "Origin learning": the first real `Origin` seen with an application's key becomes
+ * the application's official origin. Called by the chain on routes that may write the table, for
+ * every request with a key; disposable origins (shared/tenancy/origins.ts) are never recorded and
  * authenticate as usual.
  *
  * Cost: a key whose item says `originKnown` writes nothing, and the key item is read on every key

@@ -1,9 +1,10 @@
 /**
- * Which `Origin` values are an application's official origin (SPEC §1.8, issue 8 item 7). Every
- * pattern of a disposable origin lives here, each with an example that test/unit/origins.test.ts
- * and test/http/origin-learning.test.ts send: preview deployments, development environments,
- * tunnels, loopback and private addresses, and the names reserved for testing or private use.
- * A disposable origin still authenticates normally; it is only never recorded.
+ * Which `Origin` values are an application's official origin (docs/api.md, "Origin learning").
+ * Every pattern of a disposable origin lives here, each with an example that
+ * test/unit/origins.test.ts and test/http/origin-learning.test.ts send: preview deployments,
+ * development environments, tunnels, loopback and private addresses, and the names reserved for
+ * testing or private use. A disposable origin still authenticates normally; it is only never
+ * recorded.
  */
 
 /** What a pattern sees of an origin: its lower-case host without a trailing dot or IPv6 brackets. */

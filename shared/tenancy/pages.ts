@@ -1,4 +1,7 @@
-/** SPEC §2 Page of an unpaginated list: every item, `total` and `hasMore` null. */
+/**
+ * The page of an unpaginated list: every item, `total` and `hasMore` null
+ * (docs/api.md, "Management API").
+ */
 export const unpaginated = <T>(items: T[]) => ({
   items,
   page: { limit: items.length, offset: 0, total: null, hasMore: null },

@@ -1,7 +1,8 @@
 /**
- * The permission matrix (DESIGN §6), as data: who may do what to which kind of target. Routes name
- * an action (shared/routes.ts `permission`); shared/tenancy/authorize.ts is the one function that
- * decides from this table, and docs/api.md prints it. Handlers never check roles by hand.
+ * The permission matrix (docs/api.md, Permission matrix), as data: who may do what to which kind of
+ * target. Routes name an action (shared/routes.ts `permission`); shared/tenancy/authorize.ts is the
+ * one function that decides from this table, and docs/api.md prints it. Handlers never check roles
+ * by hand.
  *
  * Actors:
  * - `owner`, `admin`, `member`: a platform session of a member of the organization that owns the
@@ -57,24 +58,31 @@ export const permissions = {
   'apiKeys.revoke': { target: 'application', allow: managers },
   /** Insights: an application's counters (shared/tenancy/statistics.ts); a public key sits in browsers. */
   'statistics.read': { target: 'application', allow: [...readers, 'secretKey'] },
-  /** SPEC §1.10: acting as one of the application's end users; a session of the application never may. */
+  /**
+   * Acting as one of the application's end users; a session of the application never may
+   * (docs/api.md, Impersonation).
+   */
   'impersonation.start': { target: 'application', allow: managers },
   /** The application's audit trail: every administrative change inside it (docs/api.md "Audit trail"). */
   'audit.read': { target: 'application', allow: managers },
   /** The organization's audit trail: its members, invitations, and its applications' creation and deletion. */
   'organizationAudit.read': { target: 'organization', allow: managers },
-  /** The application's end users: list, search, read (issue 8). */
+  /** The application's end users: list, search, read (docs/api.md, Users). */
   'users.read': { target: 'application', allow: [...readers, 'secretKey'] },
   /** Update, disable, enable, delete an end user, revoke its sessions. */
   'users.write': { target: 'application', allow: [...managers, 'secretKey'] },
-  /** The application's tenant organizations and their members (SPEC "Application organizations"). */
+  /** The application's tenant organizations and their members (docs/api.md, "Tenant organizations"). */
   'tenantOrganizations.read': { target: 'application', allow: [...readers, 'secretKey'] },
   'tenantOrganizations.write': { target: 'application', allow: [...managers, 'secretKey'] },
   'configuration.read': { target: 'application', allow: [...readers, 'secretKey'] },
-  /** Replacing or patching it, the official origin included (SPEC §1.8: the owner may set it). */
+  /**
+   * Replacing or patching it, the official origin included (docs/api.md, "Origin learning": the
+   * owner may set it).
+   */
   'configuration.write': { target: 'application', allow: [...managers, 'secretKey'] },
   /**
-   * Issue 12: changing social sign-in (its providers and return URLs) within a configuration write.
+   * Changing social sign-in (its providers and return URLs) within a configuration write
+   * (docs/api.md, "Configuration and origin learning").
    * Whoever sets them can sign in as the application's users (an OpenID Connect issuer of their own
    * vouches for any address; a return URL of their own receives the codes), so, as for
    * impersonation, only a signed-in owner or admin; never the secret key.

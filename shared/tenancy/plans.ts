@@ -1,6 +1,6 @@
 /**
- * Organization plans (SPEC §1.9, DESIGN §6): how many applications an organization may hold. An
- * operator changes an organization's plan (the `plan` attribute of its item); customers cannot.
+ * Organization plans (docs/api.md, Organizations): how many applications an organization may hold.
+ * An operator changes an organization's plan (the `plan` attribute of its item); customers cannot.
  */
 const plans = { free: 3, pro: 25, enterprise: null } as const satisfies Record<string, number | null>;
 

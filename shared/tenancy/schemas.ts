@@ -17,7 +17,10 @@ export const InvitationPath = z.object({ organizationId: Id, email: Email });
 
 const Role = z.enum(['owner', 'admin', 'member']);
 
-/** SPEC §2 Page: `limit` 1 to 100 (default 20), `offset` from 0 (default 0, at most 10000). */
+/**
+ * Paging (docs/api.md, "Management API"): `limit` 1 to 100 (default 20), `offset` from 0 (default
+ * 0, at most 10000).
+ */
 const Count = (max: number) =>
   z
     .pipe(

@@ -4,7 +4,7 @@ import { PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from './api-keys.ts';
 
 export interface KeyScope {
-  /** `platform` without a key, else the key's application id (SPEC §1.3). */
+  /** `platform` without a key, else the key's application id. */
   scope: string;
   key: ApiKey | null;
 }

@@ -1,9 +1,10 @@
 /**
  * OAuth resources (RFC 8707) on this service's own origin. The service serves one per application,
- * its MCP endpoint `<ISSUER>/mcp/<applicationId>` (SPEC §4, `/.well-known/oauth-protected-resource/mcp/{id}`),
- * and it belongs to that application alone: any other application registering it (or any other
- * URI on the service's origin) would squat a resource the service itself vouches for, answering the
- * rightful application 409 and sending its OAuth flows to the squatter.
+ * its MCP endpoint `<ISSUER>/mcp/<applicationId>` (docs/oauth.md, Discovery:
+ * `/.well-known/oauth-protected-resource/mcp/{id}`), and it belongs to that application alone: any
+ * other application registering it (or any other URI on the service's origin) would squat a
+ * resource the service itself vouches for, answering the rightful application 409 and sending its
+ * OAuth flows to the squatter.
  */
 import { serviceUrl } from '../service-url.ts';
 /**

@@ -1,8 +1,10 @@
 /**
- * The social sign-in part of an application's configuration (issue 12 item 1): the owner's own
- * OAuth client per provider, and the return URLs the flow may end on. The client secret is
- * write-only (DESIGN §7): a write takes its plaintext, which shared/tenancy/configuration.ts seals
- * before anything else sees it; the document holds only `{ sealed }`; a read shows `{ set }`.
+ * The social sign-in part of an application's configuration
+ * (docs/api.md, "Configuration and origin learning"): the owner's own OAuth client per provider,
+ * and the return URLs the flow may end on. The client secret is write-only
+ * (docs/security.md, "Provider client secrets"): a write takes its plaintext, which
+ * shared/tenancy/configuration.ts seals before anything else sees it; the document holds only
+ * `{ sealed }`; a read shows `{ set }`.
  */
 
 import { isDeepStrictEqual } from 'node:util';

@@ -5,8 +5,9 @@ import { readDayCounts, readSessionBuckets } from '../store/statistics.ts';
 import type { Application } from './applications.ts';
 
 /**
- * Insights (issue 8 item 9): an application's statistics, from counters kept at write time
- * (shared/store/statistics.ts), never by reading users or sessions. Days are UTC days.
+ * Insights (docs/api.md, "Insights: statistics"): an application's statistics, from counters kept
+ * at write time (shared/store/statistics.ts), never by reading users or sessions. Days are UTC
+ * days.
  */
 
 /** The longest range, both ends included. */
@@ -14,7 +15,7 @@ const MAX_RANGE_DAYS = 90;
 /** Without `from`, the range is this many days ending with `to`. */
 const DEFAULT_RANGE_DAYS = 30;
 const DAY_MS = 86_400_000;
-/** SPEC §8: a session lives 7 days after its last issue or refresh, to the second. */
+/** A session lives 7 days after its last issue or refresh, to the second (docs/data-model.md, Statistics). */
 const SESSION_DAYS = (SESSION_TTL_SECONDS * 1000) / DAY_MS;
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -1,8 +1,9 @@
 /**
- * An application's tenant organizations (SPEC "Application organizations"; DESIGN §5: each end
- * user's first sign-in makes one it owns), managed by the application's secret key or the owners
- * and admins of the organization that owns the application (the matrix decided before this). An
- * organization of another application, or a platform organization, is 404 here.
+ * An application's tenant organizations
+ * (docs/api.md, "Application users and tenant organizations": each end user's first sign-in
+ * makes one it owns), managed by the application's secret key or the owners and admins of the
+ * organization that owns the application (the matrix decided before this). An organization of
+ * another application, or a platform organization, is 404 here.
  */
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';

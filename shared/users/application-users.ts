@@ -1,7 +1,8 @@
 /**
- * An application's end users as its managers see them (issue 8: list, search, read, update,
- * disable, enable, revoke sessions; delete is shared/users/delete-user.ts). The matrix allowed the
- * caller on the application already; a user of another application (or of the platform) is 404.
+ * An application's end users as its managers see them (docs/api.md, Users: list, search, read,
+ * update, disable, enable, revoke sessions; delete is shared/users/delete-user.ts). The matrix
+ * allowed the caller on the application already; a user of another application (or of the platform)
+ * is 404.
  */
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
@@ -16,7 +17,10 @@ import type { EndCause } from '../tenancy/impersonation.ts';
 import { changeProfile, type ProfileChange } from './update-user.ts';
 import { storedImageIdOf, userFromItem } from './user.ts';
 
-/** The User of SPEC §2 with what managers see besides (shared/contracts/users.ts ManagedUser). */
+/**
+ * The User plus what managers see (docs/api.md, "The managed User"; shared/contracts/users.ts
+ * ManagedUser).
+ */
 function managedUserFromItem(item: Item, issuer: string) {
   const disabledAt = (item.disabledAt as string | undefined) ?? null;
   return {
@@ -81,7 +85,7 @@ export async function getUser(deps: Deps, application: Application, userId: stri
   return managedUserFromItem(await findUser(deps, application, userId), deps.config.ISSUER);
 }
 
-/** PATCH: name and image as in update-user (SPEC §2), with the same stored-image handling. */
+/** PATCH: name and image as in update-user (docs/api.md, Users), with the same stored-image handling. */
 export async function updateUser(
   deps: Deps,
   audit: AuditRequest,

@@ -11,8 +11,8 @@ import { endSessions, findUser, userEntry, writeDisabled } from './application-u
 import { storedImageIdOf } from './user.ts';
 
 /**
- * DELETE an application's user (issue 8), in an order that a failed delete can simply be retried:
- * every step before the last is idempotent, and the user stays findable until the last.
+ * DELETE an application's user (docs/api.md, Users), in an order that a failed delete can simply be
+ * retried: every step before the last is idempotent, and the user stays findable until the last.
  * 1. The user is disabled (one transaction, as POST .../disable): its tokens stop at once, and no
  *    sign-in or impersonation can add a session while the rest runs.
  * 2. Its sessions end, uncounted from the statistics (impersonations ended and recorded).

@@ -22,10 +22,10 @@ export const FORMAT = /(?![\u200C\u200D])\p{Cf}|[\u{E0000}-\u{E007F}]/u;
 const VISIBLE = /(?![\u115F\u1160\u3164\uFFA0\u2800])[\p{L}\p{N}\p{P}\p{S}]/u;
 
 /**
- * SPEC §2 / §8: a display name is 1 to 120 characters, counted after trimming, at least one of them
+ * A display name is 1 to 120 characters, counted after trimming, at least one of them
  * visible. The one schema of every name field (`start`'s and `update-user`'s), so each refuses the
- * same characters with 400 VALIDATION_ERROR (issue 7, item 8). Checked before trimming: a trailing line break is refused,
- * not quietly cut.
+ * same characters with 400 VALIDATION_ERROR (docs/api.md, Names). Checked before trimming: a
+ * trailing line break is refused, not quietly cut.
  */
 export const DisplayName = z.string().check(
   z.refine((name: string) => !UNPRINTABLE.test(name), {

@@ -1,13 +1,16 @@
 import * as z from 'zod/mini';
 import { DisplayName } from './display-name.ts';
 
-/** SPEC §2 / §8: the image string is at most 716800 chars, the image itself at most 500 KB. */
+/**
+ * The image string is at most 716800 chars, the image itself at most 500 KB (docs/api.md,
+ * "Profile images").
+ */
 export const MAX_IMAGE_CHARS = 716_800;
 export const MAX_IMAGE_BYTES = 500 * 1024;
 /**
  * An image URL the user gives is kept on the profile items and returned in every session answer, so
- * it must stay small whatever SPEC §8 allows the string (716800 chars, sized for a data URL): 8192,
- * the longest URL CloudFront and common servers accept.
+ * it must stay small whatever length the string may have (716800 chars, sized for a data URL):
+ * 8192, the longest URL CloudFront and common servers accept.
  */
 export const MAX_IMAGE_URL_CHARS = 8192;
 

@@ -20,8 +20,9 @@ const MAX_PROFILE_RACES = 5;
  * POST /auth/update-user. The profile lives on the user item and, as a copy, on the account
  * (email) item that sign-in reads; an uploaded image is stored apart, under an id of its owner and
  * its bytes, and the profile keeps that id, so the profile items stay small whatever the photo.
- * One transaction writes them all and deletes the image the profile named (SPEC §2: the empty
- * string removes the photo; a replaced one goes too), so each user has at most one stored image.
+ * One transaction writes them all and deletes the image the profile named (docs/api.md,
+ * "Profile images": the empty string removes the photo; a replaced one goes too), so each user
+ * has at most one stored image.
  * The deletion is conditioned on the profile still naming that image; a change that lost the race
  * learns the image named now and tries again, without another read.
  */
@@ -40,8 +41,8 @@ export interface ProfileOwner {
 }
 
 /**
- * The change of update-user, for the user itself or an application's managers (issue 8): the new
- * User, or null when the account no longer exists.
+ * The change of update-user, for the user itself or an application's managers (docs/api.md, Users):
+ * the new User, or null when the account no longer exists.
  */
 export async function changeProfile(
   deps: Deps,

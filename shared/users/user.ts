@@ -1,6 +1,6 @@
 import { imageUrl } from './image.ts';
 
-/** The public User of SPEC §2. `image` is a URL: one the user gave, or that of a stored image. */
+/** The public User the API answers. `image` is a URL: one the user gave, or that of a stored image. */
 export interface User {
   id: string;
   email: string;
@@ -34,7 +34,10 @@ export function userFromItem(item: Record<string, unknown>, issuer: string): Use
 export const storedImageIdOf = (item: Record<string, unknown>): string | null =>
   (item.imageId as string | undefined) ?? null;
 
-/** Email identity: trimmed and lower-cased (DESIGN §5: one account per normalised email per scope). */
+/**
+ * Email identity: trimmed and lower-cased (docs/api.md, Endpoints: one account per normalised email
+ * per scope).
+ */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
 const DOTLESS_PROVIDERS = new Set(['gmail.com', 'googlemail.com']);

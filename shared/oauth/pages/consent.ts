@@ -1,5 +1,5 @@
 /**
- * The consent page (issue 10): who asks (the client's name, its client_id and where the answer
+ * The consent page: who asks (the client's name, its client_id and where the answer
  * goes), for which application, and what each granted scope lets it do, in plain words; Approve and
  * Deny in one form, with a required checkbox for Approve (a double-click on another site's page
  * cannot approve a consent window opened under the cursor). And the refusal page: an error for the

@@ -1,6 +1,6 @@
 /**
- * The sign-in bridge's two pages (issue 10): the email form and the code form. Plain forms that
- * post to the service's own origin; every value escaped.
+ * The sign-in bridge's two pages (docs/oauth.md, "Sign-in bridge"): the email form and the code
+ * form. Plain forms that post to the service's own origin; every value escaped.
  */
 import { escapeHtml } from '../../html-escape.ts';
 import { htmlDocument, type PagePolicy } from '../../http/html.ts';
@@ -22,10 +22,10 @@ export const signInPolicy = (brand: Brand, clientTarget?: string): PagePolicy =>
 });
 
 /**
- * The browser's recent accounts (issue 12): one form each, posting the account's user id (never its
+ * The browser's recent accounts: one form each, posting the account's user id (never its
  * address, which the service resolves) to send the code in one click, and beside it a "Forget" form
  * that takes the account off the list (plain forms: no script). No image is shown, so the page's
- * CSP needs no image source beyond the logo.
+ * CSP needs no image source beyond the logo (docs/oauth.md, "Recent accounts").
  */
 function recentChoices(requestId: string, choices: readonly BridgeChoice[]): string {
   if (choices.length === 0) return '';
