@@ -256,8 +256,8 @@ export const callsBenchmark: Benchmark = {
         },
       );
 
-      // Social sign-in (issue 12) with GitHub: start, the provider, the callback (first sign-in, then
-      // an existing account) and the exchange of its code by the application.
+      // Social sign-in (docs/social-sign-in.md) with GitHub: start, the provider, the callback (first
+      // sign-in, then an existing account) and the exchange of its code by the application.
       social.github.clients.set('bench-github', 'bench-github-secret');
       social.github.nextUser = {
         login: 'bench',
@@ -337,7 +337,8 @@ export const callsBenchmark: Benchmark = {
       });
       await call('POST /auth/sign-out', 'POST', '/auth/sign-out', { headers: newBearer });
 
-      // Management (issue 8): the bootstrap of SPEC §1.4 and every route of the area, as the owner.
+      // Management (docs/api.md, "Management API"): the bootstrap of an agent and every route of the area, as
+      // the owner.
       const owner = { authorization: `Bearer ${platform.body.token}` };
       const org = await call('POST /organizations', 'POST', '/organizations', json({ name: 'Bench' }, owner));
       const orgPath = `/organizations/${org.body.id}`;
@@ -508,7 +509,7 @@ export const callsBenchmark: Benchmark = {
       await call('POST /applications/{id}/users/{userId}/enable', 'POST', `${userPath}/enable`, {
         headers: owner,
       });
-      // OAuth (issue 10): a code as consent issues it, exchanged; its refresh token rotated; the
+      // OAuth (docs/oauth.md): a code as consent issues it, exchanged; its refresh token rotated; the
       // connection listed and revoked.
       const verifier = randomBytes(32).toString('base64url');
       const redirectUri = 'http://127.0.0.1:9/cb';
@@ -554,7 +555,7 @@ export const callsBenchmark: Benchmark = {
         form({ request: requestId, email: bridgeEmail, code: await codeOf(bridgeEmail) }, ownPage),
       );
       const bridgeCookie = [signedIn.headers['set-cookie']].flat().join('; ').split(';')[0] ?? '';
-      // Issue 12: the browser's recent accounts, from the cookie the verify set.
+      // The browser's recent accounts (docs/api.md, "Recent accounts"), from the cookie the verify set.
       const recentCookie =
         [signedIn.headers['set-cookie']]
           .flat()
@@ -575,7 +576,7 @@ export const callsBenchmark: Benchmark = {
         form({ request: requestId, account: 'usr_unknown' }, { ...ownPage, cookie: recentCookie }),
       );
       await call('DELETE /recent-accounts', 'DELETE', '/recent-accounts', { headers: recentPage });
-      // The application's social sign-in page (issue 12) and its Forget button.
+      // The application's social sign-in page (docs/api.md, "Social sign-in page") and its Forget button.
       await send(server.url, 'PATCH', `${appPath}/configuration`, {
         ...json({ socialReturnUrls: ['https://app.bench.test/after-sign-in'] }, owner),
         ip: '127.0.8.9',

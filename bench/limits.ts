@@ -1,7 +1,7 @@
 /**
- * Rate limits under concurrent hits (DESIGN §3: a burst within the limit is never refused, and a lost
- * race is decided again without unbounded rewrites): N hits of one subject at once against DynamoDB
- * Local, each read and counted as a route does it, and the writes each hit made.
+ * Rate limits under concurrent hits (docs/security.md, "Rate limits": a burst within the limit is never
+ * refused, and a lost race is decided again without unbounded rewrites): N hits of one subject at once
+ * against DynamoDB Local, each read and counted as a route does it, and the writes each hit made.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';

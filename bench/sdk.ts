@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- sdk`: the browser SDK's bundle (scripts/build-sdk.ts) as a page loads it: its
- * size, and gzipped beside the 10 KB budget of issue 11 (test/sdk/bundle.test.ts holds the budget).
+ * size, and gzipped beside the 10 KB budget (docs/sdk.md; test/sdk/bundle.test.ts holds the budget).
  */
 import { join } from 'node:path';
 import { buildSdk } from '../scripts/build-sdk.ts';

@@ -1,7 +1,7 @@
 /**
- * Social sign-in providers for tests and the calls bench (issue 12): a real OpenID Connect provider (`oauth2-mock-server`)
- * and a GitHub-style OAuth 2.0 provider played by a local HTTPS server with GitHub's paths and
- * answers (`/login/oauth/authorize`, `/login/oauth/access_token`, `/api/v3/user`,
+ * Social sign-in providers for tests and the calls bench (docs/social-sign-in.md): a real OpenID Connect
+ * provider (`oauth2-mock-server`) and a GitHub-style OAuth 2.0 provider played by a local HTTPS server with
+ * GitHub's paths and answers (`/login/oauth/authorize`, `/login/oauth/access_token`, `/api/v3/user`,
  * `/api/v3/user/emails`: GitHub Enterprise Server's layout). Both are HTTPS on 127.0.0.1 with
  * certificates of one test CA, which `socialEnv` makes the test app trust.
  */

@@ -2,8 +2,8 @@
  * `npm start`: the whole service on this machine. Starts DynamoDB Local (data in .data/dynamodb),
  * the SES v2 emulator with its inbox page, a local RSA signing key (.data/signing-key.pem) and the
  * code-hash key (.data/code-hash-key), then serves every route of the route table through the real
- * Lambda handlers. Everything under .data/ is its owner's only (issue 7, item 3): the table and
- * both keys are what an attacker needs to take over a local account.
+ * Lambda handlers. Everything under .data/ is its owner's only (docs/security.md, "Local mode"): the table
+ * and both keys are what an attacker needs to take over a local account.
  */
 import { join } from 'node:path';
 import { loadConfig } from '../shared/config.ts';

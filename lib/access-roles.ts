@@ -18,10 +18,10 @@ export interface AccessRolesProps {
 }
 
 /**
- * One execution role per access profile (DESIGN §1: functions whose routes declare the same access
- * share one role), created when the first route of the profile asks for it. The statements sit
- * inline in the role: one resource per profile instead of a role and a policy, with the same
- * 10,240-character budget, since an AWS::IAM::Policy is an inline role policy too.
+ * One execution role per access profile (docs/security.md, "Where it cannot be narrowed, and why": functions
+ * whose routes declare the same access share one role), created when the first route of the profile asks for
+ * it. The statements sit inline in the role: one resource per profile instead of a role and a policy, with
+ * the same 10,240-character budget, since an AWS::IAM::Policy is an inline role policy too.
  */
 export class AccessRoles extends Construct {
   readonly targets: GrantTargets;

@@ -85,8 +85,9 @@ export class DoorcodeStack extends Stack {
     const issuer = inputs.domain ? `https://${inputs.domain}` : http.api.apiEndpoint;
 
     // Every function gets the full configuration (shared/config.ts validates it at cold start), but
-    // the sealing key's id only where the route declares `seal` (DESIGN §7): no other function has
-    // a sealer to give it to, and the key policy refuses every other role anyway.
+    // the sealing key's id only where the route declares `seal` (docs/security.md,
+    // "Provider client secrets"): no other function has a sealer to give it to, and the key policy
+    // refuses every other role anyway.
     const environment = {
       SERVICE_NAME: inputs.serviceName,
       TABLE_NAME: data.table.tableName,

@@ -43,10 +43,11 @@ export interface SealingKeyProps {
 }
 
 /**
- * The KMS symmetric key that seals application owners' OAuth client secrets (DESIGN §7). Rotated
- * yearly by KMS (old key material keeps decrypting), retained (a deleted key loses every stored
- * secret), with an explicit policy: administrators manage it, only the configuration write roles
- * encrypt and only the social callback's role decrypts, each only with an `applicationId` context.
+ * The KMS symmetric key that seals application owners' OAuth client secrets (docs/security.md,
+ * "Provider client secrets"). Rotated yearly by KMS (old key material keeps decrypting), retained (a
+ * deleted key loses every stored secret), with an explicit policy: administrators manage it, only the
+ * configuration write roles encrypt and only the social callback's role decrypts, each only with an
+ * `applicationId` context.
  * No alias: the functions get its ARN, and the `SealingKeyArn` output names it for operators (an
  * alias would be one more stack resource, test/infra/resource-budget.test.ts).
  */

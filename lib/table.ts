@@ -18,7 +18,7 @@ export interface SingleTableProps {
   readonly existingTableName?: string;
 }
 
-/** The single table (DESIGN §3). Key names come from shared/store/table.ts, as for the local table. */
+/** The single table (docs/data-model.md). Key names come from shared/store/table.ts, as for the local table. */
 export class SingleTable extends Construct {
   readonly table: ITable;
   /** ARNs of the table's indexes, for grants that Query them. */

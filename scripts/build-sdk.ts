@@ -17,7 +17,7 @@ export interface SdkBuild {
   /** The bundle's path. */
   file: string;
   bytes: number;
-  /** Size after gzip at its highest level, as a CDN would serve it (issue 11: at most 10 KB). */
+  /** Size after gzip at its highest level, as a CDN would serve it (docs/sdk.md: at most 10 KB). */
   gzipBytes: number;
 }
 

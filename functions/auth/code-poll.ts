@@ -3,7 +3,7 @@ import { signInReply } from '../../shared/http/sign-in-reply.ts';
 import { routes } from '../../shared/routes.ts';
 import { pollSignIn } from '../../shared/sign-in/poll.ts';
 
-// SPEC §5.6: poll reads no API key; the device code alone names the request and its scope.
+// Poll reads no API key; the device code alone names the request and its scope (docs/api.md, Endpoints).
 export const handler = http(routes.codePoll, async ({ deps, body, client, remainingMs }) =>
   signInReply(
     deps,

@@ -2,7 +2,7 @@ import { http } from '../../shared/http/handler.ts';
 import { routes } from '../../shared/routes.ts';
 import { revokeSession } from '../../shared/sessions/manage.ts';
 
-// SPEC §3.2: another user's session id is silently ignored; the answer is the same either way.
+// Another user's session id is silently ignored; the answer is the same either way (docs/api.md, Endpoints).
 export const handler = http(routes.revokeSessionById, async ({ deps, caller, body }) => {
   await revokeSession(deps, caller.session, body.id);
   return { body: { revoked: true } };

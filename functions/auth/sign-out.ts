@@ -3,7 +3,7 @@ import { routes } from '../../shared/routes.ts';
 import { clearedImpersonationCookie, clearedSessionCookie } from '../../shared/sessions/cookies.ts';
 import { signOut } from '../../shared/sessions/manage.ts';
 
-// SPEC §3.2 / §4.4: always 200 `{ signedOut: true }`, even without a (valid) session.
+// Always 200 `{ signedOut: true }`, even without a (valid) session (docs/api.md, Endpoints).
 export const handler = http(routes.signOut, async ({ deps, caller }) => {
   await signOut(deps, caller.sessions);
   return {

@@ -5,7 +5,7 @@ import { routes } from '../../shared/routes.ts';
 /** Generated once per container: it depends on the configuration only. */
 let generated: { key: string; document: ReturnType<typeof openApiDocument> } | undefined;
 
-// Issue 11: the description of this deployment (its own server URL and cookie name); cacheable.
+// The description of this deployment (docs/openapi.md), with its own server URL and cookie name; cacheable.
 export const handler = http(routes.openApi, async ({ deps }) => {
   const { ISSUER: serverUrl, SERVICE_NAME: serviceName } = deps.config;
   const key = `${serverUrl} ${serviceName}`;

@@ -1,7 +1,7 @@
 import { http } from '../../shared/http/handler.ts';
 import { routes } from '../../shared/routes.ts';
 
-// SPEC §4.1: always 200 while the function is up; touches no dependency.
+// Always 200 while the function is up (docs/api.md, Endpoints); touches no dependency.
 export const handler = http(routes.root, async ({ deps }) => ({
   body: {
     status: 'ok',

@@ -2,5 +2,5 @@ import { http } from '../../shared/http/handler.ts';
 import { routes } from '../../shared/routes.ts';
 import { statusReport } from '../../shared/status/checks.ts';
 
-// A failing dependency is a `down` item in a 200 report, never a 500 (SPEC §4.1).
+// A failing dependency is a `down` item in a 200 report, never a 500 (docs/api.md, Endpoints).
 export const handler = http(routes.status, async ({ deps }) => ({ body: await statusReport(deps) }));

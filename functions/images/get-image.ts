@@ -2,9 +2,9 @@ import { http } from '../../shared/http/handler.ts';
 import { routes } from '../../shared/routes.ts';
 import { serveImage } from '../../shared/users/serve-image.ts';
 
-// The bytes under an id never change, but SPEC §2 removes a photo: a cache keeps it an hour, then
-// revalidates (a 304 reads one small item), so a removed photo leaves caches within the hour.
-// They came from a user: never sniffed as another type, never run as a document.
+// The bytes under an id never change, but a user can remove a photo (docs/api.md, "Profile images"): a cache
+// keeps it an hour, then revalidates (a 304 reads one small item), so a removed photo leaves caches within
+// the hour. They came from a user: never sniffed as another type, never run as a document.
 const imageHeaders = (etag: string) => ({
   etag,
   'cache-control': 'public, max-age=3600',

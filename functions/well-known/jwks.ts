@@ -1,7 +1,8 @@
 import { http } from '../../shared/http/handler.ts';
 import { routes } from '../../shared/routes.ts';
 
-// Verifiers may cache the key set for an hour (SPEC §1.2); a rotation publishes the new key first.
+// Verifiers may cache the key set for an hour (docs/verifier.md, "Key caching"); a rotation publishes the new
+// key first.
 export const handler = http(routes.jwks, async ({ deps }) => ({
   body: { keys: await deps.signer.publicKeys() },
   headers: { 'cache-control': 'public, max-age=3600, stale-while-revalidate=300' },

@@ -1,6 +1,6 @@
 import type { BrowserGlobals, StorageChange } from './browser.ts';
 
-/** SPEC §6.2: the token lives in local storage under this key; other tabs watch it. */
+/** The token lives in local storage under this key; other tabs watch it (docs/sdk.md, "Storage keys and events"). */
 export const TOKEN_KEY = 'auth:token';
 /** Written (a timestamp) on every sign-out, so other tabs hear of it even when no token was stored. */
 export const LOGOUT_KEY = 'auth:logout';

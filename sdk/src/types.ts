@@ -1,4 +1,4 @@
-/** An account (docs/api.md, SPEC §2 User). */
+/** An account (docs/api.md, "The managed User", without its management fields). */
 export interface User {
   id: string;
   email: string;

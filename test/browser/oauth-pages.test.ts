@@ -18,10 +18,10 @@ import { newEmail } from '../support/sign-in.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
 
 /**
- * The OAuth sign-in bridge and consent page in headless Chromium (issue 10): real forms, real
- * redirects, the browser's own cookie jar. The service listens on 127.0.0.1 with that origin as its
- * ISSUER (its pages post to their own origin); the client is the HTTPS metadata fixture plus a
- * loopback HTTP server as its redirect URI. `npm run docs:screenshots` runs this file with
+ * The OAuth sign-in bridge and consent page in headless Chromium (docs/oauth.md, "Sign-in bridge" and
+ * "Consent"): real forms, real redirects, the browser's own cookie jar. The service listens on 127.0.0.1 with
+ * that origin as its ISSUER (its pages post to their own origin); the client is the HTTPS metadata fixture
+ * plus a loopback HTTP server as its redirect URI. `npm run docs:screenshots` runs this file with
  * `DOORCODE_SCREENSHOTS` set to write docs/images/oauth-sign-in.png, oauth-consent.png and
  * bridge-recent-accounts.png (the sign-in page with two recent accounts).
  */

@@ -229,7 +229,7 @@ describe('the SDK in a browser', () => {
     expect(tokens[1]).toBe(tokens[0]);
     const headers = (token: string) => bearer(token, { 'x-api-key': publicKey });
     expect((await app.request('GET', '/auth/session', { headers: headers(tokens[0]) })).status).toBe(200);
-    // SPEC §3.2: the old token stops working.
+    // The old token stops working (docs/api.md, Endpoints: `POST /auth/refresh`).
     expect((await app.request('GET', '/auth/session', { headers: headers(before) })).status).toBe(401);
     await Promise.all([first.close(), second.close()]);
   });

@@ -19,9 +19,9 @@ import {
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
 /**
- * Social sign-in in headless Chromium (issue 12): the application's own sign-in page on the service
- * (`GET /auth/social/{applicationId}`), a click on "Continue with OpenID Connect", the real OpenID
- * Connect provider (oauth2-mock-server, whose authorize answers at once), the callback, and the
+ * Social sign-in in headless Chromium (docs/api.md, "Social sign-in page"): the application's own sign-in
+ * page on the service (`GET /auth/social/{applicationId}`), a click on "Continue with OpenID Connect", the
+ * real OpenID Connect provider (oauth2-mock-server, whose authorize answers at once), the callback, and the
  * application's return page: an HTTPS page of the test's own origin (return URLs are https only)
  * whose back end trades the one-time code for the session at `POST /auth/social/exchange` and shows
  * its user. The next visit of the sign-in page lists the recent accounts; Forget removes one.

@@ -29,7 +29,7 @@ import { addSignedInMember, createOwnedApplication } from '../support/tenancy.ts
 
 /**
  * The official MCP client (`@modelcontextprotocol/client` 2.x, revision 2026-07-28) end to end
- * against the local runtime (issue 10, "Tests that must exist"): given only the endpoint URL
+ * against the local runtime (docs/mcp.md, "Connecting a client"): given only the endpoint URL
  * `<ISSUER>/mcp/<applicationId>`, it meets the 401, discovers the protected resource and the
  * authorization server, and builds the authorization URL; the user's side (sign-in bridge and
  * consent) is driven over HTTP by test/support/oauth-flow.ts; the client exchanges the code and

@@ -13,12 +13,11 @@ import { bearer } from '../support/sign-in.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
 
 /**
- * `oauth4webapi` (a certified OAuth client library) end to end against the local runtime (issue 10,
- * "Tests that must exist"): authorization server metadata (RFC 8414) and protected resource
- * metadata (RFC 9728) discovery, the code flow with PKCE S256 and `resource` (RFC 8707), the `iss`
- * check of RFC 9207 (and its refusal of a wrong `iss`), the code exchange, and refresh rotation
- * with the late replay that revokes the whole family (DESIGN §5). The user's side is driven over
- * HTTP by test/support/oauth-flow.ts.
+ * `oauth4webapi` (a certified OAuth client library) end to end against the local runtime (docs/oauth.md):
+ * authorization server metadata (RFC 8414) and protected resource metadata (RFC 9728) discovery, the code
+ * flow with PKCE S256 and `resource` (RFC 8707), the `iss` check of RFC 9207 (and its refusal of a wrong
+ * `iss`), the code exchange, and refresh rotation with the late replay that revokes the whole family
+ * (docs/oauth.md, "Refresh rotation"). The user's side is driven over HTTP by test/support/oauth-flow.ts.
  *
  * `allowInsecureRequests`: the library talks to https endpoints only, and the service's local
  * issuer is `http://127.0.0.1:<port>` (the local runtime serves plain HTTP on loopback). The option

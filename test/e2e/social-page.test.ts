@@ -14,9 +14,9 @@ import {
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
 /**
- * The application's own social sign-in page (issue 12): its providers as links to the start, and
- * the browser's recent accounts of that application with a Forget button. Over HTTP against the
- * local server, with the real OpenID Connect provider of test/support/social-providers.ts.
+ * The application's own social sign-in page (docs/api.md, "Social sign-in page"): its providers as links to
+ * the start, and the browser's recent accounts of that application with a Forget button. Over HTTP against
+ * the local server, with the real OpenID Connect provider of test/support/social-providers.ts.
  */
 let app: TestApp;
 let providers: SocialProviders;

@@ -99,7 +99,7 @@ async function scopeOf(owned: SocialApplication) {
   };
 }
 
-describe('social sign-in end to end (issue 12)', () => {
+describe('social sign-in end to end', () => {
   it('GitHub: the first sign-in creates the account, and the exchange code gives its session once', async () => {
     // Prepare
     const owned = await socialApplication(app, providers);

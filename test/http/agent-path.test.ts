@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('the agent path (SPEC §1.4)', () => {
+describe('the agent path', () => {
   it('start, read the email, verify, session, refresh, list, revoke, sign out', async () => {
     const email = newEmail();
     const ip = freshIp();

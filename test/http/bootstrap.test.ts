@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('the agent bootstrap of SPEC §1.4, from no account to a working application', () => {
+describe('the agent bootstrap, from no account to a working application', () => {
   it('signs in, creates an organization, an application and keys; an end user then signs in to it', async () => {
     // 1-3: start without a key, a human reads the code, verify: a platform session.
     const platform = await signIn(app);
@@ -77,7 +77,8 @@ describe('the agent bootstrap of SPEC §1.4, from no account to a working applic
     expect(used.lastUsedAt).not.toBeNull();
     expect(used.prefix).toBe(publicKey.slice(0, 7));
 
-    // The secret key gives test automation the code of a synthetic address (SPEC §5.7).
+    // The secret key gives test automation the code of a synthetic address (docs/security.md, "Secrets and
+    // what is stored").
     const configured = await app.request('PATCH', `/applications/${applicationId}/configuration`, {
       body: { authentication: { syntheticEmailDomain: 'bots.acme.test' } },
       headers: { 'x-api-key': secretKey },

@@ -4,9 +4,9 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { newEmail, signIn } from '../support/sign-in.ts';
 import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
-// Issue 8 budgets (docs/data-model.md keeps the same numbers). A BatchGetItem or TransactWriteItems
-// counts as one call. A platform session costs one BatchGetItem (session, account); a target
-// organization one more (organization and membership together); a target application two GetItems
+// Management call budgets (docs/data-model.md, "Calls per request", keeps the same numbers). A BatchGetItem
+// or TransactWriteItems counts as one call. A platform session costs one BatchGetItem (session, account); a
+// target organization one more (organization and membership together); a target application two GetItems
 // (the application, then the membership in its organization). A key costs its GetItem and its
 // application's.
 const counter = new CallCounter();

@@ -6,8 +6,8 @@ import { mcpAccessToken, mcpPost, toolCall } from '../support/mcp.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
 
-// Issue 10 item 7: a tool call makes at most 2 DynamoDB calls beyond the tool's own work, and no
-// KMS call: the token is verified against the public keys in memory; then ONE consistent
+// docs/mcp.md, "Cost of a call": a tool call makes at most 2 DynamoDB calls beyond the tool's own work, and
+// no KMS call: the token is verified against the public keys in memory; then ONE consistent
 // BatchGetItem of the grant and the application, and ONE consistent GetItem of the caller's
 // membership of the application's organization (AUTH below). What follows is the management route's own work
 // for the same read or write (test/http/call-budget-users.test.ts pins those after its KEY_CHAIN).

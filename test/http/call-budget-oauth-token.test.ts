@@ -10,8 +10,9 @@ import { countedBy } from '../support/counted.ts';
 import { connect, newCode, refreshRequest, tokenRequest } from '../support/oauth-token.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
-// Issue 10: the token endpoint makes at most one KMS Sign (the access token, signed before the code is
-// spent); the connection routes none. A TransactWriteItems counts as one call. A platform session costs the chain one BatchGetItem.
+// docs/data-model.md, "OAuth grants and refresh tokens": the token endpoint makes at most one KMS Sign (the
+// access token, signed before the code is spent); the connection routes none. A TransactWriteItems counts as
+// one call. A platform session costs the chain one BatchGetItem.
 const counter = new CallCounter();
 let app: TestApp;
 let owned: Awaited<ReturnType<typeof createOwnedApplication>>;

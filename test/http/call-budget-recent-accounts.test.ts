@@ -19,7 +19,7 @@ import {
 import { newEmail } from '../support/sign-in.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
 
-// The recent-accounts routes (issue 12, docs/api.md "Recent accounts"): a BatchGetItem counts as one
+// The recent-accounts routes (docs/api.md "Recent accounts"): a BatchGetItem counts as one
 // call. The list reads the IP's limit, the profiles and their applications in ONE BatchGetItem and
 // counts the hit in one UpdateItem, whatever the number of accounts; none signs or sends.
 const counter = new CallCounter();

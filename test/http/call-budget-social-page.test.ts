@@ -15,7 +15,7 @@ import {
 } from '../support/social-providers.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
-// The application's social sign-in page (issue 12, docs/api.md "Social sign-in page"): a BatchGetItem
+// The application's social sign-in page (docs/api.md "Social sign-in page"): a BatchGetItem
 // counts as one call. The page reads the application and the IP's limit in ONE BatchGetItem and
 // counts the hit in one UpdateItem; recent accounts of the application add the recent-accounts
 // list's BatchGetItem and UpdateItem. None signs, sends or calls a provider.

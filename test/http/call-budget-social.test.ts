@@ -19,7 +19,7 @@ import {
   withChallenge,
 } from '../support/social-providers.ts';
 
-// Social sign-in's routes (issue 12, shared/social/flow.ts): a BatchGetItem counts as one call.
+// Social sign-in's routes (docs/social-sign-in.md, shared/social/flow.ts): a BatchGetItem counts as one call.
 // The callback also opens the owner's client secret (a KMS Decrypt in production), counted here
 // beside the CallCounter's Sign.
 const counter = new CallCounter();
@@ -160,7 +160,7 @@ describe('AWS calls per social sign-in request', () => {
       calls.push(measured());
     }
 
-    // Assess: the key's first use in a minute is noted (issue 8), the second is not.
+    // Assess: the key's first use in a minute is noted (docs/api.md, "API keys"), the second is not.
     const own = ['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand'];
     const key = ['GetItemCommand', 'GetItemCommand'];
     expect(calls).toEqual([

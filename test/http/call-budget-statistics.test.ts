@@ -7,7 +7,7 @@ import { latestCode } from '../support/inbox.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
-// Issue 8 item 9 budgets (docs/data-model.md, Statistics, keeps the same numbers): the statistics
+// Call budgets (docs/data-model.md, Statistics, keeps the same numbers): the statistics
 // route, and the session routes of an application, whose counters ride in their one write.
 const counter = new CallCounter();
 let app: TestApp;

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { newEmail, signIn } from '../support/sign-in.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
-// Issue 8: every management route has a call budget (docs/data-model.md keeps the same numbers).
+// Every management route has a call budget (docs/data-model.md, "Calls per request", keeps the same numbers).
 // A BatchGetItem, TransactWriteItems or BatchWriteItem counts as one call. With a secret key the
 // chain reads the key and the application (2 GetItem); with a platform session it reads the session
 // (1 BatchGetItem), the application and the caller's membership (2 GetItem).
@@ -16,8 +16,8 @@ beforeAll(async () => {
   app = await startTestApp();
   counter.watch(app.deps);
   owned = await createOwnedApplication(app);
-  // A key's first use in a minute by a route that may write notes it once (issue 8): the budgets
-  // below are after that note (the injected clock stands still).
+  // A key's first use in a minute by a route that may write notes it once (docs/api.md, "API keys"): the
+  // budgets below are after that note (the injected clock stands still).
   const warm = await signIn(app, newEmail(), { 'x-api-key': owned.publicKey });
   const noted = await manage(
     app,

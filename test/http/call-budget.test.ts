@@ -11,7 +11,7 @@ const PNG_1x1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const GIF_1x1 = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
-// Issue 3 budgets (docs/data-model.md keeps the same numbers): a BatchGetItem or
+// Call budgets (docs/data-model.md, "Calls per request", keeps the same numbers): a BatchGetItem or
 // TransactWriteItems counts as one call.
 const counter = new CallCounter();
 let app: TestApp;
@@ -53,7 +53,8 @@ describe('AWS calls per request', () => {
         headers: { 'x-api-key': publicKey },
         ip: freshIp(),
       });
-    // The key's first use in a minute notes it (issue 8: last use, at most one write a minute per key).
+    // The key's first use in a minute notes it (docs/api.md, "API keys": last use, at most one write a minute
+    // per key).
     expectCalls(await measure(startWithKey), {
       commands: [
         'GetItemCommand',

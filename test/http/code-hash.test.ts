@@ -21,7 +21,7 @@ const storedRequest = async (email: string) => {
   return Item as { requestId: string; codeHash: string };
 };
 
-describe('the stored sign-in code (issue 7, item 3; DESIGN §3)', () => {
+describe('the stored sign-in code', () => {
   it('is an HMAC under the server-side code key, not a SHA-256 a reader of the table could search', async () => {
     const email = newEmail();
     const started = await app.request('POST', '/auth/code/start', { body: { email }, ip: freshIp() });

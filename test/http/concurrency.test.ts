@@ -196,7 +196,8 @@ describe('POST /auth/code/start under concurrency', () => {
     const mails = await mailTo(email);
     expect(mails).toHaveLength(3);
 
-    // SPEC §3.1: a start replaces the pending request, so exactly one of the three codes works.
+    // A start replaces the pending request (docs/security.md, "Sign-in codes"), so exactly one of the three
+    // codes works.
     const sent = mails.map((mail) => mail.body.text?.match(/\b[A-Z2-9]{4}-[A-Z2-9]{4}\b/)?.[0]);
     const verifies = [];
     for (const code of sent) {
@@ -295,7 +296,7 @@ describe('POST /auth/refresh under concurrency', () => {
   });
 });
 
-describe('POST /oauth/token under concurrency (SPEC §8, DESIGN §3)', () => {
+describe('POST /oauth/token under concurrency', () => {
   it('exchanges one code once of five parallel exchanges, and the replays revoke the grant', async () => {
     const owned = await createOwnedApplication(app);
     const issued = await newCode(app, { userId: owned.owner.userId, applicationId: owned.applicationId });

@@ -519,7 +519,7 @@ describe('OAuth resources name exactly one application', () => {
   });
 });
 
-describe('who may read and write the configuration (DESIGN §6)', () => {
+describe('who may read and write the configuration', () => {
   let owned: Owned;
   beforeAll(async () => {
     owned = await createOwnedApplication(app);

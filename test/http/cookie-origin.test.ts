@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 
-// DESIGN §5 (issue 7): a request authenticated by the session cookie that changes state must come
-// from a platform origin, or carry no Origin and a Sec-Fetch-Site saying no other site made it.
-// refresh, sign-out and revoke-other-sessions need no body, so a browser sends them cross-site
-// without a preflight, and a sibling subdomain is "same-site" for SameSite=Lax.
+// docs/security.md, "Requests authenticated by the session cookie": a request authenticated by the session
+// cookie that changes state must come from a platform origin, or carry no Origin and a Sec-Fetch-Site saying
+// no other site made it. refresh, sign-out and revoke-other-sessions need no body, so a browser sends them
+// cross-site without a preflight, and a sibling subdomain is "same-site" for SameSite=Lax.
 
 let app: TestApp;
 beforeAll(async () => {

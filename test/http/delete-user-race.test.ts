@@ -6,7 +6,7 @@ import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
 // Deleting a user deletes an organization it was the only member of, decided from a read of the
 // organizations' member counts. A member who joins after that read keeps the organization: its
-// delete is conditioned on the member count read, and otherwise the user only leaves (review 2, item 4).
+// delete is conditioned on the member count read, and otherwise the user only leaves.
 
 /** Another request landing between a request's read and its write (test/support/store.ts). */
 const armed: { next: Between | null } = { next: null };

@@ -4,8 +4,8 @@ import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { createTestApplication } from '../support/tenancy.ts';
 
-// Issue 7, item 6: a sibling subdomain can set a cookie of the same name (SameSite=Lax treats it as
-// same-site, and the cookie has no __Host- prefix), so the header may hold several values.
+// docs/security.md, "Session tokens": a sibling subdomain can set a cookie of the same name (SameSite=Lax
+// treats it as same-site, and the cookie has no __Host- prefix), so the header may hold several values.
 const counter = new CallCounter();
 let app: TestApp;
 beforeAll(async () => {
@@ -92,7 +92,7 @@ describe('POST /auth/sign-out with one cookie name sent several times', () => {
   });
 });
 
-describe('a session cookie names its application (SPEC §5.2)', () => {
+describe('a session cookie names its application', () => {
   it("refuses an application's token sent under the platform's cookie name", async () => {
     const { publicKey } = await createTestApplication(app);
     const { token } = await signIn(app, newEmail(), { 'x-api-key': publicKey });

@@ -29,7 +29,7 @@ function accepts(host: string, port: number): Promise<boolean> {
   });
 }
 
-// Issue 7, item 9: through DynamoDB Local anyone who reaches it can write a sign-in request (a
+// docs/security.md, "Local mode": through DynamoDB Local anyone who reaches it can write a sign-in request (a
 // known code) and take over a local account, so it must listen on loopback only.
 describe('DynamoDB Local (as npm start and the tests run it)', () => {
   it("accepts connections on loopback and refuses them on the machine's other addresses", async () => {

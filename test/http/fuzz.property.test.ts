@@ -64,7 +64,7 @@ async function post(path: string, body: Body, headers: Record<string, string>): 
   });
 }
 
-/** SPEC §7: never a 500; every refusal is the platform envelope with a stable code. */
+/** Never a 500; every refusal is the platform envelope with a stable code (docs/api.md, Endpoints). */
 function expectWellFormed(response: TestResponse, body: Body): void {
   const context = `${response.status} ${response.text.slice(0, 300)} for ${JSON.stringify(body).slice(0, 300)}`;
   expect(response.status, context).toBeLessThan(500);

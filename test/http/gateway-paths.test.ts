@@ -28,7 +28,7 @@ function getRawTarget(target: string): Promise<{ status: number; body: unknown }
   });
 }
 
-// Issue 7, item 9: API Gateway matches routes on the path as sent, without resolving dot segments
+// API Gateway matches routes on the path as sent, without resolving dot segments
 // or reading a host from a leading `//`; such a path is no route.
 describe('request targets the local server must not rewrite', () => {
   it.each(['//evil.test/auth/session', '/.well-known/../auth/session', '/./auth/session', '/auth/./session'])(

@@ -6,7 +6,7 @@ import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
 // A management change of an end user takes several DynamoDB calls; the service can stop between any
 // two (a Lambda timeout, a throttled call). Disable then enable must never bring old tokens back, and
-// a delete that stopped midway must be retryable to the end (review 2, items 2 and 3).
+// a delete that stopped midway must be retryable to the end.
 
 /** The `nth` next DynamoDB command of this name fails, once (as a throttled or timed-out call would). */
 let failing: { command: string; nth: number } | null = null;

@@ -14,7 +14,7 @@ afterAll(() => app.close());
 
 const SECOND = 1000;
 
-describe('the headless path (SPEC §1.5, §4.3 POST /auth/code/poll)', () => {
+describe('the headless path (POST /auth/code/poll)', () => {
   it('start, poll while pending, slow down, approve by a human, poll for the session once', async () => {
     // Prepare: the agent starts and keeps its device code; one client address for every poll.
     const email = newEmail();

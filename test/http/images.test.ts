@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-/** The largest image SPEC §8 allows: 500 KB of PNG. */
+/** The largest image docs/api.md ("Profile images") allows: 500 KB of PNG. */
 function largestPng(): Buffer {
   const png = Buffer.alloc(MAX_IMAGE_BYTES);
   Buffer.from('89504e470d0a1a0a', 'hex').copy(png);

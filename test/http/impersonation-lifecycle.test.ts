@@ -4,10 +4,10 @@ import { freshIp } from '../support/http-client.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
-// SPEC §3.3 / issue 8: every start and end of an impersonation is in the audit trail, in the same
+// docs/api.md, Impersonation: every start and end of an impersonation is in the audit trail, in the same
 // transaction as its session. An impersonated session can also end by sign-out, by revoking itself,
 // or by the application's managers ending the user's sessions: each ends the impersonation as
-// POST /impersonation/{id}/end does (review 2, item 5). A disabled user cannot be impersonated.
+// POST /impersonation/{id}/end does. A disabled user cannot be impersonated.
 
 let app: TestApp;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { freshIp } from '../support/http-client.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
 import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';
 
-// SPEC §1.10, §3.3, §4.4; DESIGN §5 "Impersonation token"; issue 8 item 8.
+// docs/api.md, Impersonation; docs/security.md, "Impersonation and the audit trail".
 
 let app: TestApp;
 beforeAll(async () => {
@@ -333,7 +333,8 @@ describe('the impersonated session', () => {
       { name: 'Taken over' },
     );
     const users = await manage(app, 'GET', `/applications/${applicationId}/users`, { token });
-    // The email is not a field any session may change (SPEC §2): impersonated or not, the same 400.
+    // The email is not a field any session may change (docs/api.md, Impersonation): impersonated or not, the
+    // same 400.
     const changes = await Promise.all(
       [token, user.token].map((bearerToken) =>
         app.request('POST', '/auth/update-user', {

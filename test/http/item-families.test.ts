@@ -11,11 +11,12 @@ import {
 import { familiesOf, PartitionRecorder, routeOf, type TouchedPartition } from '../support/touched-keys.ts';
 
 /**
- * Issue 9, item 8: every partition a route's handler touches belongs to an item family the route
- * declares (shared/route-items.ts), so the `dynamodb:LeadingKeys` condition its role gets
- * (lib/grants.ts) never refuses it in AWS. The battery runs the sign-in, session and management
- * bootstrap paths one request at a time (test/support/route-battery.ts) and records, with an SDK middleware, the partition keys of
- * every DynamoDB command, attributed to the route that served the request.
+ * docs/security.md, "Table grants: each role reaches only its item families (`dynamodb:LeadingKeys`)": every
+ * partition a route's handler touches belongs to an item family the route declares (shared/route-items.ts),
+ * so the `dynamodb:LeadingKeys` condition its role gets (lib/grants.ts) never refuses it in AWS. The battery
+ * runs the sign-in, session and management bootstrap paths one request at a time
+ * (test/support/route-battery.ts) and records, with an SDK middleware, the partition keys of every DynamoDB
+ * command, attributed to the route that served the request.
  */
 const recorder = new PartitionRecorder();
 /**

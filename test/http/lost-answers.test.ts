@@ -63,7 +63,7 @@ async function storedRequest(email: string) {
 }
 
 describe('a write whose answer was lost and that the SDK sent again', () => {
-  it('counts a wrong code once (SPEC §8: 5 attempts)', async () => {
+  it('counts a wrong code once (5 attempts)', async () => {
     const email = newEmail();
     const { code } = await start(email);
 
@@ -114,7 +114,7 @@ describe('a write whose answer was lost and that the SDK sent again', () => {
     expect((stored?.attemptIds as Set<string> | undefined)?.size).toBe(5);
   });
 
-  it('approves a code (SPEC §3.1), and a second approval is still refused as already used', async () => {
+  it('approves a code, and a second approval is still refused as already used', async () => {
     const email = newEmail();
     const { code, deviceCode } = await start(email);
 

@@ -54,7 +54,7 @@ function withSuppressionList(real: Mailer, list: Set<string>, asked: string[] = 
   };
 }
 
-describe('POST /auth/code/start to an address on the SES suppression list (issue 9, item 4)', () => {
+describe('POST /auth/code/start to an address on the SES suppression list', () => {
   const suppressed = new Set<string>();
   const asked: string[] = [];
   let app: TestApp;
@@ -161,7 +161,7 @@ describe('POST /auth/code/start to an address on the SES suppression list (issue
   });
 });
 
-describe('the global cap on sign-in emails per hour (issue 9, item 4)', () => {
+describe('the global cap on sign-in emails per hour', () => {
   const CAP = 5;
   // Mid-hour, so the expected Retry-After is a round number.
   const clock = new TestClock(Date.UTC(2026, 10, 23, 12, 40, 0));

@@ -103,7 +103,7 @@ beforeAll(async () => {
   await call('bob', 'POST', '/auth/code/approve', { body: { email: bob, code: wrongCode(bobCode) } });
   await call('bob', 'POST', '/auth/code/approve', { body: { email: bob, code: bobCode } });
   await call('bob', 'POST', '/auth/code/poll', { body: { deviceCode: bobDevice } });
-  // The early poll above doubled the interval to 10 s (DESIGN §5 slow_down).
+  // The early poll above doubled the interval to 10 s (`slow_down`: docs/api.md, Endpoints).
   app.clock.advance(10_000);
   const bobPoll = await call('bob', 'POST', '/auth/code/poll', { body: { deviceCode: bobDevice } });
   const bobToken = bobPoll.body.token as string;
@@ -194,7 +194,7 @@ beforeAll(async () => {
   await call('ada', 'POST', '/auth/sign-out', { headers: bearer(adaToken2) });
   await call('ada', 'GET', '/auth/list-sessions', { headers: bearer(adaToken2) });
 
-  // Cat: an agent's OAuth authorization (SPEC §4): the sign-in bridge, the consent, the code
+  // Cat: an agent's OAuth authorization (docs/oauth.md): the sign-in bridge, the consent, the code
   // exchanged, the refresh token rotated.
   const cat = await createOwnedApplication(app, 'Cat Notes');
   const clientId = metadata.serveClient('/no-leaks-agent.json');
@@ -272,7 +272,7 @@ afterAll(async () => {
   await metadata.close();
 });
 
-describe('secrets in logs (DESIGN §1: never a code, token or key in a log)', () => {
+describe('secrets in logs (never a code, token or key in a log)', () => {
   it('ran the flows it claims to have run', () => {
     const statuses = new Set(recorded.map((r) => r.response.status));
     for (const status of [200, 400, 401, 404, 410, 428, 429]) expect(statuses).toContain(status);
@@ -383,7 +383,7 @@ describe('secrets in answers', () => {
   });
 });
 
-describe('secrets at rest (DESIGN §3: stored only as SHA-256 hashes)', () => {
+describe('secrets at rest (stored only as SHA-256 hashes)', () => {
   it('stores no token, API key, device code, or code outside the synthetic-domain peek copy', async () => {
     const items: Record<string, unknown>[] = [];
     let cursor: Record<string, unknown> | undefined;

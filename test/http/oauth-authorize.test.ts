@@ -206,7 +206,7 @@ describe('GET /oauth/authorize: later errors go back to the redirect URI with is
   );
 
   it.each(laterErrors)(
-    'with a session and a live grant of this client, %s: a 302 to the redirect URI (SPEC §4.2)',
+    'with a session and a live grant of this client, %s: a 302 to the redirect URI',
     async (_case, changes, error) => {
       // Prepare: the owner already connected this client (a code exchanged into a grant).
       const trusted = metadata.serveClient('/trusted.json');
@@ -454,7 +454,7 @@ describe('the sign-in bridge', () => {
     expect(verified.headers.location).toBe(`${TEST_ISSUER}/oauth/authorize?${authorizeQuery}`);
     const setCookie = String(verified.headers['set-cookie']);
     expect(setCookie).toContain('HttpOnly; Secure; SameSite=Lax; Path=/');
-    // SPEC §1.1: the first code created the platform account, whose session the cookie holds.
+    // The first code created the platform account, whose session the cookie holds.
     const session = await app.request('GET', '/auth/session', { headers: { cookie }, ip: freshIp() });
     expect(session.body.user.email).toBe(email);
   });
@@ -527,7 +527,7 @@ describe('the sign-in bridge', () => {
   });
 
   it('allows five sign-in starts a minute from one IP, as /auth/code/start does: the sixth is a 429 page', async () => {
-    // Prepare: SPEC §8, 5 starts per minute per IP, whatever the address.
+    // Prepare: 5 starts per minute per IP (docs/security.md, "Rate limits"), whatever the address.
     const requestId = bridgeRequestOf(await authorizeAs(undefined));
     const ip = freshIp();
     for (let start = 1; start <= 5; start++) {
@@ -561,7 +561,7 @@ describe('the sign-in bridge', () => {
   });
 
   it('shares the per-address limit with the API: two API starts and one here, then the fourth either way is refused', async () => {
-    // Prepare: SPEC §8, 3 codes per address per 10 minutes.
+    // Prepare: 3 codes per address per 10 minutes (docs/security.md, "Rate limits").
     const requestId = bridgeRequestOf(await authorizeAs(undefined));
     const email = newEmail();
     for (let start = 1; start <= 2; start++) {

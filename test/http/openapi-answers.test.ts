@@ -13,7 +13,7 @@ import {
 import { routeOf } from '../support/touched-keys.ts';
 
 /**
- * Issue 11, item 3: the answers the service gives are the answers its OpenAPI description
+ * docs/openapi.md, "How it is checked": the answers the service gives are the answers its OpenAPI description
  * documents. The route battery (test/support/route-battery.ts, shared with the item-family check)
  * reaches every route; a few refusals in each error style follow. Every answer is recorded
  * (route, status, media type, body) and checked against the document `GET /openapi.json` served:

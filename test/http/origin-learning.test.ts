@@ -47,7 +47,7 @@ const setOrigin = (owned: Owned, origin: string | null) =>
     },
   );
 
-describe('origin learning (SPEC §1.8): disposable origins are never recorded', () => {
+describe('origin learning: disposable origins are never recorded', () => {
   let owned: Owned;
   beforeAll(async () => {
     owned = await createOwnedApplication(app);
@@ -81,7 +81,7 @@ describe('origin learning (SPEC §1.8): disposable origins are never recorded', 
   });
 });
 
-describe('origin learning (SPEC §1.8): the first real origin', () => {
+describe('origin learning: the first real origin', () => {
   it('is recorded from the first request with a key, and a later one does not replace it', async () => {
     // Prepare
     const owned = await createOwnedApplication(app);
@@ -151,7 +151,7 @@ describe('origin learning (SPEC §1.8): the first real origin', () => {
   });
 });
 
-describe('origin learning (SPEC §1.8): the owner sets the origin', () => {
+describe('origin learning: the owner sets the origin', () => {
   it('sets and replaces it through the configuration; learning never replaces it', async () => {
     // Prepare
     const owned = await createOwnedApplication(app);

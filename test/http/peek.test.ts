@@ -59,7 +59,7 @@ describe('POST /auth/code/peek', () => {
     // Assess
     expect(response.status).toBe(200);
     expect(response.body.code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
-    // A reserved test domain never resolves: a send would only bounce (issue 9 review).
+    // A reserved test domain never resolves: a send would only bounce.
     expect(await mailTo(email)).toEqual([]);
     // A real address of the same application is mailed as ever.
     const real = newEmail('example.test');

@@ -34,7 +34,7 @@ const pollAll = (codes: string[], ip: string) =>
 const summary = (answers: TestResponse[]) =>
   answers.map((a) => `${a.status} ${a.body?.error?.details?.reason ?? a.body?.error?.code ?? ''}`.trim());
 
-describe('POST /auth/code/poll: a burst from one IP (SPEC §8, DESIGN §3)', () => {
+describe('POST /auth/code/poll: a burst from one IP', () => {
   it('answers all 60 parallel first polls of 60 pending sign-ins: a burst within the limit is never refused', async () => {
     const codes = await deviceCodes(60);
 

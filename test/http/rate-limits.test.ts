@@ -14,7 +14,7 @@ afterAll(() => app.close());
 const start = (email: string, ip: string, headers: Record<string, string> = {}) =>
   app.request('POST', '/auth/code/start', { body: { email }, ip, headers });
 
-/** SPEC §7: 429 RATE_LIMITED with `Retry-After` and `details.retryAfter`, both in whole seconds. */
+/** 429 RATE_LIMITED with `Retry-After` and `details.retryAfter`, both in whole seconds (docs/api.md, Endpoints). */
 function expectRateLimited(response: TestResponse): number {
   expect(response.status).toBe(429);
   expect(response.body.error.code).toBe('RATE_LIMITED');
@@ -24,7 +24,7 @@ function expectRateLimited(response: TestResponse): number {
   return retryAfter;
 }
 
-describe('POST /auth/code/start: 5 per minute per IP (SPEC §8)', () => {
+describe('POST /auth/code/start: 5 per minute per IP', () => {
   it('refuses the sixth start from one IP until the window has passed', async () => {
     const ip = freshIp();
     for (let i = 0; i < 5; i++) expect((await start(newEmail(), ip)).status).toBe(200);
@@ -51,7 +51,7 @@ describe('POST /auth/code/start: 5 per minute per IP (SPEC §8)', () => {
   });
 });
 
-describe('POST /auth/code/start: 3 per 10 minutes per recipient (SPEC §8)', () => {
+describe('POST /auth/code/start: 3 per 10 minutes per recipient', () => {
   it('refuses a fourth code to one address from another IP until ten minutes have passed', async () => {
     const email = newEmail();
     for (let i = 0; i < 3; i++) expect((await start(email, freshIp())).status).toBe(200);
@@ -88,7 +88,7 @@ describe('POST /auth/code/start: 3 per 10 minutes per recipient (SPEC §8)', () 
   });
 });
 
-describe('POST /auth/code/start: the recipient limit counts per scope (SPEC §8, issue 7 item 7)', () => {
+describe('POST /auth/code/start: the recipient limit counts per scope', () => {
   it('leaves the address free in an application after three platform starts', async () => {
     const { publicKey } = await createTestApplication(app);
     const email = newEmail();
@@ -155,7 +155,7 @@ describe('POST /auth/code/start: when several limits refuse at once, the longest
   });
 });
 
-describe('POST /auth/code/verify and /auth/code/approve: 10 per minute per IP, shared (SPEC §8)', () => {
+describe('POST /auth/code/verify and /auth/code/approve: 10 per minute per IP, shared', () => {
   it('refuses the eleventh code check from one IP as RATE_LIMITED, not TOO_MANY_ATTEMPTS', async () => {
     const emails = [newEmail(), newEmail(), newEmail()];
     const codes: string[] = [];
@@ -218,7 +218,7 @@ describe('POST /auth/code/verify and /auth/code/approve: 10 per minute per IP, s
   });
 });
 
-describe('POST /auth/code/poll: 60 per minute per IP (SPEC §8)', () => {
+describe('POST /auth/code/poll: 60 per minute per IP', () => {
   it('refuses the sixty-first poll from one IP with details.retryAfter', async () => {
     const ip = freshIp();
     for (let i = 0; i < 60; i++) {
@@ -241,7 +241,7 @@ describe('POST /auth/code/poll: 60 per minute per IP (SPEC §8)', () => {
   });
 });
 
-describe('limits hold over any window of their length, not per calendar window (SPEC §8)', () => {
+describe('limits hold over any window of their length, not per calendar window', () => {
   /** Moves the clock to `secondsBefore` seconds before the next multiple of `windowSeconds`. */
   const alignBefore = (windowSeconds: number, secondsBefore: number) => {
     const size = windowSeconds * 1000;

@@ -23,7 +23,8 @@ import {
 import { newEmail, wrongCode } from '../support/sign-in.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
 
-// Recent accounts (issue 12, item 3): the signed cookie the sign-in bridge sets, and the list route.
+// Recent accounts (docs/api.md, "Recent accounts"): the signed cookie the sign-in bridge sets, and the list
+// route.
 let metadata: ClientMetadataServer;
 let app: TestApp;
 let authorize: string;
@@ -340,7 +341,7 @@ describe('the sign-in bridge with recent accounts', () => {
     expect(started.status).toBe(200);
     expect(started.text).toContain('Enter your code');
     expect((await mailTo(email)).length).toBe(before + 1);
-    // The code page names the account masked and carries its id, never its address (review).
+    // The code page names the account masked and carries its id, never its address.
     expect(started.text).not.toContain(email);
     expect(started.text).toContain(`u***@${email.split('@')[1]}`);
     expect(started.text).toContain(`name="account" value="${userId}"`);

@@ -88,7 +88,7 @@ describe('GET /auth/session', () => {
   });
 });
 
-describe('the session cookie (SPEC §5.2)', () => {
+describe('the session cookie', () => {
   it('is issued only for a platform origin, HttpOnly, Secure, SameSite=Lax, Path=/', async () => {
     const { response } = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN });
     const [setCookie] = response.headers['set-cookie'] as string[];

@@ -30,7 +30,7 @@ async function newestMail(address: string): Promise<StoredEmail> {
 /** The plain text and the HTML of a message: everything a human may read. */
 const bothParts = (message: StoredEmail) => [message.body.text ?? '', message.body.html ?? ''];
 
-describe('the sign-in email tells one request from another (issue 7, item 4)', () => {
+describe('the sign-in email tells one request from another', () => {
   it('shows the phrase start answered, the application, the time in UTC, the network address and the client', async () => {
     // Prepare
     const { publicKey } = await createTestApplication(app, {}, 'Acme Notes');
@@ -69,7 +69,8 @@ describe('the sign-in email tells one request from another (issue 7, item 4)', (
   });
 
   it("shows a later start by someone else with that start's own phrase, network and client", async () => {
-    // Prepare: the agent starts, then an attacker starts for the same address (SPEC §3.1 replaces).
+    // Prepare: the agent starts, then an attacker starts for the same address (a start replaces the pending
+    // one: docs/security.md, "Sign-in codes").
     const email = newEmail();
     const agentIp = freshIp();
     const attackerIp = freshIp();
@@ -90,7 +91,7 @@ describe('the sign-in email tells one request from another (issue 7, item 4)', (
     expect(attackerMail.body.text).not.toContain('agent/1.0');
   });
 
-  it('shortens a long client name and drops links from it (SPEC §1.1: no link in the email)', async () => {
+  it('shortens a long client name and drops links from it (no link in the email)', async () => {
     // Prepare
     const longAgent = `Mozilla/5.0 (X11; Linux x86_64) ${'Gecko/20100101 '.repeat(30)}Firefox/140.0`;
     const linkAgent = 'helpful-bot/3.0 (+https://evil.test/approve-now; compatible)';
@@ -113,7 +114,7 @@ describe('the sign-in email tells one request from another (issue 7, item 4)', (
   });
 });
 
-describe('the subject is one line whatever the application is called (issue 7, item 8)', () => {
+describe('the subject is one line whatever the application is called', () => {
   it('turns line breaks in a stored application name into spaces, in the subject and the text', async () => {
     // Prepare: the name comes from the table (no request sets it today).
     // The API refuses such a name (shared/users/display-name.ts): the fixture writes it to the table

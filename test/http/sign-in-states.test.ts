@@ -59,7 +59,7 @@ const accountItem = (scope: string, email: string) =>
     )
     .then(({ Item }) => Item);
 
-describe('SPEC §3.1 sign-in request', () => {
+describe('sign-in request', () => {
   it('(none) -> pending: start answers 200 with the device code, the same whether or not the address has an account', async () => {
     // Prepare
     const known = (await signIn(app)).email;

@@ -44,7 +44,7 @@ const remember = (response: TestResponse) => {
   return response;
 };
 
-describe('social providers in the configuration (issue 12 item 1)', () => {
+describe('social providers in the configuration', () => {
   it('lets only a signed-in owner or admin change social sign-in: the secret key gets 403 and changes nothing', async () => {
     // Prepare
     const owned = await createOwnedApplication(app);

@@ -10,8 +10,9 @@ import {
   withChallenge,
 } from '../support/social-providers.ts';
 
-// Social sign-in's per-IP limits (issue 12 item 4; shared/rate-limit/limits.ts): 10 starts, 10
-// callbacks and 30 views of the sign-in page a minute from one IP, and the recent-accounts routes' 30, whether they come one after the other or all at once. As across
+// Social sign-in's per-IP limits (docs/social-sign-in.md, "What the user sees when it fails";
+// shared/rate-limit/limits.ts): 10 starts, 10 callbacks and 30 views of the sign-in page a minute from one
+// IP, and the recent-accounts routes' 30, whether they come one after the other or all at once. As across
 // Lambda containers, no two requests read the same millisecond.
 let app: TestApp;
 let providers: SocialProviders;

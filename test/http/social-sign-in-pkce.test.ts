@@ -26,8 +26,8 @@ import {
 } from '../support/social-providers.ts';
 import { manage } from '../support/tenancy.ts';
 
-// The application page's own PKCE pair (issue 12 review): a code on a return URL is worth nothing
-// without the verifier of the page that started the sign-in; and the review's other refusals.
+// The application page's own PKCE pair (docs/social-sign-in.md, "Security notes"): a code on a return URL is
+// worth nothing without the verifier of the page that started the sign-in; and other refusals.
 let app: TestApp;
 let providers: SocialProviders;
 let documents: ClientMetadataServer;
@@ -110,7 +110,7 @@ describe('the application page’s PKCE pair', () => {
   });
 });
 
-describe('review refusals', () => {
+describe('other refusals', () => {
   it('answers a callback with a valid state but neither code nor error with a 400 page', async () => {
     // Prepare
     const owned = await socialApplication(app, providers);

@@ -25,9 +25,9 @@ import {
 } from '../support/social-providers.ts';
 import { manage } from '../support/tenancy.ts';
 
-// Every refusal of social sign-in (issue 12, "Tests that must exist"): its status, the words of its
-// page (start and callback are browser navigations) or its envelope code (the exchange), and what
-// it left in the table. Every answer is kept, so the last test can look for the owner's secrets.
+// Every refusal of social sign-in (docs/social-sign-in.md, "What the user sees when it fails"): its status,
+// the words of its page (start and callback are browser navigations) or its envelope code (the exchange), and
+// what it left in the table. Every answer is kept, so the last test can look for the owner's secrets.
 let app: TestApp;
 let providers: SocialProviders;
 const answers: TestResponse[] = [];

@@ -33,7 +33,10 @@ async function statistics(secretKey: string, applicationId: string, query = '') 
 /** An end user's sign-in to the application of `publicKey`. */
 const signInTo = (publicKey: string, email = newEmail()) => signIn(app, email, { 'x-api-key': publicKey });
 
-/** The headless path (SPEC §1.5): start and approve with the key, then the device code's poll. */
+/**
+ * The headless path (docs/api.md, "The headless path and the request phrase"): start and approve
+ * with the key, then the device code's poll.
+ */
 async function signInByPoll(publicKey: string, email = newEmail()) {
   const headers = { 'x-api-key': publicKey };
   const start = await app.request('POST', '/auth/code/start', { body: { email }, headers, ip: freshIp() });

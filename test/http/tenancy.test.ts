@@ -111,8 +111,8 @@ const callNames: Call[] = [
 ];
 
 /**
- * DESIGN §6: every cell of the matrix that refuses, with its status. A call absent from a row is
- * allowed to that caller (tested in the behaviour tests below) or not reachable.
+ * docs/api.md, "Permission matrix": every cell of the matrix that refuses, with its status. A call absent
+ * from a row is allowed to that caller (tested in the behaviour tests below) or not reachable.
  */
 const refusals: Record<Exclude<Who, 'owner'>, Partial<Record<Call, 401 | 403 | 404>>> = {
   nobody: Object.fromEntries(callNames.map((call) => [call, 401])) as Record<Call, 401>,

@@ -257,7 +257,7 @@ describe('sessions of one application presented with another application key', (
   });
 });
 
-describe('the email claim (DESIGN §5 as extended: it names the account the session reads)', () => {
+describe('the email claim (it names the account the session reads)', () => {
   it('refuses a validly signed token without an email', async () => {
     const { claims } = await freshSession();
     const { email: _email, ...withoutEmail } = claims;

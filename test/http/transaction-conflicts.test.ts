@@ -11,7 +11,7 @@ import { createOwnedApplication } from '../support/tenancy.ts';
 // Real DynamoDB cancels a transaction that touches an item another transaction is writing
 // (`TransactionConflict`); DynamoDB Local never does. shared/store/conflict-retry.ts retries a few
 // times; when the conflicts outlast it, nothing was written and the client is told to come back in
-// a moment (429 RATE_LIMITED, reason `busy`), never a 500 (review of issue 7).
+// a moment (429 RATE_LIMITED, reason `busy`), never a 500.
 
 /** Whether every TransactWriteItems is cancelled as conflicting, as a busy real table can. */
 let conflicting = false;
@@ -80,7 +80,8 @@ describe('transactions that real DynamoDB keeps cancelling for conflicts', () =>
     expect(updated.body.user.name).toBe('Ada');
   });
 
-  // SPEC §4.2: /oauth/token answers RFC 6749 errors, so `busy` is a 429 with an `error` member.
+  // /oauth/token answers RFC 6749 errors (docs/oauth.md, "Token endpoint"), so `busy` is a 429 with an
+  // `error` member.
   function expectOauthBusy(refused: TestResponse) {
     expect(refused.status, refused.text).toBe(429);
     expect(refused.headers['retry-after']).toBe('1');

@@ -86,7 +86,7 @@ function expectEverySession(statuses: number[]): void {
   expect(statuses.filter((status) => status === 200)).toHaveLength(BURST);
 }
 
-// Issue 7, item 9: under a burst, local mode answered 30 of 100 verifies with 500 while their
+// Under a burst, local mode answered 30 of 100 verifies with 500 while their
 // handlers may still have committed.
 describe(`${BURST} parallel verifies of distinct addresses (local mode)`, () => {
   it('are all answered with a session', async () => {

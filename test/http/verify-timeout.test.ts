@@ -47,8 +47,8 @@ function expectRetryLater(response: TestResponse) {
   expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
 }
 
-// Issue 7, item 9: a request that runs out of time must not consume the code and leave its client
-// without the session. Each slow answer below brings the commit to about 9 s of the function's 10 s.
+// A request that runs out of time (docs/api.md, Endpoints: 503) must not consume the code and leave its
+// client without the session. Each slow answer below brings the commit to about 9 s of the function's 10 s.
 describe('sign-in near the function timeout', () => {
   it('POST /auth/code/verify refuses to commit with 503 and Retry-After; the code still works', async () => {
     const { email, code } = await startSignIn();

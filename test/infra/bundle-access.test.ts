@@ -66,7 +66,7 @@ const adapters: Array<[string, (access: RouteAccess) => boolean]> = [
   ['shared/crypto/kms-signer.ts', (access) => access.sign === true || access.publicKeys === true],
 ];
 
-describe('a route bundle holds the adapters its access declares, and no other (DESIGN §1)', () => {
+describe('a route bundle holds the adapters its access declares, and no other', () => {
   it.each(routeList)('$id', (route) => {
     for (const [file, declared] of adapters) {
       const held = inputs.get(route.id)!.some((path) => path.endsWith(file));

@@ -57,7 +57,7 @@ const roleIdOf = (routeId: (typeof routeList)[number]['id']) => {
   return role['Fn::GetAtt'][0];
 };
 
-describe('IAM: one role per access profile (DESIGN §1)', () => {
+describe('IAM: one role per access profile', () => {
   const profiles = routesByProfile(routeList);
 
   it('runs every function of a profile with the same role, and no two profiles with one role', () => {
@@ -152,14 +152,14 @@ describe('IAM: each function may do exactly what its route declares', () => {
     ).toEqual([]);
   });
 
-  it('lets only the roles of routes that hash codes, derive refresh tokens or sign the recent-accounts cookie read the code-hash secret (DESIGN §3)', () => {
+  it('lets only the roles of routes that hash codes, derive refresh tokens or sign the recent-accounts cookie read the code-hash secret', () => {
     const readers = Object.keys(template.findResources('AWS::IAM::Role')).filter((roleId) =>
       roleStatements(template, roleId).some((s) => s.actions.some((a) => a.startsWith('secretsmanager:'))),
     );
     const codeRoutes = routeList.filter((route) => route.access.codeKey);
     // The token endpoint derives a refresh token's successor as an HMAC under the same key; the OAuth
     // sign-in bridge starts and verifies codes as the API does; the recent-accounts routes sign
-    // and check their cookie with it, and so does the social callback (issue 12).
+    // and check their cookie with it, and so does the social callback.
     expect(codeRoutes.map((route) => route.id).sort()).toEqual([
       'codeApprove',
       'codeStart',

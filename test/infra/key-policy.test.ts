@@ -52,7 +52,7 @@ const rootArn = JSON.stringify({
   'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root']],
 });
 
-describe('signing key policy (issue 9 item 1)', () => {
+describe('signing key policy', () => {
   it('has one explicit policy per key (not the account default kms:*)', () => {
     expect(keyPolicies).toHaveLength(1);
     for (const { statements } of keyPolicies) {
@@ -124,7 +124,7 @@ describe('signing key policy (issue 9 item 1)', () => {
   });
 });
 
-describe('signing key generations (issue 9 item 2)', () => {
+describe('signing key generations', () => {
   const signingKeys = [
     { id: '1', notAfter: '2027-05-10T12:00:00.000Z' },
     { id: '2027-05', notBefore: '2027-05-10T12:00:00.000Z' },

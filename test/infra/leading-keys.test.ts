@@ -32,7 +32,7 @@ const onPartitions = (patterns: string[]) => ({
   'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns },
 });
 
-describe('dynamodb:LeadingKeys: each role reaches only the item families its routes declare (issue 9, item 8)', () => {
+describe('dynamodb:LeadingKeys: each role reaches only the item families its routes declare', () => {
   it('declares families exactly for the routes with table access, and only known ones', () => {
     for (const route of routeList) {
       expect(routeItems[route.id].length > 0, route.id).toBe(route.access.table !== undefined);

@@ -4,7 +4,7 @@ import { synthDoorcode, testInputs, variablesOf } from './synth.ts';
 
 const mailRoutes = routeList.filter((route) => route.access.mail);
 
-describe('mail reputation (issue 9, item 4)', () => {
+describe('mail reputation', () => {
   const { template, resources, logicalId, routeFunction, onlyResourceOf } = synthDoorcode();
   const configurationSetId = onlyResourceOf('AWS::SES::ConfigurationSet');
   const topicId = onlyResourceOf('AWS::SNS::Topic');
@@ -69,7 +69,7 @@ describe('mail reputation (issue 9, item 4)', () => {
   });
 });
 
-describe('the sender identity (issue 9, item 5)', () => {
+describe('the sender identity', () => {
   it('creates the identity and retains it on cdk destroy', () => {
     const { template } = synthDoorcode();
     template.hasResource('AWS::SES::EmailIdentity', {

@@ -14,8 +14,8 @@ const SPEC_ROUTES = 90;
 const SPEC_PROFILES = 13;
 /**
  * Headroom kept below the limit for fixed resources still to come (a WAF ...); lib/alarms.ts is a
- * fixed set already counted. It was 100, and the secrets key it kept room for (DESIGN §7, the
- * sealing key of lib/sealing-key.ts) has since taken one.
+ * fixed set already counted. It was 100, and the secrets key it kept room for (the
+ * sealing key of lib/sealing-key.ts: docs/security.md, "Provider client secrets") has since taken one.
  */
 const MARGIN = 99;
 /** `cdk synth` adds AWS::CDK::Metadata (version reporting), which assertion templates leave out. */
@@ -46,7 +46,7 @@ const perProfile = oneRoute - fixed - perRoute;
 const projected = (routes: Routes, base = fixed) =>
   base + perRoute * routes.length + perProfile * routesByProfile(routes).size;
 
-describe('resource budget (DESIGN §1: the whole SPEC fits one stack)', () => {
+describe('resource budget (the whole service fits one stack)', () => {
   it(`adds ${PINNED_PER_ROUTE} resources per route and ${PINNED_PER_PROFILE} per access profile`, () => {
     expect(perRoute).toBe(PINNED_PER_ROUTE);
     expect(perProfile).toBe(PINNED_PER_PROFILE);

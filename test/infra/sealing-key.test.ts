@@ -62,7 +62,7 @@ const applicationContext = {
   'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['applicationId'] },
 };
 
-describe('the sealing key (DESIGN §7)', () => {
+describe('the sealing key', () => {
   const synth = synthDoorcode();
   const { key, statements } = sealingKey(synth);
   const encrypters = roleArns(synth, routeList, (route) => route.access.seal === 'encrypt');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSdk, type SdkBuild } from '../../scripts/build-sdk.ts';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
-/** Issue 11: the SDK is at most 10 KB gzipped. */
+/** The SDK is at most 10 KB gzipped (docs/sdk.md). */
 const BUDGET_GZIP_BYTES = 10 * 1024;
 
 let dir: string;

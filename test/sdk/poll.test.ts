@@ -45,7 +45,7 @@ describe('poll', () => {
     expect(await outcome).toMatchObject({ ok: true, value: { token: 'tok_polled' } });
     expect(pollTimes()).toEqual([5_000, 10_000, 15_000]);
     expect(tab.service.sent[0]).toMatchObject({ body: { deviceCode: DEVICE_CODE } });
-    // SPEC §5.6: poll reads no key, so none is sent.
+    // Poll reads no key (docs/api.md, Endpoints), so none is sent.
     expect(tab.service.sent[0]?.headers).not.toHaveProperty('x-api-key');
     expect(tab.client.token()).toBe('tok_polled');
   });

@@ -2,8 +2,8 @@ import { expect } from 'vitest';
 import type { TestResponse } from './http-client.ts';
 
 /**
- * SPEC §7: the answer is `status` with the platform envelope `{ error: { code, message, details? } }`,
- * served as JSON, and nothing beside the envelope.
+ * docs/api.md, Endpoints: the answer is `status` with the platform envelope
+ * `{ error: { code, message, details? } }`, served as JSON, and nothing beside the envelope.
  */
 export function expectError(response: TestResponse, status: number, code: string): void {
   expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });

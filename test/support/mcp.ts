@@ -77,7 +77,7 @@ export const mcpPost = (
   });
 
 /**
- * The six tools a member's token lists (SPEC §4.6), by name in order; an owner's also lists
+ * The six tools a member's token lists (docs/mcp.md, Tools), by name in order; an owner's also lists
  * `auth_revoke_user_sessions`. Written out rather than derived, so a test fails when the set changes.
  */
 export const READ_TOOLS = [

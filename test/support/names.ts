@@ -1,5 +1,5 @@
 /**
- * Display names no name field accepts (issue 7, item 8): C0 and C1 controls, DEL, the Unicode line
+ * Display names no name field accepts (docs/api.md, Names): C0 and C1 controls, DEL, the Unicode line
  * and paragraph separators, UTF-16 surrogates without their other half, format characters that
  * steer or hide text (bidi controls, zero-width spaces, the BOM, tags), and names with nothing
  * visible. As `[what, name]`.

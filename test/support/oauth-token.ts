@@ -49,7 +49,7 @@ export async function newCode(
   };
 }
 
-/** POST /oauth/token with a form body (SPEC §4.2). */
+/** POST /oauth/token with a form body (docs/oauth.md, "Token endpoint"). */
 export const tokenRequest = (
   app: TestApp,
   fields: Record<string, string>,

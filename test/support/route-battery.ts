@@ -47,7 +47,7 @@ export interface Battery {
   readonly real: TestApp;
   /** The host of the OAuth clients' metadata documents and of resources' protected resource metadata. */
   readonly metadata: ClientMetadataServer;
-  /** The social sign-in providers (issue 12): an OpenID Connect provider and a GitHub-style one. */
+  /** The social sign-in providers (docs/social-sign-in.md): an OpenID Connect provider and a GitHub-style one. */
   readonly social: SocialProviders;
 }
 
@@ -78,7 +78,10 @@ export async function startBatteryHosts(): Promise<Omit<Battery, 'app'> & { clos
   };
 }
 
-/** Health, discovery, the SPEC §1.4 bootstrap, the OAuth bridge and consent, sessions, management, peek. */
+/**
+ * Health, discovery, the agent bootstrap (docs/quickstart-agent.md), the OAuth bridge and consent,
+ * sessions, management, peek.
+ */
 export async function signInSessionAndManagementPaths({
   app,
   real,
@@ -94,7 +97,8 @@ export async function signInSessionAndManagementPaths({
   await app.request('GET', '/.well-known/oauth-protected-resource');
   await app.request('OPTIONS', '/auth/session', { headers: { origin: 'https://app.doorcode.test' } });
 
-  // The bootstrap of SPEC §1.4: a platform sign-in, an organization, an application, its keys.
+  // The agent bootstrap (docs/quickstart-agent.md): a platform sign-in, an organization, an application, its
+  // keys.
   const owned = await createOwnedApplication(app);
   const token = owned.owner.token;
   const auth = bearer(token);
@@ -112,7 +116,7 @@ export async function signInSessionAndManagementPaths({
   const requestId = bridgeRequestOf(await app.request('GET', authorize, { ip: freshIp() }));
   await app.request('GET', `/oauth/login?request=${requestId}`, { ip: freshIp() });
   const { recentCookie } = await signInThroughBridge(app, requestId, newEmail());
-  // Recent accounts (issue 12): the browser's list after that sign-in.
+  // Recent accounts (docs/api.md, "Recent accounts"): the browser's list after that sign-in.
   await app.request('GET', '/recent-accounts', { headers: { cookie: recentCookie }, ip: freshIp() });
   await app.request('GET', `/oauth/login?request=${requestId}`, {
     headers: { cookie: recentCookie },
@@ -177,7 +181,7 @@ export async function signInSessionAndManagementPaths({
   await manage(app, 'GET', `/organizations/${organizationId}/audit`, { token });
   await manage(app, 'GET', `/applications/${applicationId}/organizations`, { apiKey: secretKey });
 
-  // Social sign-in (issue 12): the owner's GitHub client, a trip through it, the exchange.
+  // Social sign-in (docs/social-sign-in.md): the owner's GitHub client, a trip through it, the exchange.
   social.github.clients.set(`gh-${applicationId}`, 'battery-github-secret');
   await manage(
     app,
@@ -325,7 +329,7 @@ export async function deviceAdministrationAndTeardownPaths({ app, metadata }: Ba
   await manage(app, 'GET', `/organizations/${organizationId}/invitations`, { token });
   await manage(app, 'DELETE', `/organizations/${organizationId}/invitations/${revokedAddress}`, { token });
 
-  // OAuth (issue 10): a code exchanged, its refresh token rotated, the connection listed and revoked.
+  // OAuth (docs/oauth.md): a code exchanged, its refresh token rotated, the connection listed and revoked.
   const oauth = await connect(app, { userId: owned.owner.userId, applicationId });
   await refreshRequest(app, oauth.tokens.refresh_token);
   await manage(app, 'GET', '/auth/list-connections', { token });
@@ -350,7 +354,8 @@ export async function deviceAdministrationAndTeardownPaths({ app, metadata }: Ba
       socialReturnUrls: ['https://battery.example.com/after-sign-in'],
     },
   );
-  // Issue 12: the application's social sign-in page, and its Forget button (a 303 back to it).
+  // The application's social sign-in page (docs/api.md, "Social sign-in page"), and its Forget button (a 303
+  // back to it).
   await app.request('GET', withChallenge(`/auth/social/${applicationId}?state=battery`), { ip: freshIp() });
   await postForm(app, `/auth/social/${applicationId}/forget`, {
     account: 'usr_unknown',

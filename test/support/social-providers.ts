@@ -1,5 +1,5 @@
 /**
- * Social sign-in for tests (issue 12): the two providers live in bench/ (the calls bench drives
+ * Social sign-in for tests (docs/social-sign-in.md): the two providers live in bench/ (the calls bench drives
  * the social routes with them too, and bench may not import test/); the browser's trips are here.
  */
 

@@ -25,8 +25,8 @@ export async function manage(
 }
 
 /**
- * The bootstrap of SPEC §1.4 through the API: a platform owner signed in, its organization, an
- * application and both keys.
+ * The agent bootstrap (docs/quickstart-agent.md) through the API: a platform owner signed in, its
+ * organization, an application and both keys.
  */
 export async function createOwnedApplication(app: TestApp, name = 'Acme Notes', ownerEmail = newEmail()) {
   const owner = await signIn(app, ownerEmail);
@@ -89,8 +89,9 @@ export async function addSignedInMember(
 const owners = new Map<string, { token: string; applicationId: string }>();
 
 /**
- * An application with a public and a secret key, made through the API (the bootstrap of SPEC
- * §1.4, by a fresh platform owner) and configured with `configuration` through its route.
+ * An application with a public and a secret key, made through the API (the agent bootstrap of
+ * docs/quickstart-agent.md, by a fresh platform owner) and configured with `configuration` through
+ * its route.
  */
 export async function createTestApplication(
   app: TestApp,

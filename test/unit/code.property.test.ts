@@ -38,7 +38,7 @@ const codeLike = fc
   .map((chars) => chars.join(''));
 const anyCode = byteStreams.map((stream) => generateCode(randomFrom(stream)));
 
-describe('normaliseCode (SPEC §2: case-insensitive, hyphens ignored)', () => {
+describe('normaliseCode (case-insensitive, hyphens ignored)', () => {
   it('is idempotent', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), codeLike), (input) => {
@@ -80,7 +80,7 @@ describe('normaliseCode (SPEC §2: case-insensitive, hyphens ignored)', () => {
   });
 });
 
-describe('generateCode and formatCode (DESIGN §5: unambiguous alphabet, shown XXXX-XXXX)', () => {
+describe('generateCode and formatCode (unambiguous alphabet, shown XXXX-XXXX)', () => {
   it('always displays two groups of four from the unambiguous alphabet', () => {
     fc.assert(
       fc.property(byteStreams, (stream) => {
@@ -116,7 +116,7 @@ describe('generateCode and formatCode (DESIGN §5: unambiguous alphabet, shown X
   });
 });
 
-describe('codeHash (DESIGN §3: HMAC of request id + normalised code, keyed with the code key)', () => {
+describe('codeHash (HMAC of request id + normalised code, keyed with the code key)', () => {
   const key = 'ab'.repeat(32);
   const hasher = inMemoryCodeHasher(key);
 

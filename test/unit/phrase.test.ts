@@ -31,7 +31,7 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-describe('the request phrase a human compares (issue 7, item 4)', () => {
+describe('the request phrase a human compares', () => {
   it('is two words of the list, chosen by the bytes drawn', () => {
     expect(generatePhrase(fixedRandom([0, 1, 0, 0]))).toBe(`${PHRASE_WORDS[0]} ${PHRASE_WORDS[1]}`);
     expect(generatePhrase(fixedRandom([7, 3, 0, 0]))).toBe(`${PHRASE_WORDS[7]} ${PHRASE_WORDS[3]}`);

@@ -46,7 +46,7 @@ async function stored(limit: Limit, subject: string) {
 const concurrentHits = (deps: Deps, count: number, limit: Limit, subject: string) =>
   Promise.all(Array.from({ length: count }, () => hit(deps, limit, subject)));
 
-describe('consume() under concurrency, against DynamoDB Local (SPEC §8, DESIGN §3)', () => {
+describe('consume() under concurrency, against DynamoDB Local', () => {
   it('allows exactly 10 of 30 concurrent hits in one millisecond with a limit of 10', async () => {
     const limit: Limit = { bucket: 'race', max: 10, windowSeconds: 60 };
 
@@ -75,7 +75,7 @@ describe('consume() under concurrency, against DynamoDB Local (SPEC §8, DESIGN 
     );
   });
 
-  // DESIGN §3: a burst within the limit is never refused.
+  // A burst within the limit is never refused (docs/security.md, "Rate limits").
   for (const [name, deps] of [
     ['one millisecond', fixed],
     ['distinct milliseconds', ticking],

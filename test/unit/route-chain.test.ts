@@ -140,7 +140,7 @@ describe('error styles', () => {
       },
     );
 
-  it('app: the platform envelope (SPEC §7)', async () => {
+  it('app: the platform envelope', async () => {
     const answer = await call(failing('app'), event({}));
     expect(answer).toMatchObject({
       status: 400,

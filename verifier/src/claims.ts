@@ -4,7 +4,7 @@ import type { JWTPayload } from 'jose';
 export const SESSION_TOKEN_TYPE = 'JWT';
 /** RFC 9068 §2.1: the header `typ` of an OAuth access token. */
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
-/** The `aud` of a session signed in without an application key (SPEC §5.3). */
+/** The `aud` of a session signed in without an application key (docs/verifier.md, `createVerifier(options)`). */
 export const PLATFORM_AUDIENCE = 'platform';
 
 /** A session token's claims (docs/api.md, "Session tokens"). */

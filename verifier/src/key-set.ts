@@ -1,7 +1,7 @@
 import { type CryptoKey, importJWK, type JWK } from 'jose';
 import { VerifierError } from './errors.ts';
 
-/** SPEC §1.2: the server-side verifier caches the key set one hour. */
+/** The server-side verifier caches the key set one hour (docs/verifier.md, "Key caching"). */
 export const JWKS_MAX_AGE_MS = 60 * 60 * 1000;
 /**
  * After a fetch, an unknown `kid` waits this long before it may cause another: a flood of tokens
