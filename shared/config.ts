@@ -57,7 +57,7 @@ export const Config = z
     AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
     /** Token issuer (`iss`): the public base URL of the service. */
     ISSUER: z.url({ protocol: /^https?$/ }),
-    /** Origins whose browser requests receive the session cookie (SPEC §5.2). */
+    /** Origins whose browser requests receive the session cookie (docs/security.md, Session tokens). */
     PLATFORM_ORIGINS: list,
     /** Sender of the sign-in email (an SES-verified identity on AWS). */
     MAIL_FROM: z.email(),
@@ -67,11 +67,17 @@ export const Config = z
     SIGNING_KEYS: signingKeys,
     /** Local mode: a PKCS#8 PEM file holding the RSA signing key (instead of KMS). */
     LOCAL_SIGNING_KEY_FILE: z.optional(z.string().check(z.minLength(1))),
-    /** The Secrets Manager secret holding the sign-in code-hash key (DESIGN §3), as 64 hex characters. */
+    /**
+     * The Secrets Manager secret holding the sign-in code-hash key, as 64 hex characters
+     * (docs/security.md, The code-hash key).
+     */
     CODE_KEY_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
     /** Local mode: a file holding the code-hash key as hex (instead of Secrets Manager). */
     LOCAL_CODE_KEY_FILE: z.optional(z.string().check(z.minLength(1))),
-    /** The KMS symmetric key (id, ARN or alias) that seals owners' OAuth client secrets (DESIGN §7). */
+    /**
+     * The KMS symmetric key (id, ARN or alias) that seals owners' OAuth client secrets
+     * (docs/security.md, Provider client secrets).
+     */
     SEALING_KEY_ID: z.optional(z.string().check(z.minLength(1))),
     /** Local mode: a file holding the AES-256-GCM sealing key as hex (instead of KMS). */
     LOCAL_SEALING_KEY_FILE: z.optional(z.string().check(z.minLength(1))),
@@ -80,7 +86,7 @@ export const Config = z
     SES_ENDPOINT: z.optional(z.url()),
     /** The SES configuration set every sign-in email names (its suppression list and events). */
     SES_CONFIGURATION_SET: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/))),
-    /** Sign-in emails the whole service sends per clock hour (issue 9, item 4); unset: no cap. */
+    /** Sign-in emails the whole service sends per clock hour (docs/security.md, Mail reputation); unset: no cap. */
     MAX_CODE_EMAILS_PER_HOUR: z.optional(
       z.pipe(
         z.string().check(z.regex(/^[1-9][0-9]{0,6}$/, 'a whole number from 1 to 9999999')),

@@ -25,7 +25,7 @@ export interface Deps {
   readonly signer: Signer;
   readonly mailer: Mailer;
   readonly codeHasher: CodeHasher;
-  /** Seals and opens owners' OAuth client secrets (DESIGN §7). */
+  /** Seals and opens owners' OAuth client secrets (docs/security.md, Provider client secrets). */
   readonly sealer: SecretSealer;
   readonly clock: Clock;
   readonly random: Random;

@@ -1,31 +1,31 @@
 /**
  * The error catalogue: every error the service answers, named for its case, with its status and
- * stable code in this one place (SPEC §7; DESIGN §5 for the choices SPEC leaves open). Call sites
+ * stable code in this one place (docs/api.md lists the common ones under Endpoints). Call sites
  * pick a name, never a status and a code separately; tests assert codes; route contracts list the
  * names they may answer (shared/routes.ts), from which the API description is generated.
  */
 const catalogue = {
   /** Invalid body, query or path; malformed JSON; a missing body. */
   invalidRequest: { status: 400, code: 'VALIDATION_ERROR' },
-  /** SPEC §3.1: a wrong sign-in code, `details.attemptsLeft`; or a code already used. */
+  /** A wrong sign-in code, `details.attemptsLeft`; or a code already used. */
   wrongCode: { status: 400, code: 'VALIDATION_ERROR' },
-  /** SPEC §3.1: poll on an expired request. */
+  /** Poll on an expired request. */
   pollExpired: { status: 400, code: 'EXPIRED' },
-  /** SPEC §7: poll with an unknown, consumed, replaced or destroyed device code. */
+  /** Poll with an unknown, consumed, replaced or destroyed device code. */
   deviceCodeUnusable: { status: 400, code: 'FORBIDDEN' },
-  /** Issue 12: a social sign-in's exchange code that is unknown, used, expired or of another application. */
+  /** A social sign-in's exchange code that is unknown, used, expired or of another application. */
   socialCodeUnusable: { status: 400, code: 'FORBIDDEN' },
   unauthorized: { status: 401, code: 'UNAUTHORIZED' },
-  /** SPEC §7: a known caller that may not do this, e.g. a cookie sent from a foreign origin. */
+  /** A known caller that may not do this, e.g. a cookie sent from a foreign origin. */
   forbidden: { status: 403, code: 'FORBIDDEN' },
-  /** Issue 8: the application disabled this user: sign-in (verify, approve, poll) is refused. */
+  /** The application disabled this user: sign-in (verify, approve, poll) is refused. */
   accountDisabled: { status: 403, code: 'ACCOUNT_DISABLED' },
-  /** Issue 12: the social provider vouched for no verified email address. */
+  /** The social provider vouched for no verified email address. */
   emailNotVerified: { status: 403, code: 'EMAIL_NOT_VERIFIED' },
-  /** Issue 12: the social provider sent the user back with an error (`access_denied`: the user declined). */
+  /** The social provider sent the user back with an error (`access_denied`: the user declined). */
   providerDenied: { status: 403, code: 'PROVIDER_DENIED' },
   notFound: { status: 404, code: 'NOT_FOUND' },
-  /** DESIGN §6: the organization's plan allows no more applications; `details: { plan, limit }`. */
+  /** The organization's plan allows no more applications; `details: { plan, limit }`. */
   planLimit: { status: 403, code: 'PLAN_LIMIT_REACHED' },
   /** An account creates at most 10 platform organizations; `details.limit`. */
   organizationLimit: { status: 403, code: 'ORGANIZATION_LIMIT_REACHED' },
@@ -41,7 +41,7 @@ const catalogue = {
   organizationNotEmpty: { status: 409, code: 'ORGANIZATION_NOT_EMPTY' },
   /** A first sign-in raced another path that created the same account. */
   accountChanged: { status: 409, code: 'VALIDATION_ERROR' },
-  /** SPEC §3.1: verify or approve after the 10 minutes. */
+  /** Verify or approve after the 10 minutes. */
   codeExpired: { status: 410, code: 'VALIDATION_ERROR' },
   payloadTooLarge: { status: 413, code: 'PAYLOAD_TOO_LARGE' },
   unsupportedMediaType: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
@@ -49,10 +49,10 @@ const catalogue = {
   authorizationPending: { status: 428, code: 'UNPROCESSABLE' },
   /** A rate limit, RFC 8628 `slow_down`, or too many lost write races; always with Retry-After. */
   rateLimited: { status: 429, code: 'RATE_LIMITED' },
-  /** DESIGN §5: the fifth wrong code destroys the request. */
+  /** The fifth wrong code destroys the request. */
   tooManyAttempts: { status: 429, code: 'TOO_MANY_ATTEMPTS' },
   /**
-   * OAuth routes (`errorStyle: 'oauth'`, SPEC §4.2, §7.3): RFC 6749 §5.2 error values are their codes,
+   * OAuth routes (`errorStyle: 'oauth'`): RFC 6749 §5.2 error values are their codes,
    * answered as `{ error, error_description }`. `oauthInvalidRequest`: a missing, repeated or malformed
    * parameter; `invalidClient`: the client ID or its metadata document is unusable (never redirected);
    * `invalidGrant`: a code or refresh token unknown, spent, expired or bound to something else;
@@ -70,9 +70,9 @@ const catalogue = {
   invalidScope: { status: 400, code: 'invalid_scope' },
   /** Anything unexpected: logged with its cause, answered with a generic message. */
   internal: { status: 500, code: 'INTERNAL_ERROR' },
-  /** Issue 12: the social provider could not be reached, refused the code or answered something unusable. */
+  /** The social provider could not be reached, refused the code or answered something unusable. */
   providerFailed: { status: 502, code: 'PROVIDER_ERROR' },
-  /** SPEC §4.3: the sign-in email could not be sent; with Retry-After. */
+  /** The sign-in email could not be sent; with Retry-After. */
   mailUnavailable: { status: 503, code: 'SERVICE_UNAVAILABLE' },
   /** Too little of the function's time was left to commit a sign-in and answer it: nothing changed; with Retry-After. */
   outOfTime: { status: 503, code: 'SERVICE_UNAVAILABLE' },
@@ -129,7 +129,7 @@ export function retryLater(
 export const rateLimited = (retryAfterSeconds: number, details?: Record<string, unknown>): AppError =>
   retryLater('rateLimited', (s) => `Too many requests; retry in ${s} s`, retryAfterSeconds, details);
 
-/** The body of the platform error envelope (SPEC §7). */
+/** The body of the platform error envelope (docs/api.md, Endpoints). */
 export function errorBody(error: AppError): { error: { code: string; message: string; details?: object } } {
   return {
     error: {

@@ -7,7 +7,7 @@ export interface Random {
 
 export const cryptoRandom: Random = { bytes: (length) => randomBytes(length) };
 
-/** A secret shown once and stored only as its hash: 256 random bits, base64url (DESIGN §3). */
+/** A secret shown once and stored only as its hash: 256 random bits, base64url. */
 export const newSecret = (random: Random): string => Buffer.from(random.bytes(32)).toString('base64url');
 
 /** A prefixed identifier with 128 random bits, e.g. `usr_3k9...`. */

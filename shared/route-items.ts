@@ -1,9 +1,10 @@
 /**
- * The item families each route's function touches (issue 9, item 8): the one place they are
- * declared. lib/grants.ts renders them, through `keyFamilies` (shared/store/keys.ts), into the
- * `dynamodb:LeadingKeys` condition of the route's role; test/http/item-families.test.ts records the
- * partitions the sign-in, session and management paths touch and checks each is declared here.
- * docs/security.md says which routes reach many families and why.
+ * The item families each route's function touches: the one place they are declared
+ * (docs/data-model.md, Item families and table grants). lib/grants.ts renders them, through
+ * `keyFamilies` (shared/store/keys.ts), into the `dynamodb:LeadingKeys` condition of the route's
+ * role; test/http/item-families.test.ts records the partitions the sign-in, session and management
+ * paths touch and checks each is declared here. docs/security.md says which routes reach many
+ * families and why.
  */
 import type { RouteId } from './routes.ts';
 import type { ItemFamily } from './store/keys.ts';
@@ -55,14 +56,14 @@ export const routeItems: Readonly<Record<RouteId, readonly ItemFamily[]>> = {
   // The platform cookie's session; the resource, the application and the membership (the role);
   // the pending request written.
   oauthAuthorize: [...bySession, 'resource', 'application', 'organization', 'oauthRequest'],
-  // With recent accounts (issue 12): their profiles and the per-IP limit.
+  // With recent accounts: their profiles and the per-IP limit.
   oauthSignInPage: ['oauthRequest', 'application', 'rate', 'user'],
   oauthSignInStart: ['oauthRequest', 'application', 'account', 'rate', 'device', 'user'],
   oauthSignInVerify: [...signInDone, 'oauthRequest'],
   // The pending request, then forgetRecentAccount's reads: the limit, the profiles, their applications.
   oauthSignInForget: ['oauthRequest', 'rate', 'user', 'application'],
   // The request spent, the role read again, the code written.
-  // Issue 12: the per-IP limit, the profiles of the cookie's accounts and their applications.
+  // The per-IP limit, the profiles of the cookie's accounts and their applications.
   listRecentAccounts: ['rate', 'user', 'application'],
   forgetRecentAccount: ['rate', 'user', 'application'],
   forgetRecentAccounts: ['rate'],

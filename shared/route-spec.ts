@@ -46,12 +46,15 @@ export interface RouteAccess {
   readonly publicKeys?: boolean;
   /** `ses:SendEmail` from the sender identity. */
   readonly mail?: boolean;
-  /** `secretsmanager:GetSecretValue` on the sign-in code-hash key (DESIGN §3): the routes that hash codes. */
+  /**
+   * `secretsmanager:GetSecretValue` on the sign-in code-hash key: the routes that hash codes
+   * (docs/security.md, The code-hash key).
+   */
   readonly codeKey?: boolean;
   /**
-   * The secret-sealing key (DESIGN §7): `encrypt` (`kms:Encrypt`) for the routes that store an
-   * owner's OAuth client secret, `decrypt` (`kms:Decrypt`) for the one that uses it; either only
-   * with the encryption context `{ applicationId }`.
+   * The secret-sealing key (docs/security.md, Provider client secrets): `encrypt` (`kms:Encrypt`) for
+   * the routes that store an owner's OAuth client secret, `decrypt` (`kms:Decrypt`) for the one that
+   * uses it; either only with the encryption context `{ applicationId }`.
    */
   readonly seal?: 'encrypt' | 'decrypt';
 }
@@ -59,31 +62,31 @@ export interface RouteAccess {
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 /**
- * `app`: the platform envelope of SPEC §7; `oauth`: RFC 6749 error objects; `mcp`: JSON-RPC errors;
- * `html`: an HTML error page, for the pages a browser navigates to (the OAuth sign-in bridge and
- * consent), where a JSON body would leave the user in front of raw text.
+ * `app`: the platform error envelope (docs/api.md, Endpoints); `oauth`: RFC 6749 error objects;
+ * `mcp`: JSON-RPC errors; `html`: an HTML error page, for the pages a browser navigates to (the
+ * OAuth sign-in bridge and consent), where a JSON body would leave the user in front of raw text.
  */
 export type ErrorStyle = 'app' | 'oauth' | 'mcp' | 'html';
 
 /**
- * Which credentials the chain reads and what it refuses (SPEC §5), resolved into a typed caller
+ * Which credentials the chain reads and what it refuses, resolved into a typed caller
  * (shared/sessions/caller.ts):
- * - `none`: nothing is read (health, discovery, poll: SPEC §5.6);
+ * - `none`: nothing is read (health, discovery, poll);
  * - `key-optional`: an `X-API-Key` may come and must then be valid (sign-in);
- * - `secret-key`: a secret key is required (peek: SPEC §5.7);
+ * - `secret-key`: a secret key is required (peek);
  * - `session`: a session token by Bearer or cookie, with an optional key of the session's application;
  * - `session-optional`: as `session`, but anonymous and key-only callers pass (`GET /auth/session`);
- * - `sign-out`: every presented token of the target application, never refused (SPEC §4.4);
+ * - `sign-out`: every presented token of the target application, never refused;
  * - `api-key`: a public or secret key is required (`GET /application/by-api-key`);
  * - `manage`: any credential (a session, a key, or both): the route's `permission` then decides
  *   from the permission matrix (shared/tenancy/permissions.ts); no credential is 401;
  * - `impersonation`: the impersonation tokens presented by Bearer or impersonation cookie, verified
  *   but not required to have a live session, none required (`POST /impersonation/{id}/end`: the
- *   route matches them to its record, 403 otherwise: SPEC §4.4);
+ *   route matches them to its record, 403 otherwise);
  * - `platform-cookie`: only the platform session cookie (`<service>.session_token`), as the OAuth
  *   pages read it; a missing, dead or invalid cookie is an anonymous caller (the page sends the user
  *   to sign in), never 401; a cookie on a state-changing request from where it may not change state
- *   is 403 (DESIGN §5).
+ *   is 403 (docs/api.md, OAuth authorization).
  */
 export type AuthMode =
   | 'none'

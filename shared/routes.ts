@@ -84,7 +84,7 @@ export const routes = {
     access: { publicKeys: true },
     contract: { responses: { 200: Jwks }, errors: [] },
   },
-  /** Issue 11: the OpenAPI 3.1.0 description generated from this table (shared/openapi/). */
+  /** The OpenAPI 3.1.0 description generated from this table (shared/openapi/; docs/openapi.md). */
   openApi: {
     method: 'GET',
     path: '/openapi.json',

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** SPEC §2 User. `image` is an https URL or null. */
+/** User. `image` is an https URL or null (docs/api.md, Profile images). */
 export const User = z.object({
   id: z.string(),
   email: z.string(),
@@ -13,16 +13,16 @@ export const User = z.object({
 /** The `session` object of SignInResult and SessionInfo. */
 export const Session = z.object({
   id: z.string(),
-  /** Null for a platform session (SPEC §5.3). */
+  /** Null for a platform session (docs/api.md, Management API). */
   applicationId: z.nullable(z.string()),
   createdAt: z.string(),
   expiresAt: z.string(),
 });
 
-/** SPEC §2 SignInResult: the answer of verify, poll and refresh. */
+/** SignInResult (docs/api.md, Endpoints): the answer of verify, poll and refresh. */
 export const SignInResult = z.object({ user: User, token: z.string(), session: Session });
 
-/** SPEC §2 Page; unpaginated lists have `total` and `hasMore` null. */
+/** Page (docs/api.md, Management API); unpaginated lists have `total` and `hasMore` null. */
 export const Page = z.object({
   limit: z.int(),
   offset: z.int(),

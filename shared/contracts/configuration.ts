@@ -1,6 +1,9 @@
 import * as z from 'zod/mini';
 
-/** A client secret as every answer shows it: whether one is stored, never its value (DESIGN §7). */
+/**
+ * A client secret as every answer shows it: whether one is stored, never its value
+ * (docs/security.md, Provider client secrets).
+ */
 const SecretView = z.object({ set: z.boolean() });
 const ProviderView = z.object({ enabled: z.boolean(), clientId: z.string(), clientSecret: SecretView });
 

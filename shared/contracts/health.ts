@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
 
-/** SPEC §4.1 `GET /`. */
+/** `GET /` (docs/api.md, Endpoints). */
 export const Root = z.object({ status: z.literal('ok'), service: z.string(), timestamp: z.string() });
 
 const CheckStatus = z.enum(['ok', 'degraded', 'down']);
 
-/** SPEC §2 StatusReport: the overall status is the worst of the checks. */
+/** StatusReport (docs/api.md, Endpoints): the overall status is the worst of the checks. */
 export const StatusReport = z.object({
   status: CheckStatus,
   service: z.string(),

@@ -3,7 +3,7 @@ import { Session, User } from './common.ts';
 
 const Actor = z.object({ userId: z.string(), email: z.string() });
 
-/** SPEC §2 ImpersonationRecord: who acted as whom, why, and when it started, lapses and ended. */
+/** ImpersonationRecord (docs/api.md, Impersonation): who acted as whom, why, and when it started, lapses and ended. */
 export const ImpersonationRecord = z.object({
   id: z.string(),
   applicationId: z.string(),
@@ -17,7 +17,7 @@ export const ImpersonationRecord = z.object({
   sessionId: z.string(),
 });
 
-/** A started impersonation: the record, and the session of the end user with its token (DESIGN §5). */
+/** A started impersonation: the record, and the session of the end user with its token (docs/api.md, Impersonation). */
 export const ImpersonationStarted = z.object({
   impersonation: ImpersonationRecord,
   user: User,

@@ -3,7 +3,7 @@ import { Page, PublicApplication } from './common.ts';
 
 const Role = z.enum(['owner', 'admin', 'member']);
 
-/** A platform organization as its members see it: their role, its plan and usage (SPEC §1.9). */
+/** A platform organization as its members see it: their role, its plan and usage (docs/api.md, Organizations). */
 export const OrganizationView = z.object({
   id: z.string(),
   name: z.string(),

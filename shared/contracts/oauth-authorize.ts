@@ -1,12 +1,16 @@
-/** The requests of the OAuth authorization routes (SPEC §4.2, issue 10); their answers are HTML or redirects. */
+/**
+ * The requests of the OAuth authorization routes (docs/api.md, OAuth authorization); their answers
+ * are HTML or redirects.
+ */
 import * as z from 'zod/mini';
 import { Code, Email } from '../sign-in/schemas.ts';
 
 const text = z.optional(z.string());
 
 /**
- * SPEC §4.2's parameters, each optional here: the route decides (in its order, DESIGN §2) which
- * missing one is a 400 and which goes back to the client. Unknown parameters are ignored (RFC 6749 §3.1).
+ * The authorization request's parameters, each optional here: the route decides (in the order of
+ * docs/oauth.md, Authorization request) which missing one is a 400 and which goes back to the
+ * client. Unknown parameters are ignored (RFC 6749 §3.1).
  */
 export const AuthorizeQuery = z.object({
   client_id: text,
@@ -26,7 +30,8 @@ export const SignInBridgeQuery = z.object({ request: RequestId });
 
 /**
  * The bridge's start: an `email` typed in, or the `account` (a user id) of one of the browser's
- * recent accounts, whose address the service resolves (issue 12). Exactly one of the two.
+ * recent accounts, whose address the service resolves (docs/oauth.md, Recent accounts). Exactly
+ * one of the two.
  */
 export const SignInBridgeStartForm = z.object({
   request: RequestId,
@@ -45,7 +50,10 @@ export const SignInBridgeVerifyForm = z.object({
   account: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
 });
 
-/** The bridge's "Forget" button of one recent account (issue 12): the request to return to, the account's id. */
+/**
+ * The bridge's "Forget" button of one recent account (docs/oauth.md, Recent accounts): the request
+ * to return to, the account's id.
+ */
 export const SignInBridgeForgetForm = z.object({
   request: RequestId,
   account: z.string().check(z.minLength(1), z.maxLength(100)),

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** RFC 8414 §2: the authorization server metadata this server publishes (SPEC §4.1, issue 10 item 1). */
+/** RFC 8414 §2: the authorization server metadata this server publishes (docs/api.md, OAuth discovery). */
 export const AuthorizationServerMetadata = z.object({
   issuer: z.string(),
   authorization_endpoint: z.string(),
@@ -16,7 +16,10 @@ export const AuthorizationServerMetadata = z.object({
   authorization_response_iss_parameter_supported: z.boolean(),
 });
 
-/** RFC 9728 §2: protected resource metadata (SPEC §2: `resource`, `authorization_servers`, `scopes_supported`). */
+/**
+ * RFC 9728 §2: protected resource metadata (docs/api.md, OAuth discovery: `resource`,
+ * `authorization_servers`, `scopes_supported`).
+ */
 export const ProtectedResourceMetadata = z.object({
   resource: z.string(),
   authorization_servers: z.array(z.string()),
@@ -24,5 +27,5 @@ export const ProtectedResourceMetadata = z.object({
   bearer_methods_supported: z.array(z.string()),
 });
 
-/** SPEC §4.1: `id` is an application ID. */
+/** `id` is an application ID (docs/api.md, OAuth discovery). */
 export const ProtectedResourcePath = z.object({ id: z.string().check(z.minLength(1), z.maxLength(100)) });

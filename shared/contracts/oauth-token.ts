@@ -4,9 +4,10 @@ import { Page } from './common.ts';
 const field = z.optional(z.string());
 
 /**
- * SPEC §2 TokenRequest (form fields). Every field is optional here: the token endpoint itself says
- * which is missing for the grant, as an RFC 6749 `invalid_request`. `scope` may narrow a refresh;
- * `client_secret` is read only to refuse it (public clients only).
+ * TokenRequest (form fields; docs/api.md, OAuth tokens and connections). Every field is optional
+ * here: the token endpoint itself says which is missing for the grant, as an RFC 6749
+ * `invalid_request`. `scope` may narrow a refresh; `client_secret` is read only to refuse it
+ * (public clients only).
  */
 export const TokenForm = z.object({
   grant_type: field,
@@ -33,7 +34,7 @@ export const TokenResponse = z.object({
   scope: z.string(),
 });
 
-/** SPEC §2 Connection: an OAuth grant the user authorized and has not revoked. */
+/** Connection (docs/api.md, OAuth tokens and connections): an OAuth grant the user authorized and has not revoked. */
 const Connection = z.object({
   id: z.string(),
   clientId: z.string(),

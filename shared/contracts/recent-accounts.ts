@@ -1,4 +1,4 @@
-/** Recent accounts (issue 12, item 3): the browser's list, without full addresses. */
+/** Recent accounts (docs/api.md, Recent accounts): the browser's list, without full addresses. */
 import * as z from 'zod/mini';
 
 const RecentAccount = z.object({

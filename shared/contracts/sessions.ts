@@ -2,15 +2,15 @@ import * as z from 'zod/mini';
 import { Page, PublicApplication, Session, User } from './common.ts';
 
 /**
- * SPEC §2 SessionInfo. Anonymous: `{}`; a key alone: `{ application }`; with a session, `token` only
- * when the client cannot already hold it (SPEC §4.4).
+ * SessionInfo (docs/api.md, Endpoints). Anonymous: `{}`; a key alone: `{ application }`; with a session,
+ * `token` only when the client cannot already hold it.
  */
 export const SessionInfo = z.object({
   user: z.optional(User),
   session: z.optional(Session),
   application: z.optional(z.nullable(PublicApplication)),
   token: z.optional(z.string()),
-  /** Only for an impersonated session (DESIGN §5). */
+  /** Only for an impersonated session (docs/api.md, Impersonation). */
   impersonation: z.optional(
     z.object({
       id: z.string(),
@@ -22,7 +22,7 @@ export const SessionInfo = z.object({
   ),
 });
 
-/** SPEC §2 SessionSummary: device, IP and creation time. */
+/** SessionSummary (docs/api.md, Endpoints): device, IP and creation time. */
 const SessionSummary = z.object({
   id: z.string(),
   current: z.boolean(),

@@ -1,12 +1,13 @@
 import * as z from 'zod/mini';
 
-/** SPEC §4.3 start: the same answer whether or not the address has an account. */
+/** Start: the same answer whether or not the address has an account (docs/security.md, Sign-in codes). */
 export const StartResult = z.object({
   sent: z.literal(true),
   deviceCode: z.string().check(z.length(64)),
   /**
    * Two words the email shows too: the human approves only the request whose phrase the agent
-   * displays (issue 7, item 4). Not in SPEC §4.3; clients that ignore it lose nothing else.
+   * displays (docs/api.md, The headless path and the request phrase); clients that ignore it lose
+   * nothing else.
    */
   phrase: z.string(),
   expiresIn: z.int(),

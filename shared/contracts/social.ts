@@ -1,4 +1,7 @@
-/** Social sign-in (issue 12): the start and callback are browser navigations; the exchange is JSON. */
+/**
+ * Social sign-in (docs/api.md, Social sign-in): the start and callback are browser navigations;
+ * the exchange is JSON.
+ */
 import * as z from 'zod/mini';
 import { SOCIAL_PROVIDERS } from '../tenancy/social-providers.ts';
 
@@ -49,7 +52,7 @@ export const SocialExchangeBody = z.strictObject({
     .check(z.regex(/^[A-Za-z0-9._~-]{43,128}$/, 'code_verifier is 43 to 128 characters of [A-Za-z0-9._~-]')),
 });
 
-/** The application's own sign-in page and its Forget button (issue 12). */
+/** The application's own sign-in page and its Forget button (docs/api.md, Social sign-in page). */
 export const SocialPagePath = z.object({ applicationId: Id });
 
 /** A Forget button: the user id of one of the browser's recent accounts, and the page's query. */

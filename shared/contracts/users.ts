@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { Page, User } from './common.ts';
 
-/** An application's end user as the application's managers see it (issue 8). */
+/** An application's end user as the application's managers see it (docs/api.md, The managed User). */
 export const ManagedUser = z.extend(User, {
   disabled: z.boolean(),
   /** When the application disabled it; null while it may sign in. */

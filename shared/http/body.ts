@@ -2,7 +2,7 @@ import { fail } from '../errors.ts';
 import type { BodySpec } from '../routes.ts';
 import type { HttpEvent } from './types.ts';
 
-/** Largest accepted body: a 716800-char image (SPEC §8) plus room for the envelope. */
+/** Largest accepted body: a 716800-char image (docs/api.md, Profile images) plus room for the envelope. */
 export const MAX_BODY_BYTES = 768 * 1024;
 
 const mediaTypes = {

@@ -8,9 +8,10 @@ const ALLOWED_HEADERS = 'authorization, content-type, x-api-key, mcp-protocol-ve
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /**
- * CORS for browser callers. Public keys live in browser code on any application's origin (SPEC §5.1),
- * so any origin may call without credentials; only platform origins may send and receive the session
- * cookie (`Access-Control-Allow-Credentials`). `set-auth-token` is exposed so browsers can read it.
+ * CORS for browser callers. Public keys live in browser code on any application's origin
+ * (docs/security.md, CORS), so any origin may call without credentials; only platform origins may
+ * send and receive the session cookie (`Access-Control-Allow-Credentials`). `set-auth-token` is
+ * exposed so browsers can read it.
  */
 export function corsHeaders(config: Config, origin: string | undefined): Record<string, string> {
   if (!origin) return {};

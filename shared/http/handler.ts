@@ -81,7 +81,7 @@ interface HttpRequest<R extends RouteSpec> {
   readonly deps: Deps;
   readonly log: Logger;
   readonly requestId: string;
-  /** The client as API Gateway saw it: the TCP peer (never a forwarded header, DESIGN §3). */
+  /** The client as API Gateway saw it: the TCP peer (never a forwarded header: docs/security.md, Rate limits). */
   readonly client: {
     readonly ip: string;
     readonly userAgent: string;
@@ -118,7 +118,7 @@ export const UNDECLARED_ERROR = 'error not declared in the route contract';
 const jsonParserOptions = { disableContentTypeCheck: true, disableContentTypeError: false };
 
 /**
- * No early timeout answer (issue 7): it would race a handler that may still commit. The sign-in
+ * No early timeout answer: it would race a handler that may still commit. The sign-in
  * domain refuses to commit near the deadline instead (shared/sign-in/complete.ts).
  */
 const noEarly = { timeoutEarlyInMillis: 0 };

@@ -1,5 +1,5 @@
 /**
- * HTML pages of the service (the OAuth sign-in bridge and consent page, issue 10): one layout, one
+ * HTML pages of the service (the OAuth sign-in bridge and consent page, docs/oauth.md): one layout, one
  * escaping function for every dynamic value, and the headers that keep the pages from being framed,
  * scripted, cached or leaking their URL. The pages need no JavaScript: plain forms.
  */

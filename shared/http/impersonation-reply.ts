@@ -7,7 +7,7 @@ type Started = Awaited<ReturnType<typeof startImpersonation>>;
 /**
  * 201 with the record and the end user's session: the token in the body and `set-auth-token`, and
  * for a platform origin (the support user's dashboard) the impersonation cookie, which lapses with
- * the impersonation (SPEC §4.4).
+ * the impersonation (docs/api.md, Impersonation).
  */
 export function impersonationStartedReply(deps: Deps, origin: string | undefined, started: Started) {
   const { impersonation, user, token, session, maxAge } = started;
@@ -19,7 +19,7 @@ export function impersonationStartedReply(deps: Deps, origin: string | undefined
   };
 }
 
-/** SPEC §3.3: ending clears the impersonation cookie, where one came or the dashboard asks. */
+/** Ending clears the impersonation cookie, where one came or the dashboard asks (docs/api.md, Impersonation). */
 export const impersonationCookieCleared = (
   deps: Deps,
   origin: string | undefined,

@@ -108,7 +108,7 @@ export function jsonRpcIdOf(body: unknown): string | number | null {
 }
 
 /**
- * Serializes a client-visible error in the route's error style (DESIGN §2). `body`: the request's
+ * Serializes a client-visible error in the route's error style. `body`: the request's
  * body as the chain left it (parsed JSON, or the raw text when it was refused before parsing).
  */
 export const errorSerializers: Record<

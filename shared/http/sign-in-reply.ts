@@ -3,9 +3,10 @@ import { isPlatformOrigin, sessionCookie } from '../sessions/cookies.ts';
 import type { SignInResult } from '../sign-in/complete.ts';
 
 /**
- * SignInResult with `set-auth-token` and the session cookie (SPEC §4.3) for platform origins, and
- * for a refresh that came by cookie (the chain admitted it, DESIGN §5): its browser must get the new
- * token, or it is left holding a cookie that no longer works.
+ * SignInResult with `set-auth-token` and the session cookie (docs/api.md, Endpoints) for platform
+ * origins, and for a refresh that came by cookie (the chain admitted it: docs/api.md, Requests
+ * authenticated by the session cookie): its browser must get the new token, or it is left holding a
+ * cookie that no longer works.
  */
 export function signInReply(
   deps: Deps,

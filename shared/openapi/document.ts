@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1.0 description of the service (issue 11, docs/openapi.md), generated from the one
+ * The OpenAPI 3.1.0 description of the service (docs/openapi.md), generated from the one
  * route table (shared/routes.ts) and the same zod schemas the chain validates with: no second copy.
  * Pure: no AWS, no clock, so `GET /openapi.json` serves it and `npm run docs:openapi` writes it.
  *
@@ -17,7 +17,7 @@ import type { AuthMode, ErrorStyle, RawResponse, RouteSpec } from '../route-spec
 import { type RouteId, routeList } from '../routes.ts';
 import { exampleOf } from './examples.ts';
 
-/** The interface version (SPEC §9): changes with the interface, not with the package. */
+/** The interface version (docs/openapi.md): changes with the interface, not with the package. */
 const API_VERSION = '1.0.0';
 
 type JsonSchema = Record<string, unknown>;
@@ -101,7 +101,7 @@ const session = [
   { impersonationCookie: [], apiKey: [] },
 ];
 
-/** The security requirements of each auth mode (SPEC §5); `{}` is "no credential". */
+/** The security requirements of each auth mode; `{}` is "no credential". */
 const securityByMode: Record<AuthMode, Json[]> = {
   none: [],
   'key-optional': [{}, { apiKey: [] }],
@@ -227,7 +227,7 @@ function errorVariant(style: ErrorStyle, errors: readonly AppError[]): Variant {
 
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
 
-/** The `error` object of the platform envelope (SPEC §7) with the codes of `errors`. */
+/** The `error` object of the platform envelope (docs/api.md, Endpoints) with the codes of `errors`. */
 const envelopeError = (errors: readonly AppError[], message: JsonSchema): JsonSchema => ({
   type: 'object',
   required: ['code', 'message'],
@@ -245,8 +245,8 @@ const errorDescription = (style: ErrorStyle, errors: readonly AppError[]): strin
 };
 
 /**
- * API Gateway's own throttle (DESIGN §6) answers any route 429 before the route runs, with its own
- * body `{"message":"Too Many Requests"}`, not the envelope, and no `Retry-After`.
+ * API Gateway's own throttle (docs/api.md, Endpoints) answers any route 429 before the route runs,
+ * with its own body `{"message":"Too Many Requests"}`, not the envelope, and no `Retry-After`.
  */
 const gatewayThrottle: Variant = {
   mediaType: 'application/json',
@@ -258,7 +258,7 @@ const gatewayThrottle: Variant = {
   },
 };
 
-/** SPEC §4.3: the routes whose success carries the new session token in `set-auth-token`. */
+/** The routes whose success carries the new session token in `set-auth-token` (docs/api.md, Endpoints). */
 const SETS_AUTH_TOKEN: ReadonlySet<RouteId> = new Set<RouteId>([
   'codeVerify',
   'codePoll',

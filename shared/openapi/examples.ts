@@ -24,10 +24,12 @@ const byName: Array<[RegExp, string]> = [
   [/^socialReturnUrls$/, 'https://app.example.com/after-sign-in'],
   [/(url|Url|uri|Uri|issuer|resource|^image)$/, 'https://auth.example.com/'],
   [/(color|Color)$/, '#3366ff'],
-  // RFC 7636 appendix B's pair: the application page's PKCE of social sign-in (issue 12).
+  // RFC 7636 appendix B's pair: the application page's PKCE of social sign-in
+  // (docs/api.md, Social sign-in page).
   [/^code_challenge$/, 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'],
   [/^code_verifier$/, 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk'],
-  // SPEC §2: eight letters and digits of the code alphabet, shown as XXXX-XXXX.
+  // Eight letters and digits of the code alphabet, shown as XXXX-XXXX
+  // (docs/security.md, Secrets and what is stored).
   [/^code$/, 'ABCD-EFGH'],
   [/^deviceCode$/, 'dc_3b1f0c2e9a'],
   [/^name$/, 'Ada Lovelace'],

@@ -1,4 +1,4 @@
-/** API keys (SPEC §4.5, §5.1). Spread into the one table (shared/routes.ts). */
+/** API keys (docs/api.md "API keys"). Spread into the one table (shared/routes.ts). */
 import { ApiKeyCreated, ApiKeyList, ApiKeySummary } from '../contracts/management.ts';
 import type { RouteSpec } from '../route-spec.ts';
 import { ApiKeyPath, ApplicationPath, CreateApiKeyBody } from '../tenancy/schemas.ts';

@@ -1,4 +1,4 @@
-/** Applications (SPEC §4.5, DESIGN §6). Spread into the one table (shared/routes.ts). */
+/** Applications (docs/api.md "Applications"). Spread into the one table (shared/routes.ts). */
 import { NoBody, PublicApplication } from '../contracts/common.ts';
 import { ApplicationList, ApplicationView } from '../contracts/management.ts';
 import { credentialErrors, type RouteSpec } from '../route-spec.ts';
@@ -84,7 +84,7 @@ export const applicationRoutes = {
       errors: [...manageErrors, 'rateLimited'],
     },
   },
-  /** SPEC §4.5: the application of a public or secret key, for sign-in pages to show. */
+  /** The application of a public or secret key, for sign-in pages to show. */
   applicationByApiKey: {
     method: 'GET',
     path: '/application/by-api-key',

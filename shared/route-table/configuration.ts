@@ -1,4 +1,7 @@
-/** Application configuration (issue 8 item 4). Spread into the one table (shared/routes.ts). */
+/**
+ * Application configuration (docs/api.md "Configuration and origin learning"). Spread into the one
+ * table (shared/routes.ts).
+ */
 import { ConfigurationView } from '../contracts/configuration.ts';
 import type { RouteSpec } from '../route-spec.ts';
 import { ConfigurationInput, ConfigurationPatch } from '../tenancy/configuration-document.ts';

@@ -25,7 +25,7 @@ export const impersonationRoutes = {
       errors: writeErrors,
     },
   },
-  /** SPEC §4.4: authorized only by that impersonation's own token (403 otherwise, never 401). */
+  /** Authorized only by that impersonation's own token (403 otherwise, never 401). */
   endImpersonation: {
     method: 'POST',
     path: '/impersonation/{id}/end',

@@ -1,5 +1,5 @@
 /**
- * The per-application MCP endpoint (SPEC §4.6, issue 10 item 6; docs/mcp.md). Spread into the one
+ * The per-application MCP endpoint (docs/mcp.md; docs/api.md "MCP endpoint"). Spread into the one
  * table (shared/routes.ts). Auth `none`: its bearer is an OAuth access token for this endpoint's
  * resource, which the MCP domain verifies itself (shared/mcp/principal.ts); no session or key is read.
  */

@@ -1,8 +1,8 @@
 /**
- * OAuth authorization (SPEC §4.2, issue 10): the authorization endpoint, the sign-in bridge and the
- * consent POST. Browser navigations: the pages answer HTML (`{ raw: 'text/html' }`), refusals of the
- * bridge and consent are HTML error pages (`errorStyle: 'html'`), the authorize endpoint's 400s are
- * RFC 6749 JSON (DESIGN §2). Spread into the one table (shared/routes.ts).
+ * OAuth authorization (docs/api.md "OAuth authorization"): the authorization endpoint, the sign-in
+ * bridge and the consent POST. Browser navigations: the pages answer HTML (`{ raw: 'text/html' }`),
+ * refusals of the bridge and consent are HTML error pages (`errorStyle: 'html'`), the authorize
+ * endpoint's 400s are RFC 6749 JSON. Spread into the one table (shared/routes.ts).
  */
 import { NoBody } from '../contracts/common.ts';
 import {
@@ -38,7 +38,8 @@ export const oauthAuthorizeRoutes = {
     entry: 'functions/oauth/login-page.ts',
     errorStyle: 'html',
     auth: 'none',
-    // The browser's recent accounts (issue 12): their signed cookie and the per-IP limit.
+    // The browser's recent accounts (docs/oauth.md "Recent accounts"): their signed cookie and the
+    // per-IP limit.
     access: { table: 'readwrite', codeKey: true },
     contract: { query: SignInBridgeQuery, responses: { 200: html }, errors: ['invalidRequest'] },
   },
@@ -80,7 +81,7 @@ export const oauthAuthorizeRoutes = {
       ],
     },
   },
-  // Issue 12: the email page's "Forget" button of a recent account, a plain form (no script).
+  // The email page's "Forget" button of a recent account, a plain form (no script).
   oauthSignInForget: {
     method: 'POST',
     path: '/oauth/login/forget',

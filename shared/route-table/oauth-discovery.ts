@@ -1,4 +1,7 @@
-/** OAuth discovery (SPEC §4.1, RFC 8414, RFC 9728). Spread into the one table (shared/routes.ts). */
+/**
+ * OAuth discovery (docs/api.md "OAuth discovery"; RFC 8414, RFC 9728). Spread into the one table
+ * (shared/routes.ts).
+ */
 import {
   AuthorizationServerMetadata,
   ProtectedResourceMetadata,

@@ -1,4 +1,7 @@
-/** The OAuth token endpoint and the user's connections (issue 10). Spread into the one table (shared/routes.ts). */
+/**
+ * The OAuth token endpoint and the user's connections (docs/api.md "OAuth tokens and connections").
+ * Spread into the one table (shared/routes.ts).
+ */
 import {
   ConnectionList,
   ConnectionRevoked,
@@ -11,8 +14,8 @@ import { bodyErrors, credentialErrors, type RouteSpec } from '../route-spec.ts';
 
 export const oauthTokenRoutes = {
   /**
-   * SPEC §4.2: no client authentication, no key, no cookie read. `codeKey`: a refresh token's
-   * successor is the HMAC of the token under the code-hash key (shared/oauth/refresh.ts).
+   * No client authentication, no key, no cookie read (docs/oauth.md "Token endpoint"). `codeKey`: a
+   * refresh token's successor is the HMAC of the token under the code-hash key (shared/oauth/refresh.ts).
    */
   oauthToken: {
     method: 'POST',

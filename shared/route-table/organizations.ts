@@ -1,4 +1,7 @@
-/** Platform organizations and their members (DESIGN §6). Spread into the one table (shared/routes.ts). */
+/**
+ * Platform organizations and their members (docs/api.md "Organizations"). Spread into the one table
+ * (shared/routes.ts).
+ */
 import { NoBody } from '../contracts/common.ts';
 import {
   InvitationCreated,

@@ -1,5 +1,5 @@
 /**
- * Social sign-in (issue 12; docs/social-sign-in.md): an application's end users sign in with the
+ * Social sign-in (docs/social-sign-in.md): an application's end users sign in with the
  * owner's own OAuth client. Start and callback are browser navigations (HTML error pages); the
  * exchange is called by the application with its key and answers SignInResult like verify. Spread
  * into the one table (shared/routes.ts). Start and exchange get the code check's throttle: every
@@ -72,8 +72,8 @@ export const socialRoutes = {
     entry: 'functions/social/callback.ts',
     errorStyle: 'html',
     auth: 'none',
-    // The owner's client secret is opened here and nowhere else (DESIGN §7); the recent-accounts
-    // cookie is signed under the code-hash key.
+    // The owner's client secret is opened here and nowhere else (docs/security.md "Provider client secrets");
+    // the recent-accounts cookie is signed under the code-hash key.
     access: { table: 'readwrite', seal: 'decrypt', codeKey: true },
     contract: {
       params: SocialPath,

@@ -1,4 +1,7 @@
-/** Insights: an application's statistics (issue 8 item 9). Spread into the one table (shared/routes.ts). */
+/**
+ * Insights: an application's statistics (docs/api.md "Insights: statistics"). Spread into the one
+ * table (shared/routes.ts).
+ */
 import { Statistics } from '../contracts/statistics.ts';
 import type { RouteSpec } from '../route-spec.ts';
 import { ApplicationPath } from '../tenancy/schemas.ts';

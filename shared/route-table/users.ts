@@ -1,4 +1,4 @@
-/** An application's end users (issue 8: application users, insights search). Spread into shared/routes.ts. */
+/** An application's end users: list, search and manage (docs/api.md "Users"). Spread into shared/routes.ts. */
 import { NoBody } from '../contracts/common.ts';
 import { ManagedUser, ManagedUserList, SessionsRevoked } from '../contracts/users.ts';
 import type { RouteSpec } from '../route-spec.ts';
