@@ -52,7 +52,7 @@ function securitySchemes(serviceName: string): Json {
       name: 'X-API-Key',
       description:
         "An application's public (`pu_…`) or secret (`sk_…`; `ak_…` is accepted as the same secret) API key " +
-        "(SPEC §5.1). With a key, a browser session travels in the cookie of the key's application, " +
+        "(docs/api.md, API keys). With a key, a browser session travels in the cookie of the key's application, " +
         `\`${serviceName}.session_token.<applicationId>\` (a name OpenAPI cannot template), never in the ` +
         'platform cookie: send that cookie beside the key where a session is read.',
     },
@@ -76,7 +76,7 @@ function securitySchemes(serviceName: string): Json {
       in: 'cookie',
       name: `${serviceName}.impersonation_token`,
       description:
-        'The impersonation cookie an administrator holds while impersonating (SPEC §4.4): read before any ' +
+        'The impersonation cookie an administrator holds while impersonating (docs/api.md, Impersonation): read before any ' +
         "other credential on session routes (with a key, only an impersonation of the key's application), " +
         'and by `POST /impersonation/{id}/end`. State-changing requests need an allowed Origin.',
     },
