@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * The stored form of a sign-in code (DESIGN §3): a code space of 31⁸ falls to an offline search
- * in under a minute, so the hash is keyed with a secret that readers of the table do not have.
+ * The stored form of a sign-in code (docs/security.md, "The code-hash key"): a code space of 31⁸ falls to an
+ * offline search in under a minute, so the hash is keyed with a secret that readers of the table do not have.
  */
 export interface CodeHasher {
   /**

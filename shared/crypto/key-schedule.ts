@@ -1,6 +1,6 @@
 /**
- * Which signing key generations sign and which are published, at a given time (issue 9: AWS
- * cannot rotate asymmetric keys, so a rotation is a new key beside the old one).
+ * Which signing key generations sign and which are published, at a given time (AWS cannot rotate asymmetric
+ * keys, so a rotation is a new key beside the old one: docs/security.md, "Key generations and rotation").
  *
  * - A generation signs from `notBefore` (absent: always) until `notAfter` (absent: never ends).
  *   When several could sign, the one that started last does: a `next` key takes over at its

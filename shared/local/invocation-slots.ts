@@ -6,7 +6,7 @@ export type Slots = <T>(invoke: () => Promise<T>) => Promise<T>;
  * invocation has a container to itself and its timeout starts when it is invoked; in one local
  * process every running handler shares the event loop and DynamoDB Local, which serves commands
  * about one at a time, so without a bound each handler of a burst waits for the whole burst and
- * times out (issue 7: 30 of 100 parallel verifies).
+ * times out (30 of 100 parallel verifies did).
  */
 export function invocationSlots(limit: number): Slots {
   let free = limit;

@@ -1,8 +1,8 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 
 /**
- * `npm start`'s data folder, created or closed (issue 7, item 3) so that only its owner can open it:
- * it holds the table, the signing key and the code-hash key. A folder made by an earlier version
+ * `npm start`'s data folder, created or closed (docs/security.md, "Local mode") so that only its owner can
+ * open it: it holds the table, the signing key and the code-hash key. A folder made by an earlier version
  * with the default umask is closed too.
  */
 export function privateDir(path: string): string {

@@ -8,7 +8,7 @@ interface RequestTarget {
  * Splits the request target at its first `?`, and nothing else. API Gateway matches routes on the
  * path as sent: it neither resolves `.` and `..` segments nor reads a host from a leading `//`, as
  * `new URL(target, base)` would, so `/.well-known/../auth/session` and `//evil.test/auth/session`
- * name no route (issue 7).
+ * name no route.
  */
 export function splitTarget(target: string): RequestTarget {
   const mark = target.indexOf('?');

@@ -131,7 +131,7 @@ function toEvent(
 
 /**
  * The invocation's context. Its remaining time counts down from the function timeout the stack
- * gives Lambda, from the moment the handler is invoked, as Lambda's does (issue 7: a constant
+ * gives Lambda, from the moment the handler is invoked, as Lambda's does (a constant
  * 10 s here hid every timeout from the chain and the domain).
  */
 function lambdaContext(requestId: string, deps: Deps | undefined): LocalContext {

@@ -19,8 +19,9 @@ const LINK = /\b[a-z][a-z0-9+.-]*:\/\/[^\s;)]*|\b(?:mailto|tel|sms|callto):[^\s;
 const HOST_LIKE = /[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b/gi;
 
 /**
- * `value` with nothing a mail program would turn into a link (SPEC §1.1: no link in the email):
- * URLs are dropped, and a bare host or address keeps its words but loses its dots and `@`.
+ * `value` with nothing a mail program would turn into a link (no link in the email: docs/security.md,
+ * "Names and email headers"): URLs are dropped, and a bare host or address keeps its words but loses its dots
+ * and `@`.
  */
 export function withoutLinks(value: string): string {
   return oneLine(
@@ -32,8 +33,8 @@ export function withoutLinks(value: string): string {
 }
 
 /**
- * A client's user agent as short printable ASCII without links (SPEC §1.1: no link in the email).
- * It says what the client claims to be, which anyone can choose.
+ * A client's user agent as short printable ASCII without links (no link in the email: docs/security.md,
+ * "Names and email headers"). It says what the client claims to be, which anyone can choose.
  */
 export function clientInWords(userAgent: string): string {
   const plain = withoutLinks(userAgent.replace(/[^\x20-\x7E]+/g, ' '));

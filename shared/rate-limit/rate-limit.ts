@@ -16,17 +16,16 @@ import {
 import type { Limit } from './limits.ts';
 
 /**
- * Exact sliding-window limits (SPEC §8 holds over ANY window of the stated length): one item per
- * limit and subject holds its last hits, at most `max`. A hit is allowed while fewer than `max` of
- * them lie within the window; Retry-After is when the oldest of those leaves it.
+ * Exact sliding-window limits (a limit holds over ANY window of the stated length: docs/security.md,
+ * "Rate limits"): one item per limit and subject holds its last hits, at most `max`. A hit is allowed while
+ * fewer than `max` of them lie within the window; Retry-After is when the oldest of those leaves it.
  *
- * DESIGN §3 (a burst within the limit is never refused; a lost race is decided again without
- * unbounded rewrites): a hit is added to the log by an atomic ADD that holds while the log has
- * room, so concurrent hits within the limit each land in one write. Only a full log whose oldest
- * hits have left the window is rewritten, under a version condition. A write whose condition fails
- * gets the log back as it is now and decides again, without another read. Each hit carries a
- * random id, so a request recognises its own hit (a retried write that had landed) and never
- * another request's of the same millisecond.
+ * A burst within the limit is never refused, and a lost race is decided again without unbounded rewrites
+ * (docs/security.md, "Rate limits"): a hit is added to the log by an atomic ADD that holds while the log has
+ * room, so concurrent hits within the limit each land in one write. Only a full log whose oldest hits have
+ * left the window is rewritten, under a version condition. A write whose condition fails gets the log back as
+ * it is now and decides again, without another read. Each hit carries a random id, so a request recognises
+ * its own hit (a retried write that had landed) and never another request's of the same millisecond.
  */
 export interface RateLog extends StoredLog {
   limit: Limit;

@@ -28,7 +28,7 @@ export interface Anonymous {
   readonly kind: 'anonymous';
 }
 
-/** A valid application key (SPEC §5.1): the caller works in that application. */
+/** A valid application key (docs/api.md, "API keys"): the caller works in that application. */
 export interface KeyHolder {
   readonly kind: 'apiKey';
   readonly key: ApiKey;
@@ -41,11 +41,14 @@ export interface KeyHolderWithApplication extends KeyHolder {
 
 interface SessionHolder {
   readonly session: ResolvedSession;
-  /** SPEC §4.4: false when the client cannot hold the token (it came by cookie, or the Bearer failed). */
+  /** False when the client cannot hold the token (it came by cookie, or the Bearer failed). */
   readonly tokenHeld: boolean;
 }
 
-/** A session issued without a key (SPEC §5.3): the only kind that manages the platform. */
+/**
+ * A session issued without a key (docs/api.md, "Management API"): the only kind that manages the
+ * platform.
+ */
 interface PlatformSession extends SessionHolder {
   readonly kind: 'platformSession';
   readonly key: null;
@@ -59,7 +62,10 @@ interface ApplicationSession extends SessionHolder {
   readonly application: Application;
 }
 
-/** Sign-out's caller: every presented session of the target application, none required (SPEC §4.4). */
+/**
+ * Sign-out's caller: every presented session of the target application, none required
+ * (docs/security.md, "Session tokens").
+ */
 interface SigningOut {
   readonly kind: 'signingOut';
   /** The application the key names (even a revoked key), or the platform. */
@@ -78,8 +84,8 @@ interface SigningOut {
 }
 
 /**
- * `POST /impersonation/{id}/end`'s caller (SPEC §4.4): every impersonation token presented (Bearer,
- * impersonation cookie), verified locally but not looked up, none required: the route matches them
+ * `POST /impersonation/{id}/end`'s caller (docs/api.md, Impersonation): every impersonation token presented
+ * (Bearer, impersonation cookie), verified locally but not looked up, none required: the route matches them
  * to the record it names and refuses with 403 what does not match, never 401.
  */
 interface ImpersonationTokens {
@@ -107,7 +113,7 @@ export interface CallerByMode {
 
 const anonymous: Anonymous = { kind: 'anonymous' };
 
-/** The scope a sign-in works in (SPEC §1.3): the key's application, else the platform. */
+/** The scope a sign-in works in: the key's application, else the platform. */
 export const scopeOfCaller = (caller: Anonymous | KeyHolder): string =>
   caller.kind === 'apiKey' ? caller.key.applicationId : PLATFORM;
 
@@ -214,7 +220,8 @@ const resolvers: { [M in AuthMode]: Resolver<M> } = {
     return caller;
   },
   impersonation: async (deps, credentials, kind) => {
-    // A cookie from where it may not change state ends nothing (DESIGN §5), and is left in place.
+    // A cookie from where it may not change state ends nothing (docs/security.md, "What ends access"),
+    // and is left in place.
     const byCookie = !kind.changesState || mayChangeStateByCookie(deps.config, credentials);
     const cookies = byCookie
       ? readCookies(credentials.cookies, impersonationCookieName(deps.config)).slice(0, MAX_SAME_NAME_COOKIES)
@@ -229,7 +236,8 @@ const resolvers: { [M in AuthMode]: Resolver<M> } = {
   },
   'sign-out': async (deps, credentials, kind) => {
     const scope = (await keyScopeEvenIfRevoked(deps, credentials.apiKey)) ?? PLATFORM;
-    // SPEC §4.4 answers sign-out 200 always: cookies sent from elsewhere end nothing, but are not refused.
+    // Sign-out answers 200 always (docs/api.md, "Requests authenticated by the session cookie"): cookies
+    // sent from elsewhere end nothing, but are not refused.
     const byCookie = !kind.changesState || mayChangeStateByCookie(deps.config, credentials);
     const presented = byCookie ? credentials : { ...credentials, cookies: [] };
     const clearsCookie =

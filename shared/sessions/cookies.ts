@@ -2,7 +2,10 @@ import type { Config } from '../config.ts';
 import { PLATFORM } from '../store/keys.ts';
 import { SESSION_TTL_SECONDS } from './token.ts';
 
-/** SPEC §5.2: `<service>.session_token` on the platform, `<service>.session_token.<applicationId>` in an app. */
+/**
+ * `<service>.session_token` on the platform, `<service>.session_token.<applicationId>` in an app
+ * (docs/security.md, "Session tokens").
+ */
 export const sessionCookieName = (config: Config, scope: string): string =>
   scope === PLATFORM
     ? `${config.SERVICE_NAME}.session_token`
@@ -30,8 +33,9 @@ export const clearedSessionCookie = (config: Config, scope: string): string =>
   setCookie(sessionCookieName(config, scope), '', 0);
 
 /**
- * SPEC §4.4: the impersonation cookie, one for the whole service (an impersonation's session is of
- * its application, but the support user's browser is on the platform); read before anything else.
+ * The impersonation cookie (docs/api.md, Impersonation), one for the whole service (an impersonation's
+ * session is of its application, but the support user's browser is on the platform); read before anything
+ * else.
  */
 export const impersonationCookieName = (config: Config): string =>
   `${config.SERVICE_NAME}.impersonation_token`;
@@ -43,9 +47,10 @@ export const clearedImpersonationCookie = (config: Config): string =>
   setCookie(impersonationCookieName(config), '', 0);
 
 /**
- * The cookie is issued only to browsers on a platform origin (SPEC §5.2): a configured one, or the
- * service's own (the origin of ISSUER), whose OAuth sign-in bridge and consent page (issue 10) are
- * pages of the service itself: they sign the user in and post the consent from that origin.
+ * The cookie is issued only to browsers on a platform origin (docs/api.md,
+ * "Requests authenticated by the session cookie"): a configured one, or the service's own (the origin of
+ * ISSUER), whose OAuth sign-in bridge and consent page (docs/oauth.md, "Sign-in bridge", "Consent") are pages
+ * of the service itself: they sign the user in and post the consent from that origin.
  */
 export const isPlatformOrigin = (config: Config, origin: string | undefined): boolean =>
   origin !== undefined && (config.PLATFORM_ORIGINS.includes(origin) || origin === serviceOrigin(config));
@@ -54,10 +59,10 @@ export const isPlatformOrigin = (config: Config, origin: string | undefined): bo
 const serviceOrigin = (config: Config): string => new URL(config.ISSUER).origin;
 
 /**
- * Whether a form POST comes from the service's own page (the OAuth sign-in bridge and consent,
- * issue 10): `Origin` is exactly ISSUER's origin, or absent or opaque with `Sec-Fetch-Site:
- * same-origin`. Stricter than `mayChangeStateByCookie`: no other platform origin, and not `none`
- * (a typed or bookmarked POST is no page of ours).
+ * Whether a form POST comes from the service's own page (the OAuth sign-in bridge and consent, docs/api.md
+ * "OAuth authorization"): `Origin` is exactly ISSUER's origin, or absent or opaque with `Sec-Fetch-Site:
+ * same-origin`. Stricter than `mayChangeStateByCookie`: no other platform origin, and not `none` (a typed or
+ * bookmarked POST is no page of ours).
  */
 export const postedByServicePage = (
   config: Config,
@@ -71,10 +76,11 @@ export const postedByServicePage = (
 const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
 
 /**
- * Whether a cookie may authenticate a request that changes state (DESIGN §5). A browser attaches
- * the cookie on its own, also to simple cross-site POSTs that need no preflight, and a sibling
- * subdomain is "same-site" for `SameSite=Lax`: so only a platform origin, or a request with no
- * (or an opaque) `Origin` whose `Sec-Fetch-Site` says no other site made it, may change state by cookie.
+ * Whether a cookie may authenticate a request that changes state (docs/security.md,
+ * "Requests authenticated by the session cookie"). A browser attaches the cookie on its own, also to simple
+ * cross-site POSTs that need no preflight, and a sibling subdomain is "same-site" for `SameSite=Lax`: so only
+ * a platform origin, or a request with no (or an opaque) `Origin` whose `Sec-Fetch-Site` says no other site
+ * made it, may change state by cookie.
  */
 export const mayChangeStateByCookie = (
   config: Config,
@@ -94,9 +100,10 @@ const namesNoOrigin = (origin: string | undefined): origin is undefined | 'null'
   origin === undefined || origin === 'null';
 
 /**
- * How many values of one session cookie name are looked up at most (issue 7): the current cookie and
- * one stale copy that another path or a parent domain set. More is no browser's normal state, and
- * each value would cost a table read, so a request with more is refused (sign-out reads this many).
+ * How many values of one session cookie name are looked up at most (docs/security.md, "Session tokens"): the
+ * current cookie and one stale copy that another path or a parent domain set. More is no browser's normal
+ * state, and each value would cost a table read, so a request with more is refused (sign-out reads this
+ * many).
  */
 export const MAX_SAME_NAME_COOKIES = 2;
 

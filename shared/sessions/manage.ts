@@ -24,12 +24,13 @@ import {
 import { issueSessionToken } from './token.ts';
 
 /**
- * POST /auth/refresh (SPEC §3.2): same session id, new token and expiry. The record's jti is
- * swapped conditionally, so the old token stops working at once and two refreshes cannot both win.
+ * POST /auth/refresh (docs/security.md, "Session tokens"): same session id, new token and expiry. The
+ * record's jti is swapped conditionally, so the old token stops working at once and two refreshes cannot both
+ * win.
  */
 export async function refreshSession(deps: Deps, current: ResolvedSession): Promise<SignInResult> {
   const { session, user } = current;
-  // DESIGN §5: an impersonation lasts its 15 minutes and is never extended.
+  // An impersonation lasts its 15 minutes and is never extended (docs/api.md, Impersonation).
   if (session.impersonation) throw fail('forbidden', 'An impersonated session cannot be refreshed');
   const issued = await issueSessionToken(deps, {
     userId: user.id,
@@ -132,7 +133,10 @@ async function endCounted(
   return sessions.length;
 }
 
-/** POST /auth/sign-out: ends every session of the user in this application (SPEC §3.2). */
+/**
+ * POST /auth/sign-out: ends every session of the user in this application (docs/security.md,
+ * "Session tokens").
+ */
 async function signOutEverywhere(deps: Deps, current: ResolvedSession): Promise<void> {
   const isLive = live(deps);
   await endCounted(deps, current.user.id, 'signed-out', async () =>
@@ -173,7 +177,10 @@ export async function revokeOtherSessions(deps: Deps, current: ResolvedSession):
   );
 }
 
-/** GET /auth/list-sessions: newest first, not paginated, so `total` and `hasMore` are null (SPEC §2 Page). */
+/**
+ * GET /auth/list-sessions: newest first, not paginated, so `total` and `hasMore` are null (docs/api.md,
+ * "Management API").
+ */
 export async function listSessions(deps: Deps, current: ResolvedSession) {
   const items = (await sessionsOf(deps, current.user.id)).map((s) => sessionSummary(s, current.session.id));
   return unpaginated(items);

@@ -1,11 +1,11 @@
 /**
- * Recent accounts (issue 12, item 3): after a browser signs in on the service's own pages (the OAuth
- * sign-in bridge; social sign-in later), an HttpOnly cookie on the service host remembers up to
- * five accounts, newest first, so the bridge can offer them as one-click choices.
+ * Recent accounts (docs/api.md, "Recent accounts"): after a browser signs in on the service's own pages (the
+ * OAuth sign-in bridge; social sign-in later), an HttpOnly cookie on the service host remembers up to five
+ * accounts, newest first, so the bridge can offer them as one-click choices.
  *
- * The cookie holds no email address: only `{ userId, scope, lastUsedAt }` entries, signed with an
- * HMAC under the code-hash key (DESIGN §3), which readers of the table do not have. A cookie that
- * is malformed, forged or tampered with is an empty list, never an error. docs/security.md
+ * The cookie holds no email address: only `{ userId, scope, lastUsedAt }` entries, signed with an HMAC under
+ * the code-hash key (docs/security.md, "The code-hash key"), which readers of the table do not have. A cookie
+ * that is malformed, forged or tampered with is an empty list, never an error. docs/security.md
  * ("Recent accounts cookie") says why it is safe to hold.
  */
 import * as z from 'zod/mini';

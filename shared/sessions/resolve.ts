@@ -15,7 +15,7 @@ export interface ResolvedSession {
   imageId: string | null;
   session: SessionRecord;
   token: string;
-  /** How the token came: a client that sent it by cookie cannot read it (SPEC §4.4). */
+  /** How the token came: a client that sent it by cookie cannot read it. */
   via: 'bearer' | 'cookie';
 }
 
@@ -43,8 +43,8 @@ export interface Credentials {
 }
 
 /**
- * Reads the token's session, user, application and the presented key in ONE BatchGetItem,
- * after the JWT was verified locally (DESIGN §3; issue 3: one DynamoDB call, no KMS call).
+ * Reads the token's session, user, application and the presented key in ONE BatchGetItem, after the JWT was
+ * verified locally (one DynamoDB call, no KMS call: docs/data-model.md, "Calls per request").
  */
 async function lookup(deps: Deps, token: string, presentedKey: string | undefined, knownKey?: ApiKey) {
   const claims = await verifySessionToken(deps, token);
@@ -59,7 +59,8 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
   });
   const { session: sessionItem, account, application: appItem, apiKey: keyItem } = found;
   if (!sessionItem || !account) return null;
-  // Issue 8: a disabled user's tokens stop at once (the account item is read here anyway).
+  // A disabled user's tokens stop at once (docs/security.md, "What ends access"; the account item is read
+  // here anyway).
   if (account.disabledAt !== undefined) return null;
   const user = userFromItem(account, deps.config.ISSUER);
   if (user.id !== claims.sub) return null;
@@ -83,8 +84,8 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
 }
 
 /**
- * SPEC §4.4 resolution order: the impersonation cookie, Bearer, then the session cookie. With a key,
- * the session must belong to the key's application, else 401.
+ * The resolution order (docs/api.md, Impersonation): the impersonation cookie, Bearer, then the session
+ * cookie. With a key, the session must belong to the key's application, else 401.
  */
 export async function resolveCaller(deps: Deps, credentials: Credentials): Promise<Caller> {
   const presentedKey = credentials.apiKey;
@@ -124,14 +125,18 @@ export async function resolveCaller(deps: Deps, credentials: Credentials): Promi
 
 type Found = NonNullable<Awaited<ReturnType<typeof lookup>>>;
 
-/** SPEC §5.2: a cookie names its application; a token of another scope under that name is no session. */
+/**
+ * A cookie names its application (docs/security.md, "Session tokens"); a token of another scope under that
+ * name is no session.
+ */
 const inScope = (found: Found | null, scope: string): Found | null =>
   found && found.session.scope === scope ? found : null;
 
 /**
- * The session the cookie values name. Every value is looked up: a dead value beside a live one is a
- * stale cookie (another path, a parent domain), but live sessions of two users mean one was planted
- * (a sibling subdomain can set this name, and SameSite=Lax sends it), so neither is chosen (issue 7).
+ * The session the cookie values name. Every value is looked up: a dead value beside a live one is a stale
+ * cookie (another path, a parent domain), but live sessions of two users mean one was planted (a sibling
+ * subdomain can set this name, and SameSite=Lax sends it), so neither is chosen (docs/security.md,
+ * "Session tokens").
  */
 async function cookieSession(
   deps: Deps,
@@ -154,8 +159,8 @@ async function cookieSession(
 }
 
 /**
- * The platform session of the platform session cookie alone (the OAuth pages, issue 10), or null:
- * no cookie, too many, dead or invalid ones, or live ones of two users (issue 7: one was planted)
+ * The platform session of the platform session cookie alone (the OAuth pages, docs/oauth.md), or null:
+ * no cookie, too many, dead or invalid ones, or live ones of two users (one was planted)
  * all leave the browser signed out, so the page sends it to sign in instead of answering 401.
  * Neither Bearer, key nor impersonation cookie is read: a browser navigation carries none of them.
  */
@@ -206,11 +211,11 @@ async function loadApplication(deps: Deps, applicationId: string): Promise<Appli
 }
 
 /**
- * What sign-out ends (SPEC §3.2: the user's sessions in this application): the session of an
- * explicitly sent Bearer token, whatever key comes with it (holding the token proves the right to end
- * it; a revoked or foreign key must not leave it running), and the session of the target scope's
- * cookie only (its first MAX_SAME_NAME_COOKIES values: each costs a read). Cookies of other scopes
- * are sent by the browser on its own and are left alone.
+ * What sign-out ends (the user's sessions in this application: docs/security.md, "Session tokens"): the
+ * session of an explicitly sent Bearer token, whatever key comes with it (holding the token proves the right
+ * to end it; a revoked or foreign key must not leave it running), and the session of the target scope's
+ * cookie only (its first MAX_SAME_NAME_COOKIES values: each costs a read). Cookies of other scopes are sent
+ * by the browser on its own and are left alone.
  */
 export async function sessionsToEnd(
   deps: Deps,
@@ -265,11 +270,11 @@ export async function impersonationsToEnd(
 }
 
 /**
- * SPEC §4.4: the impersonation cookie comes first. Only a live impersonated session counts, and with
- * a key only one of the key's application; anything else under that name (an impersonation that
- * ended or lapsed, one of another application) is passed over, not refused: the support user's
- * browser sends it on its own, and its own sessions must keep working. Live impersonations of two
- * users mean one was planted, as for session cookies (issue 7): refused.
+ * The impersonation cookie comes first (docs/api.md, Impersonation). Only a live impersonated session counts,
+ * and with a key only one of the key's application; anything else under that name (an impersonation that
+ * ended or lapsed, one of another application) is passed over, not refused: the support user's browser sends
+ * it on its own, and its own sessions must keep working. Live impersonations of two users mean one was
+ * planted, as for session cookies: refused.
  */
 async function impersonationFromCookie(
   deps: Deps,

@@ -3,9 +3,9 @@ import type { CallerByMode } from './caller.ts';
 import { publicSession } from './session.ts';
 
 /**
- * GET /auth/session (SPEC §2 SessionInfo): `{}` anonymous, `{ application }` for a key alone, else
- * the user, session and application, with the token only when the client cannot hold it or the
- * session is impersonated (SPEC §4.4), and then `impersonation`: who acts, why, until when.
+ * GET /auth/session (SessionInfo, docs/api.md, Endpoints): `{}` anonymous, `{ application }` for a key alone,
+ * else the user, session and application, with the token only when the client cannot hold it or the session
+ * is impersonated (docs/api.md, Impersonation), and then `impersonation`: who acts, why, until when.
  */
 export function sessionInfo(caller: CallerByMode['session-optional']) {
   if (caller.kind === 'anonymous') return {};

@@ -1,6 +1,7 @@
 /**
- * What an impersonated session (DESIGN §5) records of its impersonation, so that resolving it shows
- * who acts and why without another read (SPEC §2 SessionInfo `impersonation`).
+ * What an impersonated session (docs/data-model.md, "Impersonation and audit") records of its impersonation,
+ * so that resolving it shows who acts and why without another read (SessionInfo `impersonation`, docs/api.md,
+ * Impersonation).
  */
 interface SessionImpersonation {
   id: string;
@@ -28,7 +29,7 @@ export interface SessionRecord {
    * sessions, and sessions issued before the counters existed until their next refresh).
    */
   countedIn?: string;
-  /** Only on a session an impersonation started: it cannot be refreshed (DESIGN §5). */
+  /** Only on a session an impersonation started: it cannot be refreshed (docs/api.md, Impersonation). */
   impersonation?: SessionImpersonation;
 }
 
@@ -59,7 +60,7 @@ export const publicSession = (session: SessionRecord) => ({
   expiresAt: new Date(session.expiresAt * 1000).toISOString(),
 });
 
-/** SessionSummary (SPEC §2: device, IP and creation time). */
+/** SessionSummary: device, IP and creation time (docs/api.md, Endpoints: `GET /auth/list-sessions`). */
 export const sessionSummary = (session: SessionRecord, currentId: string | null) => ({
   id: session.id,
   current: session.id === currentId,

@@ -6,7 +6,7 @@ import { newId } from '../random.ts';
 /** The header's `typ` of a session token (an OAuth access token's is `at+jwt`). */
 const SESSION_TOKEN_TYPE = 'JWT';
 
-/** SPEC §3.2: a session token is valid 7 days. */
+/** A session token is valid 7 days (docs/security.md, "Session tokens"). */
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 export interface SessionClaims {
@@ -16,7 +16,10 @@ export interface SessionClaims {
   jti: string;
   aud: string;
   exp: number;
-  /** RFC 8693 §4.1: the support user acting as `sub`, on an impersonation token only (DESIGN §5). */
+  /**
+   * RFC 8693 §4.1: the support user acting as `sub`, on an impersonation token only (docs/api.md,
+   * Impersonation).
+   */
   act?: { sub: string };
 }
 
@@ -28,9 +31,9 @@ export interface IssuedToken {
 }
 
 /**
- * DESIGN §5: iss, sub (user), sid (session), aud (application id or `platform`), jti, iat, exp; plus
- * `email` (it cannot change, SPEC §2): consumers verifying locally get it, and the server finds the
- * account and its image parts from the token alone, in one read.
+ * The claims (docs/security.md, "Session tokens"): iss, sub (user), sid (session), aud (application id or
+ * `platform`), jti, iat, exp; plus `email` (it cannot change): consumers verifying locally get it, and the
+ * server finds the account and its image parts from the token alone, in one read.
  */
 export async function issueSessionToken(
   deps: Deps,
@@ -91,7 +94,7 @@ export async function verifySessionToken(deps: Deps, token: string): Promise<Ses
   return { sub, email, sid, jti, aud, exp, ...(act ? { act: { sub: act.sub as string } } : {}) };
 }
 
-/** The claims of an impersonation token: a session token with `act` (DESIGN §5). */
+/** The claims of an impersonation token: a session token with `act` (docs/api.md, Impersonation). */
 export type ImpersonationClaims = SessionClaims & { act: { sub: string } };
 
 /**

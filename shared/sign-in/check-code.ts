@@ -12,9 +12,9 @@ import { isDestroyed, isExpired, MAX_ATTEMPTS, requestFromItem, type SignInReque
 
 const tooManyAttempts = () =>
   fail('tooManyAttempts', 'Too many wrong codes: this code no longer works; request a new one');
-/** SPEC §3.1: a code works once. */
+/** A code works once (docs/security.md, "Sign-in codes"). */
 export const alreadyUsed = () => fail('wrongCode', 'The code was already used', { reason: 'already_used' });
-/** Issue 8: a disabled user cannot sign in (told only to whoever holds the right code). */
+/** A disabled user cannot sign in (told only to whoever holds the right code; docs/api.md, Users). */
 export const accountDisabled = () =>
   fail('accountDisabled', 'This account is disabled by the application; it cannot sign in');
 
@@ -37,10 +37,10 @@ export const signInKeys = (scope: string, email: string) => ({
 });
 
 /**
- * The shared part of verify and approve (SPEC §3.1): one consistent read of the request, the
- * account and the IP limit's log, the IP limit, then the state checks. A wrong code is counted by a conditional
- * ADD, so concurrent guesses can never exceed MAX_ATTEMPTS, and once only, even when the SDK resends
- * the write (store/sign-in-requests.ts `notCountedYet`).
+ * The shared part of verify and approve (docs/security.md, "Sign-in codes"): one consistent read of the
+ * request, the account and the IP limit's log, the IP limit, then the state checks. A wrong code is counted
+ * by a conditional ADD, so concurrent guesses can never exceed MAX_ATTEMPTS, and once only, even when the SDK
+ * resends the write (store/sign-in-requests.ts `notCountedYet`).
  */
 export async function checkCode(
   deps: Deps,
@@ -83,7 +83,8 @@ async function refuseWrongCode(deps: Deps, request: SignInRequest): Promise<neve
   switch (counted.outcome) {
     case 'counted':
       deps.metrics.refuseCode('wrong');
-      // SPEC §3.1: the fifth wrong attempt destroys the request (it stays, marked, until TTL).
+      // The fifth wrong attempt destroys the request (it stays, marked, until TTL:
+      // docs/data-model.md, Items).
       if (counted.attempts >= MAX_ATTEMPTS) throw tooManyAttempts();
       throw fail('wrongCode', 'The code is not valid', { attemptsLeft: MAX_ATTEMPTS - counted.attempts });
     case 'destroyed':

@@ -1,7 +1,10 @@
 import type { CodeHasher } from '../crypto/code-hasher.ts';
 import type { Random } from '../random.ts';
 
-/** DESIGN §5: uppercase letters and digits without the look-alikes 0/O, 1/I/L. */
+/**
+ * Uppercase letters and digits without the look-alikes 0/O, 1/I/L (docs/security.md,
+ * "Secrets and what is stored").
+ */
 export const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const CODE_LENGTH = 8;
 
@@ -17,7 +20,7 @@ export function generateCode(random: Random): string {
   return code;
 }
 
-/** SPEC §2: matched case-insensitively, ignoring hyphens (and, for typing comfort, spaces). */
+/** Matched case-insensitively, ignoring hyphens (and, for typing comfort, spaces). */
 export function normaliseCode(input: string): string {
   return input.replace(/[\s-]/g, '').toUpperCase();
 }
@@ -28,8 +31,9 @@ export function formatCode(code: string): string {
 }
 
 /**
- * DESIGN §3: the stored form, bound to its request so equal codes of two requests differ, and keyed
- * with the server-side code key so that a reader of the table cannot search the 31⁸ codes offline.
+ * The stored form (docs/security.md, "The code-hash key"), bound to its request so equal codes of two
+ * requests differ, and keyed with the server-side code key so that a reader of the table cannot search the
+ * 31⁸ codes offline.
  */
 export const codeHash = (hasher: CodeHasher, requestId: string, code: string): Promise<string> =>
   hasher.hash(requestId, normaliseCode(code));

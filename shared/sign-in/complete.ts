@@ -44,7 +44,7 @@ export interface CompleteInput {
  */
 const COMMIT_MARGIN_MS = 2_000;
 
-/** SignInResult (SPEC §2) plus what the HTTP layer needs for headers. */
+/** SignInResult (docs/api.md, Endpoints) plus what the HTTP layer needs for headers. */
 export interface SignInResult {
   user: User;
   token: string;
@@ -53,10 +53,10 @@ export interface SignInResult {
 }
 
 /**
- * The session of a proven address (SPEC §3.1: pending|approved -> consumed; issue 12: a social
- * exchange code), in ONE TransactWriteItems: the proof is used up only while its condition holds,
- * so of any number of concurrent attempts exactly one gets a session. The first sign-in of an
- * address also creates its account (unique per scope by a conditional put), user and own organization.
+ * The session of a proven address (pending|approved -> consumed, docs/data-model.md, Items; or a social
+ * exchange code, docs/api.md, "Social sign-in"), in ONE TransactWriteItems: the proof is used up only while
+ * its condition holds, so of any number of concurrent attempts exactly one gets a session. The first sign-in
+ * of an address also creates its account (unique per scope by a conditional put), user and own organization.
  */
 export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<SignInResult> {
   const { subject: request } = input;
@@ -85,7 +85,7 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
     ...(request.scope === PLATFORM ? {} : { countedIn: countedInAt(issued.issuedAt) }),
   };
 
-  // Issue 7: a function that times out after the commit leaves the code used and its client without
+  // A function that times out after the commit leaves the code used and its client without
   // the session. With too little time left, nothing is written, so the same code works on a retry.
   if (input.remainingMs() < COMMIT_MARGIN_MS) {
     throw retryLater('outOfTime', (s) => `The service is busy; retry in ${s} s`, 1);
@@ -109,7 +109,8 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
   });
   // A request of a deleted application is as unusable as one another request consumed.
   if (consumed.outcome === 'raced' || consumed.outcome === 'applicationGone') throw input.raced();
-  // Issue 8: disabled between the read and the commit; nothing written, the code still works once enabled.
+  // Disabled between the read and the commit; nothing written, the code still works once enabled
+  // (docs/api.md, Users).
   if (consumed.outcome === 'disabled') throw accountDisabled();
   // Concurrent writes to its items kept cancelling it: nothing was written, the code still works.
   if (consumed.outcome === 'conflict') throw tooBusy();
@@ -121,7 +122,7 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
   return { user, token: issued.token, session: publicSession(session), scope: request.scope };
 }
 
-/** The user a first sign-in of `subject` creates: email-verified (SPEC §1.7), without an image. */
+/** The user a first sign-in of `subject` creates: email-verified, without an image. */
 export const newUser = (deps: Deps, subject: SignInSubject, createdAt: string): User => ({
   id: newId(deps.random, 'usr'),
   email: subject.email,
@@ -131,7 +132,10 @@ export const newUser = (deps: Deps, subject: SignInSubject, createdAt: string): 
   createdAt,
 });
 
-/** SPEC §1.7: a first sign-in creates the account, email-verified, with an organization it owns. */
+/**
+ * A first sign-in creates the account, email-verified, with an organization it owns (docs/api.md,
+ * "Management API").
+ */
 export function newAccount(deps: Deps, user: User, scope: string): NewAccount {
   return {
     scope,
@@ -139,7 +143,7 @@ export function newAccount(deps: Deps, user: User, scope: string): NewAccount {
     organization: {
       id: newId(deps.random, 'org'),
       name: `${user.name ?? user.email.split('@')[0]}'s organization`,
-      // DESIGN §5: a platform organization, or a tenant organization of the application.
+      // A platform organization, or a tenant organization of the application (docs/data-model.md, Items).
       kind: scope === PLATFORM ? 'platform' : 'tenant',
       ...(scope === PLATFORM ? {} : { applicationId: scope }),
     },

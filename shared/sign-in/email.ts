@@ -11,14 +11,17 @@ export interface SignInEmail {
   minutes: number;
   /** The phrase `start` answered: the human approves only the request whose phrase the agent shows. */
   phrase: string;
-  /** What else tells this request from another start for the same address (issue 7, item 4). */
+  /**
+   * What else tells this request from another start for the same address (docs/api.md,
+   * "The headless path and the request phrase").
+   */
   requester: { at: number; ip: string; userAgent: string };
 }
 
 /**
- * SPEC §1.1: the code only, no link; names who asks, how long the code lives, the request's phrase,
- * and when, from which network address and with which client it was asked for. Every value is put
- * on one line, so nothing can add a header or a line that looks like ours.
+ * The code only, no link (docs/api.md, "The headless path and the request phrase"); names who asks, how long
+ * the code lives, the request's phrase, and when, from which network address and with which client it was
+ * asked for. Every value is put on one line, so nothing can add a header or a line that looks like ours.
  */
 export function signInEmail(input: SignInEmail): MailMessage {
   const code = formatCode(input.code);

@@ -5,11 +5,11 @@ import { keys } from '../store/keys.ts';
 import { giveBackMailSlot, takeMailSlot } from '../store/mail-cap.ts';
 
 /**
- * The global cap on sign-in emails (issue 9, item 4): at most `MAX_CODE_EMAILS_PER_HOUR` per clock
- * hour (UTC) for the whole service, whatever the IPs and addresses, so a distributed flood that
- * keeps within every per-IP and per-mailbox limit still cannot burn the SES account's reputation
- * or quota. A fixed hour, not a sliding one: one counter item per hour, taken by a conditional ADD.
- * The price: around the turn of an hour, up to twice the cap can go out within 60 minutes.
+ * The global cap on sign-in emails (docs/security.md, "Mail reputation"): at most `MAX_CODE_EMAILS_PER_HOUR`
+ * per clock hour (UTC) for the whole service, whatever the IPs and addresses, so a distributed flood that
+ * keeps within every per-IP and per-mailbox limit still cannot burn the SES account's reputation or quota. A
+ * fixed hour, not a sliding one: one counter item per hour, taken by a conditional ADD. The price: around the
+ * turn of an hour, up to twice the cap can go out within 60 minutes.
  */
 const HOUR_MS = 3_600_000;
 
@@ -40,7 +40,8 @@ export async function takeMailCap(deps: Deps, now: number): Promise<void> {
   const max = deps.config.MAX_CODE_EMAILS_PER_HOUR;
   if (max === undefined) return;
   const hour = hourOf(now);
-  // The item outlives its hour by one, then TTL removes it (DESIGN §3: expiry is checked by key).
+  // The item outlives its hour by one, then TTL removes it (TTL is best-effort, docs/data-model.md:
+  // expiry is checked by key).
   const expiresAt = ((hour + 2) * HOUR_MS) / 1000;
   const slot = await takeMailSlot(deps.db, { hour, max, expiresAt });
   if (slot.outcome === 'full') throw capReached(deps, now);

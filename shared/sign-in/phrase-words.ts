@@ -1,7 +1,7 @@
 /**
- * The words of a request phrase (issue 7, item 4): short, concrete, inoffensive English nouns, all
- * lower-case letters, no two of them one typo apart (a human compares them at a glance). 194
- * words: two of them make 37,636 phrases. Phrases are never stored, so the list may change.
+ * The words of a request phrase (docs/api.md, "The headless path and the request phrase"): short, concrete,
+ * inoffensive English nouns, all lower-case letters, no two of them one typo apart (a human compares them at
+ * a glance). 194 words: two of them make 37,636 phrases. Phrases are never stored, so the list may change.
  */
 export const PHRASE_WORDS = [
   'acorn',

@@ -5,9 +5,10 @@ import { PHRASE_WORDS } from './phrase-words.ts';
 const PHRASE_LENGTH = 2;
 
 /**
- * The phrase `start` answers and its email shows, so the human approves only the request whose
- * phrase the agent displays (issue 7, item 4). Not a secret: it authorizes nothing. Uniform over the
- * list from a CSPRNG: bytes that would favour the first words are skipped, as for codes.
+ * The phrase `start` answers and its email shows, so the human approves only the request whose phrase the
+ * agent displays (docs/security.md, "Telling two sign-in requests apart (the request phrase)"). Not a secret:
+ * it authorizes nothing. Uniform over the list from a CSPRNG: bytes that would favour the first words are
+ * skipped, as for codes.
  */
 export function generatePhrase(random: Random): string {
   const limit = 256 - (256 % PHRASE_WORDS.length);

@@ -21,7 +21,7 @@ import {
   requestFromItem,
 } from './request.ts';
 
-// DESIGN §5: unknown, consumed, replaced or destroyed device codes all answer the same.
+// Unknown, consumed, replaced or destroyed device codes all answer the same (docs/api.md, error table).
 const unusable = () => fail('deviceCodeUnusable', 'This device code cannot be used; start again');
 const expired = () => fail('pollExpired', 'The sign-in request has expired; start again');
 

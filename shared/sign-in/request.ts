@@ -1,11 +1,14 @@
-/** SPEC §8: a code lives 10 minutes and allows 5 attempts; poll at most every 5 s. */
+/**
+ * A code lives 10 minutes and allows 5 attempts; poll at most every 5 s (docs/security.md, "Sign-in codes",
+ * "Rate limits").
+ */
 export const CODE_TTL_SECONDS = 600;
 export const MAX_ATTEMPTS = 5;
 export const POLL_INTERVAL_SECONDS = 5;
 
 /**
- * The pending sign-in request of one address in one scope (SPEC §3.1). Destroyed = attempts
- * reached MAX_ATTEMPTS; consumed = deleted; replaced = overwritten by a newer start.
+ * The pending sign-in request of one address in one scope (its states: docs/data-model.md, Items). Destroyed
+ * = attempts reached MAX_ATTEMPTS; consumed = deleted; replaced = overwritten by a newer start.
  */
 export interface SignInRequest {
   requestId: string;

@@ -19,7 +19,7 @@ export const Email = z.pipe(
   z.pipe(z.email().check(z.maxLength(254)), z.transform(normaliseEmail)),
 );
 
-/** SPEC §2: case-insensitive, hyphens ignored. A code that cannot be right is not counted as an attempt. */
+/** Case-insensitive, hyphens ignored. A code that cannot be right is not counted as an attempt. */
 export const Code = z.pipe(z.string().check(z.maxLength(32)), z.transform(normaliseCode)).check(
   z.refine(
     (code: string) => code.length === CODE_LENGTH && [...code].every((c) => CODE_ALPHABET.includes(c)),

@@ -15,12 +15,11 @@ import type { Hit } from '../store/rate-logs.ts';
 import { mailboxOf } from '../users/user.ts';
 
 /**
- * The limits of `start` (SPEC §8), each an exact window of its own: 5 a minute per IP; 3 per 10
- * minutes per recipient mailbox in the request's scope, so the platform's starts never lock an
- * address out of an application (issue 7, item 7); and 10 per 10 minutes per mailbox across every
- * scope, so many applications cannot flood one inbox. A mailbox is the normalised address (`+tag`
- * aliases and Gmail dots folded), hashed. All three are read in start's one BatchGetItem and written
- * in its one TransactWriteItems.
+ * The limits of `start` (docs/security.md, "Rate limits"), each an exact window of its own: 5 a minute per
+ * IP; 3 per 10 minutes per recipient mailbox in the request's scope, so the platform's starts never lock an
+ * address out of an application; and 10 per 10 minutes per mailbox across every scope, so many applications
+ * cannot flood one inbox. A mailbox is the normalised address (`+tag` aliases and Gmail dots folded), hashed.
+ * All three are read in start's one BatchGetItem and written in its one TransactWriteItems.
  */
 export interface StartLogs {
   ip: RateLog;

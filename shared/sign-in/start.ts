@@ -35,21 +35,25 @@ export interface StartInput {
   email: string;
   name?: string;
   sourceIp: string;
-  /** The client's own description, shown in the email with the source IP (issue 7, item 4). */
+  /**
+   * The client's own description, shown in the email with the source IP (docs/api.md,
+   * "The headless path and the request phrase").
+   */
   userAgent: string;
 }
 
 /**
- * SPEC §3.1 (none) -> pending. One BatchGetItem reads the application and the limits' logs; one
- * TransactWriteItems counts the limits and writes the request (replacing any earlier one for the
- * address) with its device grant; then one email. The answer never depends on whether the address
- * has an account. Its phrase, shown in the email too, lets a human tell this request from a later
- * start for the same address by someone else (issue 7, item 4).
+ * A request goes from none to pending (docs/data-model.md, Items). One BatchGetItem reads the application and
+ * the limits' logs; one TransactWriteItems counts the limits and writes the request (replacing any earlier
+ * one for the address) with its device grant; then one email. The answer never depends on whether the address
+ * has an account. Its phrase, shown in the email too, lets a human tell this request from a later start for
+ * the same address by someone else (docs/security.md,
+ * "Telling two sign-in requests apart (the request phrase)").
  *
- * Issue 9, item 4: an address on SES's suppression list (it bounced hard or complained) gets the
- * same answer, and its request is opened the same way, but no email goes out, so its code is
- * never known to anyone; the answer does not tell that the address is suppressed. Each email
- * takes one slot of the service's hourly cap (`mail-cap.ts`).
+ * An address on SES's suppression list (it bounced hard or complained; docs/security.md, "Mail reputation")
+ * gets the same answer, and its request is opened the same way, but no email goes out, so its code is never
+ * known to anyone; the answer does not tell that the address is suppressed. Each email takes one slot of the
+ * service's hourly cap (`mail-cap.ts`).
  */
 export async function startSignIn(deps: Deps, input: StartInput) {
   const now = deps.clock.now();

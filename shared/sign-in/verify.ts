@@ -14,7 +14,7 @@ export interface CodeInput {
   userAgent: string;
 }
 
-/** POST /auth/code/verify: pending -> consumed, with a session (SPEC §3.1). */
+/** POST /auth/code/verify: pending -> consumed, with a session (docs/data-model.md, Items). */
 export async function verifySignIn(
   deps: Deps,
   input: CodeInput & Pick<CompleteInput, 'remainingMs'>,

@@ -10,7 +10,7 @@ export interface CheckResult {
   message?: string;
 }
 
-/** SPEC §4.1: a check slower than this is `degraded`. */
+/** A check slower than this is `degraded` (docs/api.md, Endpoints: `GET /status`). */
 const DEGRADED_AFTER_MS = 400;
 /** A check that has not answered by then is `down`, so /status itself stays fast. */
 const DOWN_AFTER_MS = 3000;
@@ -52,7 +52,7 @@ async function runProbe(name: string, probe: Probe, deps: Deps): Promise<CheckRe
   }
 }
 
-/** Runs every check in parallel; the report's status is the worst of them (SPEC §2 StatusReport). */
+/** Runs every check in parallel; the report's status is the worst of them. */
 export async function statusReport(deps: Deps) {
   const checks = await Promise.all(
     Object.entries(probes).map(([name, probe]) => runProbe(name, probe, deps)),

@@ -11,7 +11,10 @@ import { organizationWrites } from './organizations.ts';
 import { transactWrite } from './transact.ts';
 import { applicationUserIndexes, countNewUser, nameIndex } from './users.ts';
 
-/** What a first sign-in creates (SPEC §1.7): the address's account, its user and an organization it owns. */
+/**
+ * What a first sign-in creates (docs/api.md, "Management API"): the address's account, its user and an
+ * organization it owns.
+ */
 export interface NewAccount {
   scope: string;
   /** Without an image: a new user has none. */
@@ -19,7 +22,7 @@ export interface NewAccount {
   organization: { id: string; name: string; kind: 'platform' | 'tenant'; applicationId?: string };
 }
 
-// DESIGN §5: one account per normalised email per scope.
+// One account per normalised email per scope (docs/data-model.md, Items).
 const noAccountYet = 'attribute_not_exists(pk)';
 // A profile change never recreates the items of an account that is gone.
 const accountExists = 'attribute_exists(pk)';
@@ -50,7 +53,8 @@ export function newAccountWrites(table: string, account: NewAccount): TransactIt
         },
       },
     },
-    // Issue 8: the application's user and tenant organization counters move with the account.
+    // The application's user and tenant organization counters move with the account (docs/data-model.md,
+    // "Users and tenant organizations").
     ...(scope === PLATFORM ? [] : [countNewUser(table, scope)]),
     ...organizationWrites(
       table,
@@ -99,8 +103,8 @@ const imageUpdate = (change: ImageChange) => {
 };
 
 /**
- * The writes of the stored images: the new one's head and parts, and the Deletes of the one the
- * profile named (SPEC §2: a removed photo is gone). None when the id stays (the same bytes again).
+ * The writes of the stored images: the new one's head and parts, and the Deletes of the one the profile named
+ * (a removed photo is gone: docs/data-model.md, Items). None when the id stays (the same bytes again).
  */
 function storedImageWrites(table: string, image: ProfileUpdate['image']): TransactItem[] {
   if (!image) return [];
@@ -139,7 +143,8 @@ export async function updateProfile(
     ...(change.image && storedId ? { ':storedId': storedId } : {}),
   };
   const update = (key: Key, index: Record<string, string> | null = null): TransactItem => {
-    // Issue 8: an application user's name index follows its name (search by name prefix).
+    // An application user's name index follows its name (search by name prefix; docs/data-model.md,
+    // "Users and tenant organizations").
     const indexSet = index ? Object.keys(index).map((name) => `${name} = :${name}`) : [];
     const indexValues = index ? Object.fromEntries(Object.entries(index).map(([n, v]) => [`:${n}`, v])) : {};
     const allValues = { ...values, ...indexValues };

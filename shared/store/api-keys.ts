@@ -7,7 +7,10 @@ import { queryAll, readNow } from './items.ts';
 import { keys } from './keys.ts';
 import { transactWrite } from './transact.ts';
 
-/** The stored record of a key: found by the key's SHA-256, never by the key (DESIGN §3). */
+/**
+ * The stored record of a key: found by the key's SHA-256, never by the key (docs/security.md,
+ * "Secrets and what is stored").
+ */
 export interface StoredApiKey {
   /** The key's public id (`key_...`), which the listing and revocation use. */
   id: string;
@@ -20,8 +23,8 @@ export interface StoredApiKey {
 }
 
 /**
- * One strongly consistent GetItem: a revocation takes effect on the very next request (issue 8),
- * which an eventually consistent read could miss for a moment.
+ * One strongly consistent GetItem: a revocation takes effect on the very next request (docs/api.md,
+ * "API keys"), which an eventually consistent read could miss for a moment.
  */
 export async function readApiKey(db: Db, keyHash: string): Promise<Item | undefined> {
   return readNow(db, keys.apiKey(keyHash));

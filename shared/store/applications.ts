@@ -60,7 +60,7 @@ export type CreateApplicationOutcome =
 /**
  * Creates the application and counts it on its organization in ONE TransactWriteItems: the
  * counter's condition (below the plan's limit, on the plan that was read) is what keeps the cap
- * under parallel creates (DESIGN §6).
+ * under parallel creates (docs/api.md, Organizations).
  */
 export async function createApplication<Record extends StoredApplication>(
   db: Db,

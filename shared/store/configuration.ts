@@ -142,11 +142,11 @@ export async function readResource(db: Db, uri: string): Promise<Item | undefine
 export type RecordOriginOutcome = 'noted' | 'gone' | 'conflict';
 
 /**
- * SPEC §1.8: the first origin wins. ONE TransactWriteItems: the application's `origin` is set only
- * where it has none (`if_not_exists`: DynamoDB applies writes to one item one after the other, so
+ * The first origin wins (docs/api.md, "Origin learning"). ONE TransactWriteItems: the application's `origin`
+ * is set only where it has none (`if_not_exists`: DynamoDB applies writes to one item one after the other, so
  * of two first requests the second finds the first's origin and keeps it), and the key is marked
- * `originKnown`, so its later requests write nothing. `gone`: the application was deleted or the
- * key revoked meanwhile, nothing written.
+ * `originKnown`, so its later requests write nothing. `gone`: the application was deleted or the key revoked
+ * meanwhile, nothing written.
  */
 export async function recordOrigin(
   db: Db,

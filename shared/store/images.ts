@@ -8,7 +8,7 @@ import { keys } from './keys.ts';
 
 /**
  * An item holds at most 400 KB, names included, and a binary attribute counts its bytes: two parts
- * of 300 000 bytes hold the largest image allowed (500 KB, SPEC §8).
+ * of 300 000 bytes hold the largest image allowed (500 KB, docs/api.md, "Profile images").
  */
 const IMAGE_PART_BYTES = 300_000;
 /** The parts an image may have: `imageDeletes` deletes them all, so none is ever left behind. */

@@ -10,7 +10,10 @@ import { readMany } from './organizations.ts';
 import { sessionItem } from './sessions.ts';
 import { transactWrite } from './transact.ts';
 
-/** An impersonation (SPEC §3.3) as stored; shared/tenancy/impersonation.ts reads it. */
+/**
+ * An impersonation (docs/data-model.md, "Impersonation and audit") as stored;
+ * shared/tenancy/impersonation.ts reads it.
+ */
 export interface StoredImpersonation {
   id: string;
   applicationId: string;
@@ -50,8 +53,8 @@ export async function readImpersonation(db: Db, impersonationId: string): Promis
   return Item;
 }
 
-// The impersonated user must still be one of the application's users, not disabled (issue 8: a
-// disabled user gets no session), and the application must exist.
+// The impersonated user must still be one of the application's users, not disabled (a
+// disabled user gets no session: docs/api.md, Impersonation), and the application must exist.
 const userOfApplication =
   'attribute_exists(pk) AND #scope = :application AND attribute_not_exists(disabledAt)';
 const applicationExists = 'attribute_exists(pk)';

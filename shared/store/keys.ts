@@ -30,9 +30,9 @@ export const keys = {
   imageHead: (imageId: string) => ({ pk: `IMAGE#${imageId}`, sk: 'HEAD' }),
   imagePart: (imageId: string, index: number) => ({ pk: `IMAGE#${imageId}`, sk: `PART#${index}` }),
   device: (deviceCodeHash: string) => ({ pk: `DEVICE#${deviceCodeHash}`, sk: 'DEVICE' }),
-  /** Issue 12: a social sign-in between start and callback, by the hash of its `state`. */
+  /** A social sign-in between start and callback, by the hash of its `state` (docs/data-model.md, Items). */
   socialState: (stateHash: string) => ({ pk: `SOCIAL#${stateHash}`, sk: 'STATE' }),
-  /** Issue 12: a social sign-in's one-time exchange code, by its hash. */
+  /** A social sign-in's one-time exchange code, by its hash (docs/data-model.md, Items). */
   socialCode: (codeHash: string) => ({ pk: `SOCIAL#${codeHash}`, sk: 'CODE' }),
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
   /** gsi1 attributes of an application user's profile item: the application's users by address. */
@@ -80,8 +80,8 @@ export const keys = {
    */
   rateLog: (bucket: string, subject: string) => ({ pk: `RATE#${bucket}#${subject}`, sk: 'HITS' }),
   /**
-   * The sign-in emails the whole service sent in one clock hour (issue 9, item 4), `hour` counted in
-   * hours since the epoch: a counter, not a log, since the cap is in the thousands.
+   * The sign-in emails the whole service sent in one clock hour (docs/security.md, "Mail reputation"), `hour`
+   * counted in hours since the epoch: a counter, not a log, since the cap is in the thousands.
    */
   mailCap: (hour: number) => ({ pk: `RATE#mail-hour#${hour}`, sk: 'COUNT' }),
   /**
@@ -95,7 +95,8 @@ export const keys = {
     sk: `SESSIONS#${date}`,
   }),
   /**
-   * An impersonation record (SPEC §3.3), kept after it ends or lapses (no `expiresAt`: never TTL-deleted).
+   * An impersonation record (docs/data-model.md, "Impersonation and audit"), kept after it ends or lapses (no
+   * `expiresAt`: never TTL-deleted).
    */
   impersonation: (impersonationId: string) => ({ pk: `IMP#${impersonationId}`, sk: 'IMP' }),
   /**
@@ -124,10 +125,10 @@ export const keys = {
     sk: `ENTRY#${at}#${entryId}`,
   }),
   /**
-   * OAuth (issue 10, shared/oauth/model.ts): a pending authorization request between authorize,
-   * the sign-in bridge and consent; an authorization code by its hash; a grant (a connection) in
-   * its user's partition, so the MCP endpoint reads it from the token's `sub` and `gid`; a refresh
-   * token by its hash.
+   * OAuth (docs/data-model.md, "OAuth authorization"; shared/oauth/model.ts): a pending authorization request
+   * between authorize, the sign-in bridge and consent; an authorization code by its hash; a grant (a
+   * connection) in its user's partition, so the MCP endpoint reads it from the token's `sub` and `gid`; a
+   * refresh token by its hash.
    */
   oauthRequest: (requestId: string) => ({ pk: `OAUTHREQ#${requestId}`, sk: 'REQUEST' }),
   authorizationCode: (codeHash: string) => ({ pk: `OAUTHCODE#${codeHash}`, sk: 'CODE' }),
@@ -139,13 +140,13 @@ export const keys = {
 } as const;
 
 /**
- * The item families of the table (issue 9, item 8), by the partition-key prefix every key of the
- * family starts with: `table` families are partitions of the table (`pk`), `index` families are
- * partitions of gsi1/gsi2 (`gsi1pk`, `gsi2pk`), which a Query on an index is authorized by. A
+ * The item families of the table (docs/data-model.md, "Item families and table grants"), by the partition-key
+ * prefix every key of the family starts with: `table` families are partitions of the table (`pk`), `index`
+ * families are partitions of gsi1/gsi2 (`gsi1pk`, `gsi2pk`), which a Query on an index is authorized by. A
  * route declares the families it touches (shared/route-items.ts); lib/grants.ts renders them as
- * `dynamodb:LeadingKeys` conditions, so a function cannot reach a partition of another family.
- * `*` is IAM's wildcard (`StringLike`); no prefix is a prefix of another family's, except that
- * `USER#` names both the users' partitions and their memberships on gsi1.
+ * `dynamodb:LeadingKeys` conditions, so a function cannot reach a partition of another family. `*` is IAM's
+ * wildcard (`StringLike`); no prefix is a prefix of another family's, except that `USER#` names both the
+ * users' partitions and their memberships on gsi1.
  */
 export const keyFamilies = {
   /** `APP#<id>`: the application, and its API keys' listing entries. */

@@ -1,7 +1,7 @@
 /**
  * Pending OAuth authorization requests (`OAUTHREQ#<id>`, shared/oauth/model.ts): stored by
  * `GET /oauth/authorize`, read by the sign-in bridge, spent by the consent POST. Every read checks
- * expiry itself (TTL is best-effort, DESIGN §3).
+ * expiry itself (TTL is best-effort: docs/data-model.md).
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthorizationRequest } from '../oauth/model.ts';

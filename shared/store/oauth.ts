@@ -1,6 +1,7 @@
 /**
- * OAuth items (issue 10; keys in keys.ts, shapes in shared/oauth/model.ts): authorization codes by
- * hash, grants in their user's partition. Every read checks expiry itself (TTL is best-effort).
+ * OAuth items (docs/data-model.md, "OAuth grants and refresh tokens"; keys in keys.ts, shapes in
+ * shared/oauth/model.ts): authorization codes by hash, grants in their user's partition. Every read checks
+ * expiry itself (TTL is best-effort).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthorizationCodeRecord, GrantRecord, RefreshTokenRecord, Scope } from '../oauth/model.ts';
@@ -128,13 +129,13 @@ export async function burnCode(db: Db, codeHash: string, usedAt: number): Promis
 }
 
 /**
- * Rotates a refresh token (DESIGN §5) in ONE transaction: the old token is marked rotated (kept at
- * its first rotation time) only while it is unrotated or was rotated after `graceStart`; its
- * successor is written field by field with `if_not_exists`, so a replay in the grace window or a
- * parallel rotation finds the one successor unchanged (never a second live one, never a reset of
- * one already rotated); the grant takes its re-evaluated scopes and `lastUsedAt` only while live.
- * `replayed`: the old token was rotated before the grace window; `revoked`: the grant is revoked
- * or gone. Nothing is written in either case.
+ * Rotates a refresh token (docs/oauth.md, "Refresh rotation") in ONE transaction: the old token is marked
+ * rotated (kept at its first rotation time) only while it is unrotated or was rotated after `graceStart`; its
+ * successor is written field by field with `if_not_exists`, so a replay in the grace window or a parallel
+ * rotation finds the one successor unchanged (never a second live one, never a reset of one already rotated);
+ * the grant takes its re-evaluated scopes and `lastUsedAt` only while live. `replayed`: the old token was
+ * rotated before the grace window; `revoked`: the grant is revoked or gone. Nothing is written in either
+ * case.
  */
 export async function rotateRefreshToken(
   db: Db,

@@ -31,7 +31,7 @@ const BATCH_GET = 100;
 
 /**
  * The Puts creating an organization with its first member, an owner: the counters the invariants
- * are conditioned on start here (DESIGN §6: applications against the plan; §5: an owner always).
+ * are conditioned on start here (docs/api.md, Organizations: applications against the plan; an owner always).
  */
 export function organizationWrites(table: string, org: StoredOrganization, owner: NewMember): TransactItem[] {
   const tenantIndex =
@@ -362,7 +362,7 @@ function counterUpdate(
     'memberCount = if_not_exists(memberCount, :one) + :members',
     'ownerCount = if_not_exists(ownerCount, :one) + :owners',
   ];
-  // DESIGN §6 / issue 8: an organization always keeps an owner.
+  // An organization always keeps an owner (docs/api.md, Organizations).
   // A missing counter is one owner: the comparison is false then, as it must be.
   const keepsOwner = change.owners < 0 && keepOwner ? ' AND ownerCount > :one' : '';
   return {

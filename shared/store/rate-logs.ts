@@ -33,8 +33,8 @@ export function storedState(item: Item | undefined): Omit<StoredLog, 'key'> {
   return { hits: entries.flatMap(hitOf), version: Number(item?.version ?? 0) };
 }
 
-// DESIGN §3: a hit is added only while the log holds fewer than `max` hits, so hits within the
-// limit never race each other: each lands in its first write, whoever else writes meanwhile.
+// A hit is added only while the log holds fewer than `max` hits (docs/security.md, "Rate limits"), so hits
+// within the limit never race each other: each lands in its first write, whoever else writes meanwhile.
 const roomForOne = 'attribute_not_exists(hits) OR size(hits) < :max';
 // A full log is rewritten (its hits that left the window dropped) only over the version that was
 // read: every write moves the version, so a rewrite never drops a hit it did not see.

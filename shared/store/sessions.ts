@@ -15,8 +15,8 @@ export const sessionItem = (session: SessionRecord) => ({
   ...session,
 });
 
-// SPEC §3.2: a refresh replaces the token the record holds, so the old token stops working and of
-// two refreshes of the same token only one wins.
+// A refresh replaces the token the record holds (docs/security.md, "Session tokens"), so the old token stops
+// working and of two refreshes of the same token only one wins.
 const holdsReadToken = 'jti = :old';
 
 /**

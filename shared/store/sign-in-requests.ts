@@ -8,7 +8,8 @@ import { keys } from './keys.ts';
 import type { RateLogWrite } from './rate-logs.ts';
 import { transactWrite } from './transact.ts';
 
-// SPEC §3.1: a request answers only while it is the same request (a new start replaces it) ...
+// A request answers only while it is the same request (a new start replaces it; docs/security.md,
+// "Sign-in codes") ...
 const sameRequest = 'requestId = :requestId';
 // ... and is not destroyed by the fifth wrong code ...
 const notDestroyed = `${sameRequest} AND attempts < :max`;
@@ -35,7 +36,10 @@ export const requestSpend = (
     ExpressionAttributeValues: stateValues(request, rules.status, rules.now, rules.maxAttempts),
   },
 });
-/** The values of `stillInState`; `maxAttempts` is the domain's cap (SPEC §8: 5 attempts). */
+/**
+ * The values of `stillInState`; `maxAttempts` is the domain's cap (5 attempts: docs/security.md,
+ * "Sign-in codes").
+ */
 const stateValues = (
   request: SignInRequest,
   status: SignInRequest['status'],
@@ -59,8 +63,8 @@ export type OpenOutcome<Names extends string> =
   | { outcome: 'conflict' };
 
 /**
- * ONE TransactWriteItems: the limits' hits, the request (replacing any earlier one of the address,
- * SPEC §3.1) and its device grant.
+ * ONE TransactWriteItems: the limits' hits, the request (replacing any earlier one of the address:
+ * only the newest code works, docs/security.md, "Sign-in codes") and its device grant.
  */
 export async function openRequest<Names extends string>(
   db: Db,
@@ -127,12 +131,12 @@ export type AttemptOutcome =
   | { outcome: 'destroyed' }
   | { outcome: 'replaced' };
 
-// SPEC §8: 5 attempts. Each wrong code is one ADD of 1 and of its `attemptId` to the set
-// `attemptIds`, under `attempts < :max` and only if the set does not hold its id yet. So concurrent
-// wrong codes are each counted by their first write and at most `max` are (never a lost count, no
-// read, no retry), and a resend of a write that had landed fails its condition and finds its id:
-// each wrong code counts exactly once. (`attempts = :read` cannot do this: a resend's +1 and a
-// concurrent guess's +1 look the same, so it would either count a resend twice or miss a guess.)
+// 5 attempts (docs/security.md, "Sign-in codes"). Each wrong code is one ADD of 1 and of its `attemptId` to
+// the set `attemptIds`, under `attempts < :max` and only if the set does not hold its id yet. So concurrent
+// wrong codes are each counted by their first write and at most `max` are (never a lost count, no read, no
+// retry), and a resend of a write that had landed fails its condition and finds its id: each wrong code
+// counts exactly once. (`attempts = :read` cannot do this: a resend's +1 and a concurrent guess's +1 look the
+// same, so it would either count a resend twice or miss a guess.)
 const notCountedYet = `${notDestroyed} AND NOT contains(attemptIds, :attemptId)`;
 
 /**
@@ -180,7 +184,7 @@ export async function countWrongAttempt(
 export type ApproveOutcome = { outcome: 'approved' } | { outcome: 'raced' };
 
 /**
- * pending -> approved (SPEC §3.1). `approvalId` (random.ts `newWriteId`) is stored with the
+ * pending -> approved (docs/data-model.md, Items). `approvalId` (random.ts `newWriteId`) is stored with the
  * approval: a resend of this write that had landed finds it and answers approved, whereas a
  * concurrent approval with the same code finds another id and stays refused (a code works once).
  */

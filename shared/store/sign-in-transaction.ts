@@ -24,7 +24,10 @@ export interface Consumption {
   deviceCodeHash?: string;
   /** A sign-in of an application: the statistics counters it adds to, in the same transaction. */
   counts?: SignInCount;
-  /** A later sign-in: the user whose `lastSignInAt` is set, and who must not be disabled meanwhile (issue 8). */
+  /**
+   * A later sign-in: the user whose `lastSignInAt` is set, and who must not be disabled meanwhile
+   * (docs/data-model.md, "Users and tenant organizations").
+   */
   existingUserId?: string;
 }
 
@@ -92,7 +95,10 @@ function applicationCheck(table: string, writes: TransactItem[], scope: string):
   );
 }
 
-/** Issue 8: the user's last sign-in, written only while the user exists and is not disabled. */
+/**
+ * The user's last sign-in, written only while the user exists and is not disabled
+ * (docs/data-model.md, "Users and tenant organizations").
+ */
 const signedInWrite = (table: string, userId: string, at: string): TransactItem => ({
   Update: {
     TableName: table,

@@ -1,8 +1,7 @@
 /**
- * Issue 12, social sign-in: the two short-lived items between the browser's trips (docs/data-model.md,
- * "Social sign-in"). Both are kept by the hash of a 256-bit random value the browser or the
- * application holds, never the value itself, and TTL removes them a minute after they expire (reads
- * check `validUntil` themselves).
+ * Social sign-in: the two short-lived items between the browser's trips (docs/data-model.md, Items). Both are
+ * kept by the hash of a 256-bit random value the browser or the application holds, never the value itself,
+ * and TTL removes them a minute after they expire (reads check `validUntil` themselves).
  * - The state (start to callback, 10 minutes): the application and provider it was started for,
  *   the PKCE verifier, the OpenID Connect nonce, and where the browser returns. Taken (deleted) by
  *   the callback in one DeleteItem, so a state works once whatever the callback does next.
@@ -91,7 +90,7 @@ export type NewSocialAccountOutcome =
   | { outcome: 'conflict' };
 
 /**
- * A first social sign-in: the account (SPEC §1.7: unique per address per scope by its conditional
+ * A first social sign-in: the account (unique per address per scope by its conditional
  * Put, so of concurrent first callbacks exactly one creates it), its user and tenant organization,
  * the day's new-user count, and the exchange code, in ONE TransactWriteItems. `exists`: another
  * sign-in created the account first (nothing written); `gone`: the application was deleted.

@@ -80,7 +80,10 @@ export function sessionCountWrites(
   );
 }
 
-/** Issue 12: the day's count of an account created before its first session (a social sign-in's callback). */
+/**
+ * The day's count of an account created before its first session (a social sign-in's callback;
+ * docs/data-model.md, Statistics).
+ */
 export const newUserCountWrites = (table: string, applicationId: string, day: string): TransactItem[] =>
   addUpdate(table, keys.statsDay(applicationId, day), new Map([['newUsers', 1]]));
 

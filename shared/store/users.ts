@@ -1,7 +1,8 @@
 /**
- * An application's end users (issue 8): their profile items carry index attributes, written at first
- * sign-in and kept current with the name, so listing and searching never scan the table; the
- * application item counts them (`userCount`) and its tenant organizations (`organizationCount`).
+ * An application's end users (docs/data-model.md, "Users and tenant organizations"): their profile items
+ * carry index attributes, written at first sign-in and kept current with the name, so listing and searching
+ * never scan the table; the application item counts them (`userCount`) and its tenant organizations
+ * (`organizationCount`).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { auditWrites, type StoredAuditEntry } from './audit.ts';
