@@ -1,0 +1,44 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Comments cite what a reader can open (CONTRIBUTING.md, "Where things go"): a docs/ section or an
+ * RFC, never the notes the repository was planned from (the interface's section numbers, the design
+ * notes) or an issue of the tracker, which a reader of the code cannot open.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const sources = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+  cwd: root,
+  encoding: 'utf8',
+})
+  .split('\n')
+  .filter((file) => /\.(ts|mts|cts|mjs|cjs)$/.test(file) && !file.startsWith('node_modules/'));
+
+// Built from parts, so this file does not cite what it looks for.
+const notes = ['SPEC', 'DESIGN'];
+const unopenable = new RegExp(
+  [
+    ...notes.map((note) => `${note} §`),
+    `\\b(${notes.join('|')})\\.md\\b`,
+    '\\b[Ii]ssue \\d+\\b',
+    '\\breview \\d+, items? \\d+',
+  ].join('|'),
+);
+
+describe('source files', () => {
+  it('are found', () => {
+    expect(sources.length).toBeGreaterThan(400);
+  });
+
+  it('cite no interface section, design note or issue number', () => {
+    const citing = sources.flatMap((file) =>
+      readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .flatMap((line, index) => (unopenable.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    expect(citing).toEqual([]);
+  });
+});
