@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * One test file per core. DynamoDB Local's JVM mostly waits on the files' requests, so leaving it a
- * core of its own costs more than it gives: on 2 cores the run took 67 s with 2 workers, 107 s with 1.
+ * core of its own costs more than it gives (measured when the suite was small: 67 s with 2 workers,
+ * 107 s with 1, on 2 cores; the whole suite now takes about 7 to 8 minutes there).
  */
 const maxWorkers = availableParallelism();
 
