@@ -4,7 +4,8 @@
  *   functions/  ->  shared/ domain  ->  shared/store, shared/crypto, shared/mail  (-> @aws-sdk/*)
  *
  * `lib/` is CDK only, `bin/` holds the entry points, `test/` and `bench/` sit outside and may use
- * anything but each other in the bench's direction.
+ * anything but each other in the bench's direction; `fixtures/` holds the loopback hosts and the call
+ * counter both use, and imports neither.
  *
  * TypeScript imports carry their `.ts` extension (allowImportingTsExtensions); `tsConfig` makes the
  * resolver read tsconfig.json, and the swc parser (TypeScript 7 has no compiler API for
@@ -99,6 +100,12 @@ module.exports = {
       { path: '^(shared|functions|lib|bin|test|bench)/' },
     ),
     rule('bench-not-test', 'bench/ never imports test/.', { path: '^bench/' }, { path: '^test/' }),
+    rule(
+      'fixtures-below-tests-and-bench',
+      'fixtures/ serves test/ and bench/: it imports neither.',
+      { path: '^fixtures/' },
+      { path: '^(test|bench)/' },
+    ),
     rule('no-circular', 'No import cycles.', { path: '.' }, { circular: true }),
     rule(
       'resolvable',

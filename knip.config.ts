@@ -25,7 +25,7 @@ const config: KnipConfig = {
     'verifier/examples/*.ts',
   ],
   project: [
-    '{bin,lib,functions,shared,test,bench,verifier}/**/*.ts',
+    '{bin,lib,functions,shared,test,bench,fixtures,verifier}/**/*.ts',
     'sdk/src/**/*.ts',
     'scripts/*.{mjs,ts}',
   ],

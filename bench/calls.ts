@@ -26,16 +26,16 @@ import { createFixtureApplication } from '../shared/tenancy/applications.ts';
 import type { AuditRequest } from '../shared/tenancy/audit.ts';
 import { patchConfiguration } from '../shared/tenancy/configuration.ts';
 import { ownMcpResource } from '../shared/tenancy/service-resources.ts';
-import { CallCounter } from './call-counter.ts';
-import { type RequestOptions, send } from './loopback-client.ts';
-import { metadataEnv, startClientMetadataServer, testCertificates } from './metadata-host.ts';
+import { CallCounter } from '../fixtures/call-counter.ts';
+import { type RequestOptions, send } from '../fixtures/loopback-client.ts';
+import { metadataEnv, startClientMetadataServer, testCertificates } from '../fixtures/metadata-host.ts';
 import {
   APP_CHALLENGE,
   APP_VERIFIER,
   providerGet,
   startSocialProviders,
   withChallenge,
-} from './social-hosts.ts';
+} from '../fixtures/social-hosts.ts';
 import type { Benchmark } from './types.ts';
 
 /** The fields of an answer the bench reads back (the rest is only counted). */
@@ -108,7 +108,7 @@ export const callsBenchmark: Benchmark = {
     await ensureTable(dynamo.endpoint, table);
     const origin = 'https://app.bench.test';
     // The client ID metadata document of the OAuth rows, on an HTTPS host of loopback with a test CA.
-    // The social rows' GitHub-style provider (bench/social-hosts.ts), under the metadata host's CA.
+    // The social rows' GitHub-style provider (fixtures/social-hosts.ts), under the metadata host's CA.
     const certificates = await testCertificates();
     const metadata = await startClientMetadataServer(certificates);
     const social = await startSocialProviders(certificates);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testCertificates } from '../../bench/metadata-host.ts';
+import { testCertificates } from '../../fixtures/metadata-host.ts';
 import { escapeHtml } from '../../shared/html-escape.ts';
 import { freePort } from '../../shared/local/ports.ts';
 import type { TestApp } from '../support/app.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallCounter } from '../../bench/call-counter.ts';
+import { CallCounter } from '../../fixtures/call-counter.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { newEmail, signIn } from '../support/sign-in.ts';
 import { addSignedInMember, createOwnedApplication, manage } from '../support/tenancy.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallCounter } from '../../bench/call-counter.ts';
+import { CallCounter } from '../../fixtures/call-counter.ts';
 import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import {
   type ClientMetadataServer,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallCounter } from '../../bench/call-counter.ts';
+import { CallCounter } from '../../fixtures/call-counter.ts';
 import { sha256Hex } from '../../shared/crypto/hash.ts';
 import { MAX_IMAGE_BYTES } from '../../shared/users/schemas.ts';
 import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';

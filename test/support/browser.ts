@@ -33,7 +33,7 @@ export interface BrowserOptions {
    * sign-in providers of test/support/social-providers.ts have https://localhost issuers).
    */
   loopbackNames?: readonly 'localhost'[];
-  /** Accept the certificates of the test CA (bench/metadata-host.ts), which the profile does not trust. */
+  /** Accept the certificates of the test CA (fixtures/metadata-host.ts), which the profile does not trust. */
   ignoreHTTPSErrors?: boolean;
 }
 

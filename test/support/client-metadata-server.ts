@@ -7,4 +7,4 @@ export {
   metadataEnv,
   startClientMetadataServer,
   testCertificates,
-} from '../../bench/metadata-host.ts';
+} from '../../fixtures/metadata-host.ts';

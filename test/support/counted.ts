@@ -1,4 +1,4 @@
-import type { CallCounter } from '../../bench/call-counter.ts';
+import type { CallCounter } from '../../fixtures/call-counter.ts';
 import type { Deps } from '../../shared/deps.ts';
 
 /**

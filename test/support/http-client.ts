@@ -2,7 +2,7 @@ import {
   type LoopbackResponse,
   type RequestOptions,
   send as sendLoopback,
-} from '../../bench/loopback-client.ts';
+} from '../../fixtures/loopback-client.ts';
 
 export type { RequestOptions };
 

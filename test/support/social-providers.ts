@@ -3,14 +3,14 @@
  * the social routes with them too, and bench may not import test/); the browser's trips are here.
  */
 
-import type { TestCertificates } from '../../bench/metadata-host.ts';
+import type { TestCertificates } from '../../fixtures/metadata-host.ts';
 import {
   providerGet,
   type SocialProviders,
   socialEnv,
   startSocialProviders,
   withChallenge,
-} from '../../bench/social-hosts.ts';
+} from '../../fixtures/social-hosts.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import type { TestResponse } from './http-client.ts';
 
@@ -21,7 +21,7 @@ export {
   socialEnv,
   startSocialProviders,
   withChallenge,
-} from '../../bench/social-hosts.ts';
+} from '../../fixtures/social-hosts.ts';
 
 export interface SocialTestOptions extends TestAppOptions {
   /** The test CA's certificates, when the test serves https hosts of its own beside the providers. */

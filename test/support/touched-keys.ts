@@ -115,7 +115,7 @@ export function routeOf(method: string, target: string): RouteId | undefined {
 
 /**
  * Records the partitions every DynamoDB command of the app's client touches, at the SDK's
- * `initialize` step (as bench/call-counter.ts counts them): the input as the handler built it.
+ * `initialize` step (as fixtures/call-counter.ts counts them): the input as the handler built it.
  */
 export class PartitionRecorder {
   #touched: TouchedPartition[] = [];
