@@ -6,6 +6,16 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CallCounter } from '../fixtures/call-counter.ts';
+import { type RequestOptions, send } from '../fixtures/loopback-client.ts';
+import { metadataEnv, startClientMetadataServer, testCertificates } from '../fixtures/metadata-host.ts';
+import {
+  APP_CHALLENGE,
+  APP_VERIFIER,
+  providerGet,
+  startSocialProviders,
+  withChallenge,
+} from '../fixtures/social-hosts.ts';
 import { loadConfig } from '../shared/config.ts';
 import { inMemoryCodeHasher } from '../shared/crypto/local-code-key.ts';
 import { LocalSecretSealer } from '../shared/crypto/local-secret-sealer.ts';
@@ -26,16 +36,6 @@ import { createFixtureApplication } from '../shared/tenancy/applications.ts';
 import type { AuditRequest } from '../shared/tenancy/audit.ts';
 import { patchConfiguration } from '../shared/tenancy/configuration.ts';
 import { ownMcpResource } from '../shared/tenancy/service-resources.ts';
-import { CallCounter } from '../fixtures/call-counter.ts';
-import { type RequestOptions, send } from '../fixtures/loopback-client.ts';
-import { metadataEnv, startClientMetadataServer, testCertificates } from '../fixtures/metadata-host.ts';
-import {
-  APP_CHALLENGE,
-  APP_VERIFIER,
-  providerGet,
-  startSocialProviders,
-  withChallenge,
-} from '../fixtures/social-hosts.ts';
 import type { Benchmark } from './types.ts';
 
 /** The fields of an answer the bench reads back (the rest is only counted). */
