@@ -187,8 +187,8 @@ export async function listSessions(deps: Deps, current: ResolvedSession) {
 }
 
 /**
- * POST /auth/sign-out: ends every session of each presented user in the target application (SPEC
- * §3.2), and the impersonation the browser's impersonation cookie carries (docs/api.md, sign-out).
+ * POST /auth/sign-out: ends every session of each presented user in the target application, and
+ * the impersonation the browser's impersonation cookie carries (docs/api.md, sign-out).
  */
 export async function signOut(deps: Deps, presented: readonly ResolvedSession[]): Promise<void> {
   // An impersonation signs out only itself, ending its impersonation: a support user never ends the
