@@ -272,6 +272,7 @@ export const callsBenchmark: Benchmark = {
         {
           target: 'application',
           application: app,
+          current: true,
           principal: { kind: 'member', role: 'owner', user: benchOwner },
         },
         {

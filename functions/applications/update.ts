@@ -3,5 +3,5 @@ import { applicationRoutes as routes } from '../../shared/route-table/applicatio
 import { applicationView, updateApplication } from '../../shared/tenancy/applications.ts';
 
 export const handler = http(routes.updateApplication, async ({ deps, audit, grant, body }) => ({
-  body: applicationView(await updateApplication(deps, audit, grant.application, body)),
+  body: applicationView(await updateApplication(deps, audit, grant, body)),
 }));

@@ -218,11 +218,12 @@ const UPDATE_ROUNDS = 3;
 export async function updateApplication(
   deps: Deps,
   audit: AuditRequest,
-  app: Application,
+  grant: { application: Application; current: boolean },
   change: ApplicationChange,
 ): Promise<Application> {
+  const app = grant.application;
   let current = app;
-  let consistent = false;
+  let consistent = grant.current;
   for (let round = 0; round < UPDATE_ROUNDS; ) {
     const after: Application = {
       ...current,

@@ -32,6 +32,11 @@ export interface ApplicationGrant {
   target: 'application';
   application: Application;
   principal: Principal;
+  /**
+   * `application` came from a strongly consistent read (a member's request reads it so); a key's or
+   * an end user's copy is the chain's eventually consistent one, which may lag the last write.
+   */
+  current: boolean;
 }
 
 export interface GrantByTarget {
@@ -122,7 +127,7 @@ async function applicationGrant(deps: Deps, caller: ManageCaller, id: string): P
       caller.kind === 'applicationSession'
         ? { kind: 'endUser', user: caller.session.user }
         : { kind: caller.key.type === 'secret' ? 'secretKey' : 'publicKey' };
-    return { target: 'application', application: caller.application, principal };
+    return { target: 'application', application: caller.application, principal, current: false };
   }
   const user = caller.session.user;
   const item = await readApplicationNow(deps.db, id);
@@ -134,6 +139,7 @@ async function applicationGrant(deps: Deps, caller: ManageCaller, id: string): P
     target: 'application',
     application,
     principal: { kind: 'member', role: member.role as Role, user },
+    current: true,
   };
 }
 
