@@ -6,7 +6,7 @@ import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
 import { queryAll } from './items.ts';
 import { keys } from './keys.ts';
-import { readMany } from './organizations.ts';
+import { readMany, roleIn } from './organizations.ts';
 import { sessionItem } from './sessions.ts';
 import { transactWrite } from './transact.ts';
 
@@ -104,7 +104,7 @@ export async function startImpersonation(
 ): Promise<StartOutcome> {
   const { impersonation, session, audit, roles } = start;
   const membership = keys.member(impersonation.organizationId, impersonation.actorId);
-  const roleValues = Object.fromEntries(roles.map((role, index) => [`:role${index}`, role]));
+  const mayStart = roleIn(roles);
   const written = await transactWrite(db, [
     {
       ConditionCheck: {
@@ -128,9 +128,9 @@ export async function startImpersonation(
         TableName: db.table,
         Key: { pk: membership.pk, sk: membership.sk },
         UpdateExpression: 'ADD impersonationStarts :one',
-        ConditionExpression: `#role IN (${Object.keys(roleValues).join(', ')})`,
-        ExpressionAttributeNames: { '#role': 'role' },
-        ExpressionAttributeValues: { ':one': 1, ...roleValues },
+        ConditionExpression: mayStart.expression,
+        ExpressionAttributeNames: mayStart.names,
+        ExpressionAttributeValues: { ':one': 1, ...mayStart.values },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },

@@ -4,7 +4,7 @@ import type { Db } from './db.ts';
 import { conditionFailureItem, isConditionFailure, type TransactItem } from './errors.ts';
 import { queryAll, readNow } from './items.ts';
 import { keys } from './keys.ts';
-import { type NewMember, newMemberWrites, readMany } from './organizations.ts';
+import { type NewMember, newMemberWrites, readMany, roleIn } from './organizations.ts';
 import { type TransactOutcome, transactWrite } from './transact.ts';
 
 /** shared/tenancy/permissions.ts `Role`. */
@@ -157,7 +157,7 @@ export async function revokeInvitation(
   roles: Role[],
   extra: TransactItem[] = [],
 ): Promise<RevokeOutcome> {
-  const condition = grantsOneOf(roles);
+  const condition = roleIn(roles);
   const remove = {
     TableName: db.table,
     Key: keys.invitation(email, organizationId),
@@ -198,17 +198,6 @@ export function heldSinceInvited(membership: Item, role: Role, invitedAt: string
   return (made === undefined || made <= invitedAt) && (lost === undefined || lost <= invitedAt);
 }
 
-/** `#role IN (...)`: the item's `role` (an invitation's or a membership's) is one of `roles`. */
-function grantsOneOf(roles: Role[]) {
-  if (roles.length === 0) throw new Error('no role to condition on');
-  const placeholders = roles.map((_, index) => `:role${index}`);
-  return {
-    expression: `#role IN (${placeholders.join(', ')})`,
-    names: { '#role': 'role' },
-    values: Object.fromEntries(roles.map((role, index) => [`:role${index}`, role])),
-  };
-}
-
 /** `inviterGone`: the inviter is no longer a member, or no longer of a role that may offer the invitation's. */
 export type AcceptOutcome =
   | 'accepted'
@@ -238,7 +227,7 @@ export async function acceptInvitation(
   if (invitation.invitedBy.userId === member.userId)
     throw new Error('an inviter accepting its own invitation');
   const inviter = keys.member(invitation.organizationId, invitation.invitedBy.userId);
-  const stillMayInvite = grantsOneOf(inviterRoles);
+  const stillMayInvite = roleIn(inviterRoles);
   // Held since the invitation: a membership made again after it, or one that lost the rights it
   // needs after it (shared/store/organizations.ts `rightsLost`), voids it even if promoted back.
   const since = heldSince(invitation.role);

@@ -432,6 +432,17 @@ export async function addMember(
   return written.failed.includes(0) ? 'missing' : 'exists';
 }
 
+/** `#role IN (...)`: the item's `role` (an invitation's or a membership's) is one of `roles`. */
+export function roleIn(roles: readonly string[]) {
+  if (roles.length === 0) throw new Error('no role to condition on');
+  const placeholders = roles.map((_, index) => `:role${index}`);
+  return {
+    expression: `#role IN (${placeholders.join(', ')})`,
+    names: { '#role': 'role' },
+    values: Object.fromEntries(roles.map((role, index) => [`:role${index}`, role])),
+  };
+}
+
 /**
  * When a member last lost the rights an invitation it sent needs (docs/api.md, Organizations): an
  * owner's (`ownerLostAt`, to offer an owner) or a manager's (`managerLostAt`, to invite at all). An

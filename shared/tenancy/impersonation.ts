@@ -18,7 +18,7 @@ import { deleteSession } from '../store/sessions.ts';
 import { type User, userFromItem } from '../users/user.ts';
 import { auditEntry } from './audit.ts';
 import { USER_AGENT_CHARS } from './audit-actions.ts';
-import { mayAct, type Role } from './permissions.ts';
+import { mayAct, ROLES, type Role } from './permissions.ts';
 
 /**
  * An impersonation lasts 15 minutes, its session and token alike, and is never extended
@@ -42,8 +42,6 @@ export type EndCause =
   | 'member-left'
   | 'member-demoted'
   | 'application-deleted';
-
-const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
 
 /** The roles the matrix lets start an impersonation (docs/api.md, Permission matrix). */
 const impersonatingRoles = ROLES.filter((role) => mayAct('impersonation.start', role));

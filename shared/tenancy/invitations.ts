@@ -21,7 +21,7 @@ import type { User } from '../users/user.ts';
 import { type AuditRequest, changeEntry } from './audit.ts';
 import type { Member, MemberActor } from './members.ts';
 import type { Organization } from './organizations.ts';
-import { mayAct, mayManageRank, type Role } from './permissions.ts';
+import { mayAct, mayManageRank, ROLES, type Role } from './permissions.ts';
 
 /** An invitation is valid a week; inviting the same address again replaces it (and its role). */
 const INVITATION_SECONDS = 7 * 24 * 3600;
@@ -44,8 +44,6 @@ export interface PendingInvitation {
   createdAt: string;
   expiresAt: string;
 }
-
-const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
 
 /**
  * Whether a member of role `held` may send an invitation of role `offered`: the check of

@@ -13,6 +13,8 @@
  *   organization, listing one's own).
  */
 export type Role = 'owner' | 'admin' | 'member';
+/** Every role, highest first. */
+export const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
 export type Actor = Role | 'secretKey' | 'publicKey' | 'endUser' | 'platformUser';
 export type TargetKind = 'platform' | 'organization' | 'application';
 
