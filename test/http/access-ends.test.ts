@@ -263,6 +263,33 @@ describe('losing access ends the impersonations it allowed', () => {
   });
 });
 
+describe('more impersonations than one transaction ends', () => {
+  it('ends them all: ten in the removal, the rest right after it, each recorded once', async () => {
+    // Prepare: twelve running, two more than the removal's transaction holds (docs/security.md, Bound).
+    const o = await organizationWithAdmin();
+    const running = [];
+    for (let n = 0; n < 12; n++) running.push(await impersonateAsAdmin(o));
+
+    // Act
+    const removed = await manage(
+      app,
+      'DELETE',
+      `/organizations/${o.organizationId}/members/${o.admin.userId}`,
+      {
+        token: o.owner.token,
+      },
+    );
+
+    // Assess
+    expect(removed.status, removed.text).toBe(204);
+    for (const { token } of running) await expectRefused(token);
+    const trail = await impersonationTrail(o);
+    expect(trail.filter((entry) => entry.action === 'impersonation.ended')).toEqual(
+      running.map(() => ({ action: 'impersonation.ended', cause: 'member-removed' })),
+    );
+  });
+});
+
 describe('a removal racing impersonation starts by the same admin', () => {
   const removeAdmin = (o: Organization) =>
     manage(app, 'DELETE', `/organizations/${o.organizationId}/members/${o.admin.userId}`, {
