@@ -1,7 +1,7 @@
 import type { KeyHolderWithApplication, SessionCaller } from '../sessions/caller.ts';
 import type { AuditRequest } from '../tenancy/audit.ts';
-import { USER_AGENT_CHARS } from '../tenancy/audit-actions.ts';
 import type { ApplicationGrant, OrganizationGrant, PlatformGrant } from '../tenancy/authorize.ts';
+import { keptUserAgent } from '../user-agent.ts';
 
 /**
  * The actor of an authorized management request: the member (or platform user) the matrix let
@@ -13,7 +13,7 @@ export function auditRequestOf(
   caller: KeyHolderWithApplication | SessionCaller,
   client: { ip: string; userAgent: string; apiKey: string | undefined },
 ): AuditRequest {
-  const request = { ip: client.ip, userAgent: client.userAgent.slice(0, USER_AGENT_CHARS) };
+  const request = { ip: client.ip, userAgent: keptUserAgent(client.userAgent) };
   if (grant.target === 'platform') {
     return { ...request, actor: { kind: 'user', userId: grant.user.id, email: grant.user.email } };
   }

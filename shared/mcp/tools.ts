@@ -14,11 +14,11 @@ import type { Deps } from '../deps.ts';
 import type { Scope } from '../oauth/model.ts';
 import { applicationView } from '../tenancy/applications.ts';
 import type { AuditRequest } from '../tenancy/audit.ts';
-import { USER_AGENT_CHARS } from '../tenancy/audit-actions.ts';
 import { type Action, mayAct } from '../tenancy/permissions.ts';
 import { readStatistics } from '../tenancy/statistics.ts';
 import { StatisticsQuery } from '../tenancy/statistics-query.ts';
 import { listTenantOrganizations } from '../tenancy/tenant-organizations.ts';
+import { USER_AGENT_CHARS } from '../user-agent.ts';
 import { getUser, listUsers, revokeUserSessions, searchUsers } from '../users/application-users.ts';
 import type { McpPrincipal } from './principal.ts';
 

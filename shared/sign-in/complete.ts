@@ -9,6 +9,7 @@ import type { Item } from '../store/batch.ts';
 import type { TransactItem } from '../store/errors.ts';
 import { PLATFORM } from '../store/keys.ts';
 import { consumeRequest } from '../store/sign-in-transaction.ts';
+import { keptUserAgent } from '../user-agent.ts';
 import { type User, userFromItem } from '../users/user.ts';
 import { accountDisabled } from './check-code.ts';
 
@@ -79,7 +80,7 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
     jti: issued.jti,
     createdAt,
     expiresAt: issued.expiresAt,
-    userAgent: input.userAgent.slice(0, 512),
+    userAgent: keptUserAgent(input.userAgent),
     ip: input.sourceIp,
     // Statistics are per application: platform sign-ins and sessions are not counted.
     ...(request.scope === PLATFORM ? {} : { countedIn: countedInAt(issued.issuedAt) }),

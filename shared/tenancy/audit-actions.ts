@@ -7,9 +7,6 @@
  *   birth and death of its applications (an application's own trail is gone with it);
  * - `application` trail: everything inside one application.
  */
-/** The longest user agent an entry keeps: enough to tell browsers and tools apart. */
-export const USER_AGENT_CHARS = 512;
-
 type AuditTrailKind = 'organization' | 'application';
 
 export type AuditTargetType =

@@ -10,7 +10,8 @@ import {
   type SocialSignInAuditEntry,
   type StoredAuditEntry,
 } from '../store/audit.ts';
-import { type AuditAction, auditActions, type ChangeAction, USER_AGENT_CHARS } from './audit-actions.ts';
+import { keptUserAgent } from '../user-agent.ts';
+import { type AuditAction, auditActions, type ChangeAction } from './audit-actions.ts';
 
 /**
  * The audit trails (docs/api.md "Audit trail"): append-only entries, each written only inside the
@@ -34,7 +35,7 @@ export interface AuditRequest {
 export const serviceRequest = (client: { ip: string; userAgent: string }): AuditRequest => ({
   actor: { kind: 'service' },
   ip: client.ip,
-  userAgent: client.userAgent.slice(0, USER_AGENT_CHARS),
+  userAgent: keptUserAgent(client.userAgent),
 });
 
 const storedActor = (actor: AuditActor) => {

@@ -15,9 +15,9 @@ import {
   startImpersonation as startStored,
 } from '../store/impersonations.ts';
 import { deleteSession } from '../store/sessions.ts';
+import { keptUserAgent } from '../user-agent.ts';
 import { type User, userFromItem } from '../users/user.ts';
 import { auditEntry } from './audit.ts';
-import { USER_AGENT_CHARS } from './audit-actions.ts';
 import { mayAct, ROLES, type Role } from './permissions.ts';
 
 /**
@@ -125,7 +125,7 @@ export async function startImpersonation(
     jti: issued.jti,
     createdAt: startedAt,
     expiresAt: issued.expiresAt,
-    userAgent: input.userAgent.slice(0, 512),
+    userAgent: keptUserAgent(input.userAgent),
     ip: input.ip,
     impersonation: {
       id: impersonation.id,
@@ -141,7 +141,7 @@ export async function startImpersonation(
     audit: auditEntry(deps, 'impersonation.started', {
       ...trailFields(impersonation),
       ip: input.ip,
-      userAgent: input.userAgent.slice(0, USER_AGENT_CHARS),
+      userAgent: keptUserAgent(input.userAgent),
     }),
     roles: impersonatingRoles,
   });
