@@ -1,15 +1,11 @@
 /**
- * Writes the permission matrix (shared/tenancy/permissions.ts) and the audit actions
- * (shared/tenancy/audit-actions.ts, with the routes that record each) into docs/api.md between their
- * markers: `npm run docs:permissions`. test/unit/permission-docs.test.ts fails when they differ.
+ * The permission matrix (shared/tenancy/permissions.ts) and the audit actions
+ * (shared/tenancy/audit-actions.ts, with the routes that record each) as docs/api.md shows them:
+ * two regions of scripts/docs.ts.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { routeList } from '../shared/routes.ts';
 import { auditActions } from '../shared/tenancy/audit-actions.ts';
 import { type Actor, permissions } from '../shared/tenancy/permissions.ts';
-
-export const DOC = fileURLToPath(new URL('../docs/api.md', import.meta.url));
 
 const columns: Array<[Actor, string]> = [
   ['owner', 'owner'],
@@ -51,30 +47,4 @@ export function renderAuditTable(): string {
     return `| \`${action}\` | ${rule.trail} | ${rule.target} | ${rule.summary} | ${by} |`;
   });
   return ['| Action | Trail | Target | Meaning | Recorded by |', '|---|---|---|---|---|', ...rows].join('\n');
-}
-
-const regions = {
-  permissions: renderPermissionTable,
-  'audit-actions': renderAuditTable,
-} as const;
-
-/** The part of `doc` between a region's markers, or null without them. */
-export function documentedTable(doc: string, region: keyof typeof regions = 'permissions'): string | null {
-  const start = doc.indexOf(`<!-- ${region}:start -->`);
-  const end = doc.indexOf(`<!-- ${region}:end -->`);
-  if (start < 0 || end < start) return null;
-  return doc.slice(start + `<!-- ${region}:start -->`.length, end).trim();
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  let doc = readFileSync(DOC, 'utf8');
-  for (const [region, render] of Object.entries(regions)) {
-    const open = `<!-- ${region}:start -->`;
-    const close = `<!-- ${region}:end -->`;
-    const start = doc.indexOf(open);
-    const end = doc.indexOf(close);
-    if (start < 0 || end < start) throw new Error(`docs/api.md lacks ${open} … ${close}`);
-    doc = `${doc.slice(0, start + open.length)}\n${render()}\n${doc.slice(end)}`;
-  }
-  writeFileSync(DOC, doc);
 }

@@ -1,0 +1,67 @@
+/**
+ * Every generated region of the docs, written from the code that defines it: `npm run docs`.
+ * A region is the text between `<!-- name:start -->` and `<!-- name:end -->` in a Markdown file;
+ * test/unit/generated-docs.test.ts fails, naming the region and this command, while one is stale.
+ * Adding a region is one line of `regions` and the two markers in its file.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { renderAuditTable, renderPermissionTable } from './docs-permissions.ts';
+
+export interface Region {
+  /** The Markdown file, relative to the repository root. */
+  readonly file: string;
+  /** The marker name: `<!-- region:start -->` … `<!-- region:end -->`. */
+  readonly region: string;
+  /** The region's text, from the code alone (no clock, no file system). */
+  readonly render: () => string;
+}
+
+export const regions: readonly Region[] = [
+  { file: 'docs/api.md', region: 'permissions', render: renderPermissionTable },
+  { file: 'docs/api.md', region: 'audit-actions', render: renderAuditTable },
+];
+
+/** The command that rewrites every region; stale-region messages name it. */
+export const DOCS_COMMAND = 'npm run docs';
+
+const markers = (region: string) => [`<!-- ${region}:start -->`, `<!-- ${region}:end -->`] as const;
+
+/** The text between a region's markers, trimmed; null when the markers are missing or out of order. */
+export function regionText(doc: string, region: string): string | null {
+  const [open, close] = markers(region);
+  const start = doc.indexOf(open);
+  const end = doc.indexOf(close);
+  if (start < 0 || end < start) return null;
+  return doc.slice(start + open.length, end).trim();
+}
+
+/** `doc` with the region's text replaced by `text`. */
+export function withRegion(doc: string, region: string, text: string, file = 'the document'): string {
+  const [open, close] = markers(region);
+  const start = doc.indexOf(open);
+  const end = doc.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`${file} lacks ${open} … ${close}`);
+  return `${doc.slice(0, start + open.length)}\n${text}\n${doc.slice(end)}`;
+}
+
+/** `doc` with every generated region (of any file's registry entry) removed, markers included. */
+export function withoutRegions(doc: string): string {
+  return doc.replace(/<!-- ([\w-]+):start -->[\s\S]*?<!-- \1:end -->/g, '');
+}
+
+/** A file of the repository, by its path from the root. */
+export const readDoc = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const files = new Map<string, string>();
+  for (const { file, region, render } of regions) {
+    files.set(file, withRegion(files.get(file) ?? readDoc(file), region, render(), file));
+  }
+  for (const [file, doc] of files) {
+    if (doc !== readDoc(file)) {
+      writeFileSync(new URL(`../${file}`, import.meta.url), doc);
+      console.log(`wrote ${file}`);
+    }
+  }
+}
