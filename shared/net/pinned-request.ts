@@ -1,11 +1,11 @@
 /**
  * One HTTPS request to a host the caller does not control, safe against server-side request
  * forgery: the host is resolved once here, every address it resolves to must be a public one
- * (shared/oauth/special-addresses.ts), and the connection goes to those checked addresses only (a
+ * (shared/net/special-addresses.ts), and the connection goes to those checked addresses only (a
  * `lookup` that answers them), so a DNS answer that changes between the check and the connection
  * (rebinding) is never used. TLS still verifies the certificate for the hostname (SNI and Host stay
  * the hostname). No redirects are followed, the body is capped, and one deadline covers resolution,
- * connection and body. Client ID metadata documents (shared/oauth/metadata-fetch.ts) and social
+ * connection and body. Client ID metadata documents (shared/net/metadata-fetch.ts) and social
  * sign-in providers (shared/social/provider-fetch.ts) both go through it.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
@@ -14,7 +14,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { isIP } from 'node:net';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import { refusedAddress } from '../oauth/special-addresses.ts';
+import { refusedAddress } from './special-addresses.ts';
 
 export interface PinnedRequestOptions {
   method?: 'GET' | 'POST';

@@ -7,8 +7,8 @@
 import type { Config } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { type FetchOptions, type FetchRefusal, fetchMetadataDocument } from '../net/metadata-fetch.ts';
 import { MetadataCache, metadataLifetimeSeconds } from './metadata-cache.ts';
-import { type FetchOptions, type FetchRefusal, fetchMetadataDocument } from './metadata-fetch.ts';
 import type { ClientMetadata } from './model.ts';
 import { redirectUriRefusal } from './redirect-uri.ts';
 

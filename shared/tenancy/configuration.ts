@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import { resourceProver } from '../oauth/resource-proof.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { apiKeyEntries } from '../store/api-keys.ts';
 import { readApplicationNow } from '../store/applications.ts';
@@ -20,6 +19,7 @@ import {
   resourceUri,
   storedConfig,
 } from './configuration-document.ts';
+import { resourceProver } from './resource-proof.ts';
 import { isForeignServiceResource } from './service-resources.ts';
 import { retargetedSecrets, sealSecrets, socialSignInChanges } from './social-providers.ts';
 
@@ -162,7 +162,7 @@ async function changeConfiguration(
         userAgent: request.userAgent,
       })),
     ];
-    // RFC 9728 §3.3: a resource the write adds must name this service (shared/oauth/resource-proof.ts).
+    // RFC 9728 §3.3: a resource the write adds must name this service (shared/tenancy/resource-proof.ts).
     const unproven = await prove(before.oauth.resources, next.oauth.resources);
     if (unproven.length > 0) throw invalidRequest('body', unproven);
     if (isDeepStrictEqual(next, before)) {

@@ -10,7 +10,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import * as z from 'zod/mini';
 import type * as core from 'zod/v4/core';
-import { specialUse } from '../oauth/special-addresses.ts';
+import { specialUse } from '../net/special-addresses.ts';
 import type { SocialSignInChange } from '../store/audit.ts';
 import { HttpsUri, UniqueHttpsUris } from './https-uri.ts';
 

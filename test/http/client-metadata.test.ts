@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors.ts';
+import type { FetchOptions } from '../../shared/net/metadata-fetch.ts';
 import { type ClientRefusal, loadClientMetadata } from '../../shared/oauth/client-metadata.ts';
-import type { FetchOptions } from '../../shared/oauth/metadata-fetch.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import {
   type ClientMetadataServer,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resourceMetadataUrl } from '../../shared/oauth/resource-proof.ts';
 import { sameResource } from '../../shared/oauth/role.ts';
+import { resourceMetadataUrl } from '../../shared/tenancy/resource-proof.ts';
 import { canonicalResource } from '../../shared/tenancy/service-resources.ts';
 
 describe('canonicalResource: the one spelling of a resource (docs/oauth.md, "Resources of other servers")', () => {

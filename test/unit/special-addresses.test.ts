@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusedAddress, type SpecialUse, specialUse } from '../../shared/oauth/special-addresses.ts';
+import { refusedAddress, type SpecialUse, specialUse } from '../../shared/net/special-addresses.ts';
 
 describe('specialUse: IPv4', () => {
   it.each<[string, SpecialUse]>([

@@ -5,13 +5,13 @@
  * (§3.1), must say that `resource` is exactly this resource and list this service's issuer in
  * `authorization_servers`. Without it a tenant could register a server it does not run and have
  * the service mint tokens whose `aud` is that server. The fetch is the SSRF-safe one of client
- * metadata documents (shared/oauth/metadata-fetch.ts). docs/oauth.md, "Resources of other
+ * metadata documents (shared/net/metadata-fetch.ts). docs/oauth.md, "Resources of other
  * servers", states the rule and how an owner publishes the document.
  */
 import type * as z from 'zod/v4/core';
 import type { Deps } from '../deps.ts';
-import { ownMcpResource } from '../tenancy/service-resources.ts';
-import { type FetchOptions, fetchMetadataDocument } from './metadata-fetch.ts';
+import { type FetchOptions, fetchMetadataDocument } from '../net/metadata-fetch.ts';
+import { ownMcpResource } from './service-resources.ts';
 
 /** Why a resource was refused: its document could not be had, was no JSON object, or did not vouch. */
 type ResourceRefusal = 'unreachable' | 'not-json' | 'resource-mismatch' | 'issuer-not-listed';

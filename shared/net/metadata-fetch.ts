@@ -1,10 +1,10 @@
 /**
  * The fetch of a client ID metadata document (or of a resource's protected resource metadata,
- * shared/oauth/resource-proof.ts), through the SSRF-safe request of shared/net/pinned-request.ts
+ * shared/tenancy/resource-proof.ts), through the SSRF-safe request of shared/net/pinned-request.ts
  * (public addresses only, the connection pinned to the checked ones). No redirects, only 200, only
  * JSON, at most 5 KB, one short deadline over resolution, connection and body.
  */
-import { pinnedRequest } from '../net/pinned-request.ts';
+import { pinnedRequest } from './pinned-request.ts';
 
 /** The draft's advice: a metadata document is small; stop reading beyond this. */
 const MAX_METADATA_BYTES = 5 * 1024;
