@@ -1,5 +1,5 @@
 /**
- * HTML escaping for the service's own pages (shared/http/html.ts) and its sign-in email
+ * HTML escaping for the service's own pages (shared/html-page.ts) and its sign-in email
  * (shared/sign-in/email.ts): one table, so both escape the same characters.
  */
 const ESCAPES: Record<string, string> = {

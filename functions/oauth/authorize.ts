@@ -1,5 +1,5 @@
+import { htmlBody, pageHeaders } from '../../shared/html-page.ts';
 import { http } from '../../shared/http/handler.ts';
-import { htmlBody, pageHeaders } from '../../shared/http/html.ts';
 import { authorize } from '../../shared/oauth/authorize.ts';
 import { consentPage, consentPolicy, refusalPage, refusalPolicy } from '../../shared/oauth/pages/consent.ts';
 import { routes } from '../../shared/routes.ts';

@@ -1,5 +1,5 @@
+import { htmlBody, pageHeaders } from '../../shared/html-page.ts';
 import { http } from '../../shared/http/handler.ts';
-import { htmlBody, pageHeaders } from '../../shared/http/html.ts';
 import { codePage, signInPolicy } from '../../shared/oauth/pages/sign-in.ts';
 import { verifyBridgeSignIn } from '../../shared/oauth/sign-in-bridge.ts';
 import { routes } from '../../shared/routes.ts';

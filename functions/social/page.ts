@@ -1,5 +1,5 @@
+import { htmlBody, pageHeaders } from '../../shared/html-page.ts';
 import { http } from '../../shared/http/handler.ts';
-import { htmlBody, pageHeaders } from '../../shared/http/html.ts';
 import { socialRoutes as routes } from '../../shared/route-table/social.ts';
 import { socialPagePolicy, socialSignInPage } from '../../shared/social/pages.ts';
 import { socialPage } from '../../shared/social/sign-in-page.ts';

@@ -3,7 +3,8 @@
  * are HTML or redirects.
  */
 import * as z from 'zod/mini';
-import { Code, Email } from '../sign-in/schemas.ts';
+import { Email } from '../identity/email.ts';
+import { Code } from '../sign-in/schemas.ts';
 
 const text = z.optional(z.string());
 

@@ -11,7 +11,7 @@
  * - The JWKS lists the active key first, then the others in their declared order.
  */
 
-/** The session lifetime (shared/sessions/token.ts SESSION_TTL_SECONDS, 7 days; a test keeps them equal). */
+/** The session lifetime (shared/identity/session-token.ts SESSION_TTL_SECONDS, 7 days; a test keeps them equal). */
 export const RETAINED_AFTER_SIGNING_MS = 7 * 24 * 3_600_000;
 
 /** One generation: its KMS key id (ARN) and signing window, in epoch milliseconds. */

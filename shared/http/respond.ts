@@ -1,8 +1,8 @@
 import type * as z from 'zod/v4/core';
 import { safeParse } from 'zod/v4/core';
 import { AppError, errorBody, fail } from '../errors.ts';
+import { errorPage, htmlBody, pageHeaders } from '../html-page.ts';
 import type { ErrorStyle, RawResponse } from '../routes.ts';
-import { errorPage, htmlBody, pageHeaders } from './html.ts';
 import type { HttpResult } from './types.ts';
 
 /** Headers every answer carries. Credentials pass through these routes, so nothing is cached by default. */

@@ -7,8 +7,8 @@
 import type { JWTPayload } from 'jose';
 import { signToken, verifyJwt } from '../crypto/jwt.ts';
 import type { Deps } from '../deps.ts';
+import { isString } from '../identity/session-token.ts';
 import { newId } from '../random.ts';
-import { isString } from '../sessions/token.ts';
 import { canonicalResource } from '../tenancy/service-resources.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokenClaims, SCOPES, type Scope } from './model.ts';
 

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { type ImpersonationClaims, verifyImpersonationToken } from '../identity/session-token.ts';
 import type { AuthMode } from '../route-spec.ts';
 import { PLATFORM } from '../store/keys.ts';
 import { type ApiKey, noteKeyUse as noteUse } from '../tenancy/api-keys.ts';
@@ -21,7 +22,6 @@ import {
   resolveCaller,
   sessionsToEnd,
 } from './resolve.ts';
-import { type ImpersonationClaims, verifyImpersonationToken } from './token.ts';
 
 /** No credential was read, or none was presented. */
 export interface Anonymous {

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
+import { SESSION_TTL_SECONDS } from '../identity/session-token.ts';
 import { PLATFORM } from '../store/keys.ts';
-import { SESSION_TTL_SECONDS } from './token.ts';
 
 /**
  * `<service>.session_token` on the platform, `<service>.session_token.<applicationId>` in an app

@@ -1,5 +1,13 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import {
+  countedInAt,
+  publicSession,
+  type SessionRecord,
+  sessionFromItem,
+  sessionSummary,
+} from '../identity/session.ts';
+import { issueSessionToken } from '../identity/session-token.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import type { SignInResult } from '../sign-in/complete.ts';
 import { PLATFORM } from '../store/keys.ts';
@@ -14,14 +22,6 @@ import { type EndCause, endImpersonatedSession } from '../tenancy/impersonation.
 import { unpaginated } from '../tenancy/pages.ts';
 import { stillCounted } from '../tenancy/statistics.ts';
 import type { ResolvedSession } from './resolve.ts';
-import {
-  countedInAt,
-  publicSession,
-  type SessionRecord,
-  sessionFromItem,
-  sessionSummary,
-} from './session.ts';
-import { issueSessionToken } from './token.ts';
 
 /**
  * POST /auth/refresh (docs/security.md, "Session tokens"): same session id, new token and expiry. The

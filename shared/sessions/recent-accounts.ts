@@ -13,11 +13,11 @@ import type { Config } from '../config.ts';
 import { sameDigest } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
+import { userFromItem } from '../identity/user.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
 import { type Item, type Key, readItems } from '../store/batch.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
-import { userFromItem } from '../users/user.ts';
 import {
   hostCookieName,
   MAX_SAME_NAME_COOKIES,

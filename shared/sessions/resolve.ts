@@ -1,17 +1,17 @@
 import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
+import { type SessionRecord, sessionFromItem } from '../identity/session.ts';
+import { verifySessionToken } from '../identity/session-token.ts';
+import { storedImageIdOf, type User, userFromItem } from '../identity/user.ts';
 import { readItems } from '../store/batch.ts';
 import { keys, PLATFORM } from '../store/keys.ts';
 import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from '../tenancy/api-keys.ts';
 import { type Application, applicationFromItem, getApplication } from '../tenancy/applications.ts';
-import { storedImageIdOf, type User, userFromItem } from '../users/user.ts';
 import { impersonationCookieName, MAX_SAME_NAME_COOKIES, readCookies, sessionCookieName } from './cookies.ts';
-import { type SessionRecord, sessionFromItem } from './session.ts';
-import { verifySessionToken } from './token.ts';
 
 export interface ResolvedSession {
   user: User;
-  /** The stored image the profile names (shared/users/user.ts `storedImageIdOf`), read with the user. */
+  /** The stored image the profile names (shared/identity/user.ts `storedImageIdOf`), read with the user. */
   imageId: string | null;
   session: SessionRecord;
   token: string;

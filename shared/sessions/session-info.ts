@@ -1,6 +1,6 @@
+import { publicSession } from '../identity/session.ts';
 import { publicApplication } from '../tenancy/applications.ts';
 import type { CallerByMode } from './caller.ts';
-import { publicSession } from './session.ts';
 
 /**
  * GET /auth/session (SessionInfo, docs/api.md, Endpoints): `{}` anonymous, `{ application }` for a key alone,

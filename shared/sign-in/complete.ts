@@ -1,16 +1,16 @@
 import type { Deps } from '../deps.ts';
 import { type AppError, fail, retryLater } from '../errors.ts';
+import { countedInAt, publicSession, type SessionRecord } from '../identity/session.ts';
+import { issueSessionToken } from '../identity/session-token.ts';
+import { type User, userFromItem } from '../identity/user.ts';
 import { newId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
-import { countedInAt, publicSession, type SessionRecord } from '../sessions/session.ts';
-import { issueSessionToken } from '../sessions/token.ts';
 import type { NewAccount } from '../store/accounts.ts';
 import type { Item } from '../store/batch.ts';
 import type { TransactItem } from '../store/errors.ts';
 import { PLATFORM } from '../store/keys.ts';
 import { consumeRequest } from '../store/sign-in-transaction.ts';
 import { keptUserAgent } from '../user-agent.ts';
-import { type User, userFromItem } from '../users/user.ts';
 import { accountDisabled } from './check-code.ts';
 
 /** Whose sign-in it is: the normalised address in its scope, and the name a new account gets. */

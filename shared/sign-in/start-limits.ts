@@ -1,6 +1,7 @@
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { AppError } from '../errors.ts';
+import { mailboxOf } from '../identity/email.ts';
 import { type Limit, limits } from '../rate-limit/limits.ts';
 import {
   type RateLog,
@@ -12,7 +13,6 @@ import {
 } from '../rate-limit/rate-limit.ts';
 import type { Item } from '../store/batch.ts';
 import type { Hit } from '../store/rate-logs.ts';
-import { mailboxOf } from '../users/user.ts';
 
 /**
  * The limits of `start` (docs/security.md, "Rate limits"), each an exact window of its own: 5 a minute per

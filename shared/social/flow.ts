@@ -15,6 +15,7 @@ import * as oauth from 'oauth4webapi';
 import { sameDigest, sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { type AppError, fail, retryLater } from '../errors.ts';
+import { Email } from '../identity/email.ts';
 import { newSecret } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
@@ -29,7 +30,6 @@ import {
   type SignInResult,
 } from '../sign-in/complete.ts';
 import { CODE_TTL_SECONDS } from '../sign-in/request.ts';
-import { Email } from '../sign-in/schemas.ts';
 import { readAccount } from '../store/accounts.ts';
 import { type Item, readItems } from '../store/batch.ts';
 import { keys } from '../store/keys.ts';

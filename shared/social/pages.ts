@@ -4,7 +4,7 @@
  * form. No JavaScript; every value escaped.
  */
 import { escapeHtml } from '../html-escape.ts';
-import { htmlDocument, type PagePolicy } from '../http/html.ts';
+import { htmlDocument, type PagePolicy } from '../html-page.ts';
 import { brandHeader, logoSources } from '../oauth/pages/brand.ts';
 import type { RecentAccountView } from '../sessions/recent-accounts.ts';
 import type { SocialPage } from './sign-in-page.ts';

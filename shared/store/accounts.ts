@@ -1,5 +1,5 @@
-import type { ImageChange } from '../users/image.ts';
-import type { User } from '../users/user.ts';
+import type { ImageChange } from '../identity/image.ts';
+import type { User } from '../identity/user.ts';
 import { auditWrites, type StoredAuditEntry } from './audit.ts';
 import type { Item, Key } from './batch.ts';
 import type { Db } from './db.ts';

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { StoredImage } from '../users/image.ts';
+import type { StoredImage } from '../identity/image.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';

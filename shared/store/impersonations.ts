@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { SessionRecord } from '../sessions/session.ts';
+import type { SessionRecord } from '../identity/session.ts';
 import { auditWrites, type StoredAuditEntry } from './audit.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { SessionRecord } from '../sessions/session.ts';
+import type { SessionRecord } from '../identity/session.ts';
 import { deleteItems, type Item } from './batch.ts';
 import type { Db } from './db.ts';
 import { conditionFailureItem, isConditionFailure, type TransactItem } from './errors.ts';

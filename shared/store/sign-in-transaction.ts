@@ -1,4 +1,4 @@
-import type { SessionRecord } from '../sessions/session.ts';
+import type { SessionRecord } from '../identity/session.ts';
 import { type NewAccount, newAccountWrites } from './accounts.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';

@@ -1,16 +1,27 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import type { User } from '../identity/user.ts';
 import type { Permission } from '../route-spec.ts';
-import type { CallerByMode } from '../sessions/caller.ts';
 import { readApplicationNow } from '../store/applications.ts';
 import { readMember, readOrganizationAndMember } from '../store/organizations.ts';
-import type { User } from '../users/user.ts';
+import type { ApiKey } from './api-keys.ts';
 import { type Application, applicationFromItem } from './applications.ts';
 import type { MemberActor } from './members.ts';
 import { type Organization, organizationFromItem } from './organizations.ts';
 import { type Action, type Actor, mayAct, permissions, type Role, type TargetKind } from './permissions.ts';
 
-type ManageCaller = CallerByMode['manage'];
+/**
+ * What the check reads of a `manage` route's caller (shared/sessions/caller.ts resolves it): a
+ * platform session, an application's end-user session, or an application's key.
+ */
+type ManageCaller =
+  | { readonly kind: 'platformSession'; readonly session: { readonly user: User } }
+  | {
+      readonly kind: 'applicationSession';
+      readonly session: { readonly user: User };
+      readonly application: Application;
+    }
+  | { readonly kind: 'apiKey'; readonly key: Pick<ApiKey, 'type'>; readonly application: Application };
 
 /** Who acts, as the matrix names it, with what the handler may need of it. */
 export type Principal =

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { FORMAT } from '../users/display-name.ts';
+import { FORMAT } from '../identity/display-name.ts';
 
 /** An id in a path: any string is looked up, and one that names nothing is 404 like an unknown one. */
 const Id = z.string().check(z.minLength(1), z.maxLength(100));
@@ -9,7 +9,7 @@ export const ImpersonationPath = z.object({ id: Id });
 
 /**
  * Controls other than a line break, unpaired surrogates, line and paragraph separators, and the
- * invisible or reordering format characters names refuse too (shared/users/display-name.ts): the
+ * invisible or reordering format characters names refuse too (shared/identity/display-name.ts): the
  * trail shows a reason as it was written.
  */
 const HIDDEN = /(?!\n)[\p{Cc}\p{Cs}\u2028\u2029]/u;

@@ -1,9 +1,10 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { publicSession, type SessionRecord } from '../identity/session.ts';
+import { type ImpersonationClaims, issueSessionToken } from '../identity/session-token.ts';
+import { type User, userFromItem } from '../identity/user.ts';
 import { newId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
-import { publicSession, type SessionRecord } from '../sessions/session.ts';
-import { type ImpersonationClaims, issueSessionToken } from '../sessions/token.ts';
 import type { TransactItem } from '../store/errors.ts';
 import {
   endImpersonation as endStored,
@@ -16,7 +17,6 @@ import {
 } from '../store/impersonations.ts';
 import { deleteSession } from '../store/sessions.ts';
 import { keptUserAgent } from '../user-agent.ts';
-import { type User, userFromItem } from '../users/user.ts';
 import { auditEntry } from './audit.ts';
 import { mayAct, ROLES, type Role } from './permissions.ts';
 

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import type { User } from '../identity/user.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { type AuditChange, auditWrites } from '../store/audit.ts';
 import type { Item } from '../store/batch.ts';
@@ -17,7 +18,6 @@ import {
   type StoredInvitation,
 } from '../store/invitations.ts';
 import { readMember } from '../store/organizations.ts';
-import type { User } from '../users/user.ts';
 import { type AuditRequest, changeEntry } from './audit.ts';
 import type { Member, MemberActor } from './members.ts';
 import type { Organization } from './organizations.ts';

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import type { User } from '../identity/user.ts';
 import { newId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { auditWrites } from '../store/audit.ts';
@@ -13,7 +14,6 @@ import {
   renameOrganization as renameStoredOrganization,
   uncountCreatedOrganization,
 } from '../store/organizations.ts';
-import type { User } from '../users/user.ts';
 import { type AuditRequest, changeEntry, changesBetween } from './audit.ts';
 import type { Role } from './permissions.ts';
 import { applicationLimit, ORGANIZATIONS_PER_ACCOUNT, type Plan, planOf } from './plans.ts';

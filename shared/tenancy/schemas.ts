@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { Email } from '../sign-in/schemas.ts';
-import { DisplayName } from '../users/display-name.ts';
+import { DisplayName } from '../identity/display-name.ts';
+import { Email } from '../identity/email.ts';
 
 /** An id in a path: any string is looked up, and one that names nothing is 404 like an unknown one. */
 const Id = z.string().check(z.minLength(1), z.maxLength(100));

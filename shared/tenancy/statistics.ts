@@ -1,8 +1,9 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import { SESSION_TTL_SECONDS } from '../sessions/token.ts';
+import { SESSION_TTL_SECONDS } from '../identity/session-token.ts';
 import { readDayCounts, readSessionBuckets } from '../store/statistics.ts';
 import type { Application } from './applications.ts';
+import { MAX_RANGE_DAYS, RANGE_RULE } from './statistics-query.ts';
 
 /**
  * Insights (docs/api.md, "Insights: statistics"): an application's statistics, from counters kept
@@ -10,8 +11,6 @@ import type { Application } from './applications.ts';
  * days.
  */
 
-/** The longest range, both ends included. */
-const MAX_RANGE_DAYS = 90;
 /** Without `from`, the range is this many days ending with `to`. */
 const DEFAULT_RANGE_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -42,7 +41,7 @@ function rangeOf(query: { from?: string | undefined; to?: string | undefined }, 
   const from = query.from ?? addDays(to, 1 - DEFAULT_RANGE_DAYS);
   if (from > to) throw invalidQuery('from', 'from must not be after to');
   if (daysBetween(from, to) + 1 > MAX_RANGE_DAYS) {
-    throw invalidQuery(query.to ? 'to' : 'from', `a range holds at most ${MAX_RANGE_DAYS} days`);
+    throw invalidQuery(query.to ? 'to' : 'from', RANGE_RULE);
   }
   return { from, to };
 }

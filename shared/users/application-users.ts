@@ -6,6 +6,7 @@
  */
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { storedImageIdOf, userFromItem } from '../identity/user.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { endAllSessions } from '../sessions/manage.ts';
 import { type AuditChange, appendAudit, type StoredAuditEntry } from '../store/audit.ts';
@@ -15,7 +16,6 @@ import type { Application } from '../tenancy/applications.ts';
 import { type AuditRequest, changeEntry, changesBetween } from '../tenancy/audit.ts';
 import type { EndCause } from '../tenancy/impersonation.ts';
 import { changeProfile, type ProfileChange } from './update-user.ts';
-import { storedImageIdOf, userFromItem } from './user.ts';
 
 /**
  * The User plus what managers see (docs/api.md, "The managed User"; shared/contracts/users.ts

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { storedImageIdOf } from '../identity/user.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { keys } from '../store/keys.ts';
 import { deleteTenantOrganization, dropMember, membershipsOf, readMany } from '../store/organizations.ts';
@@ -8,7 +9,6 @@ import type { Application } from '../tenancy/applications.ts';
 import type { AuditRequest } from '../tenancy/audit.ts';
 import type { Role } from '../tenancy/permissions.ts';
 import { endSessions, findUser, userEntry, writeDisabled } from './application-users.ts';
-import { storedImageIdOf } from './user.ts';
 
 /**
  * DELETE an application's user (docs/api.md, Users), in an order that a failed delete can simply be

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DisplayName } from './display-name.ts';
+import { DisplayName } from '../identity/display-name.ts';
 
 /**
  * The image string is at most 716800 chars, the image itself at most 500 KB (docs/api.md,

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { isImageId } from '../identity/image.ts';
 import { type Consistency, readImage, readImageHead } from '../store/images.ts';
-import { isImageId } from './image.ts';
 
 export type ImageAnswer =
   | { kind: 'notModified'; etag: string; contentType: string }

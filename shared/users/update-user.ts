@@ -1,11 +1,11 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { imageChangeOf, imageUrl } from '../identity/image.ts';
+import type { User } from '../identity/user.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import type { ResolvedSession } from '../sessions/resolve.ts';
 import { updateProfile } from '../store/accounts.ts';
 import type { StoredAuditEntry } from '../store/audit.ts';
-import { imageChangeOf, imageUrl } from './image.ts';
-import type { User } from './user.ts';
 
 export interface ProfileChange {
   name?: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailboxOf } from '../../shared/identity/email.ts';
 import { type Mailer, MailUnavailableError } from '../../shared/mail/mailer.ts';
-import { mailboxOf } from '../../shared/users/user.ts';
 import { PLATFORM_ORIGIN, startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';

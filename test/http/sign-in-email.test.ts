@@ -117,7 +117,7 @@ describe('the sign-in email tells one request from another', () => {
 describe('the subject is one line whatever the application is called', () => {
   it('turns line breaks in a stored application name into spaces, in the subject and the text', async () => {
     // Prepare: the name comes from the table (no request sets it today).
-    // The API refuses such a name (shared/users/display-name.ts): the fixture writes it to the table
+    // The API refuses such a name (shared/identity/display-name.ts): the fixture writes it to the table
     // as a bug or a hand edit could, to show the mail stays one header line whatever the table holds.
     const application = await createFixtureApplication(app.deps, {
       organizationId: 'org_test',

@@ -7,7 +7,7 @@ import { signJwt, verifyJwt } from '../../shared/crypto/jwt.ts';
 import { RETAINED_AFTER_SIGNING_MS } from '../../shared/crypto/key-schedule.ts';
 import { KmsSigner } from '../../shared/crypto/kms-signer.ts';
 import { toPublicJwk } from '../../shared/crypto/public-jwk.ts';
-import { SESSION_TTL_SECONDS } from '../../shared/sessions/token.ts';
+import { SESSION_TTL_SECONDS } from '../../shared/identity/session-token.ts';
 
 // DER prefix of the DigestInfo for SHA-256 (RFC 8017 §9.2 note 1): what KMS wraps a DIGEST in.
 const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');

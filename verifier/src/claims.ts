@@ -1,6 +1,6 @@
 import type { JWTPayload } from 'jose';
 
-/** The header `typ` of a session token (the service's shared/sessions/token.ts). */
+/** The header `typ` of a session token (the service's shared/identity/session-token.ts). */
 export const SESSION_TOKEN_TYPE = 'JWT';
 /** RFC 9068 §2.1: the header `typ` of an OAuth access token. */
 export const ACCESS_TOKEN_TYPE = 'at+jwt';

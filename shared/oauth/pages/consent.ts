@@ -6,7 +6,7 @@
  * client, carried back only if the user follows its link. Every value escaped.
  */
 import { escapeHtml } from '../../html-escape.ts';
-import { htmlDocument, type PagePolicy } from '../../http/html.ts';
+import { htmlDocument, type PagePolicy } from '../../html-page.ts';
 import type { ConsentView, RefusalView } from '../authorize.ts';
 import type { Scope } from '../model.ts';
 import { brandHeader, logoSources } from './brand.ts';

@@ -3,7 +3,7 @@
  * form. Plain forms that post to the service's own origin; every value escaped.
  */
 import { escapeHtml } from '../../html-escape.ts';
-import { htmlDocument, type PagePolicy } from '../../http/html.ts';
+import { htmlDocument, type PagePolicy } from '../../html-page.ts';
 import type { BridgeChoice } from '../../sessions/recent-accounts.ts';
 import { type Brand, brandHeader, logoSources } from './brand.ts';
 

@@ -5,8 +5,8 @@
  */
 
 import { createHash } from 'node:crypto';
-import type { AppError } from '../errors.ts';
-import { escapeHtml } from '../html-escape.ts';
+import type { AppError } from './errors.ts';
+import { escapeHtml } from './html-escape.ts';
 
 /** The one style sheet, inline and allowed by its hash (CSP Level 2 §4.2.4): no 'unsafe-inline'. */
 const STYLE = `

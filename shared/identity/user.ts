@@ -33,23 +33,3 @@ export function userFromItem(item: Record<string, unknown>, issuer: string): Use
  */
 export const storedImageIdOf = (item: Record<string, unknown>): string | null =>
   (item.imageId as string | undefined) ?? null;
-
-/**
- * Email identity: trimmed and lower-cased (docs/api.md, Endpoints: one account per normalised email
- * per scope).
- */
-export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
-
-const DOTLESS_PROVIDERS = new Set(['gmail.com', 'googlemail.com']);
-
-/**
- * The mailbox an address delivers to, for per-recipient limits only (never for identity):
- * `+tag` sub-addresses and, at Gmail, dots in the local part all reach one inbox.
- */
-export function mailboxOf(email: string): string {
-  const at = email.lastIndexOf('@');
-  const domain = email.slice(at + 1);
-  let local = email.slice(0, at).split('+')[0] ?? '';
-  if (DOTLESS_PROVIDERS.has(domain)) local = local.replaceAll('.', '');
-  return `${local}@${domain === 'googlemail.com' ? 'gmail.com' : domain}`;
-}
