@@ -6,7 +6,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { renderCounts } from './docs-counts.ts';
+import { renderContextKeys } from './docs-inputs.ts';
+import { renderLimits, renderRateLimits } from './docs-limits.ts';
 import { renderAuditTable, renderPermissionTable } from './docs-permissions.ts';
+import { renderAccessProfiles, renderAuthModes, renderRouteErrors, renderRouteTable } from './docs-routes.ts';
 
 export interface Region {
   /** The Markdown file, relative to the repository root. */
@@ -20,6 +24,14 @@ export interface Region {
 export const regions: readonly Region[] = [
   { file: 'docs/api.md', region: 'permissions', render: renderPermissionTable },
   { file: 'docs/api.md', region: 'audit-actions', render: renderAuditTable },
+  { file: 'docs/api.md', region: 'routes', render: renderRouteTable },
+  { file: 'docs/api.md', region: 'auth-modes', render: renderAuthModes },
+  { file: 'docs/api.md', region: 'route-errors', render: renderRouteErrors },
+  { file: 'docs/api.md', region: 'limits', render: renderLimits },
+  { file: 'docs/security.md', region: 'rate-limits', render: renderRateLimits },
+  { file: 'docs/security.md', region: 'access-profiles', render: renderAccessProfiles },
+  { file: 'docs/deploy.md', region: 'context-keys', render: renderContextKeys },
+  { file: 'docs/deploy.md', region: 'counts', render: renderCounts },
 ];
 
 /** The command that rewrites every region; stale-region messages name it. */

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { DoorcodeInputs } from '../../lib/inputs.ts';
+import { STACK_RESOURCES } from '../../scripts/docs-counts.ts';
 import { routeList } from '../../shared/routes.ts';
 import { routesByProfile, synthDoorcode } from './synth.ts';
 
 /** CloudFormation's hard limit of resources in one stack. */
 const STACK_RESOURCE_LIMIT = 500;
 /**
- * The routes the stack is planned for (README, the resource budget): with the management API, OAuth, MCP,
+ * The routes the stack is planned for (docs/deploy.md, "What the stack creates"): with the management API, OAuth, MCP,
  * social sign-in, the audit trails and the organizations' invitations there are 89.
  */
 const SPEC_ROUTES = 90;
@@ -50,6 +51,10 @@ describe('resource budget (the whole service fits one stack)', () => {
   it(`adds ${PINNED_PER_ROUTE} resources per route and ${PINNED_PER_PROFILE} per access profile`, () => {
     expect(perRoute).toBe(PINNED_PER_ROUTE);
     expect(perProfile).toBe(PINNED_PER_PROFILE);
+  });
+
+  it('is the formula docs/deploy.md states (scripts/docs-counts.ts, npm run docs)', () => {
+    expect({ fixed, customDomain: fixedWithDomain - fixed, perRoute, perProfile }).toEqual(STACK_RESOURCES);
   });
 
   it('counts the real route table as fixed + perRoute * routes + perProfile * profiles', () => {

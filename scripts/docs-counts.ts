@@ -1,0 +1,40 @@
+/**
+ * How big the service is, counted from the route table (shared/routes.ts): routes, functions,
+ * access profiles and the CloudFormation resources they make. A region of scripts/docs.ts.
+ */
+import { accessProfileKey } from '../lib/access-profile.ts';
+import { routeList } from '../shared/routes.ts';
+
+/**
+ * What the stack's template holds, as a formula over the route table: `fixed` resources whatever
+ * the routes (`customDomain` more with a `domain`), `perRoute` for each route (its function, Lambda
+ * permission, integration and API route) and `perProfile` for each access profile (its role, whose
+ * policy is inline). test/infra/resource-budget.test.ts measures each term on synthesized templates,
+ * and that the whole table's template holds exactly what the formula says.
+ */
+export const STACK_RESOURCES = { fixed: 25, customDomain: 2, perRoute: 4, perProfile: 1 } as const;
+
+/** The service's size, counted from the route table. */
+function serviceCounts() {
+  const routes = routeList.length;
+  const profiles = new Set(routeList.map((route) => accessProfileKey(route.access))).size;
+  const { fixed, perRoute, perProfile } = STACK_RESOURCES;
+  return {
+    routes,
+    functions: routes,
+    profiles,
+    resources: fixed + perRoute * routes + perProfile * profiles,
+  };
+}
+
+export function renderCounts(): string {
+  const { routes, functions, profiles, resources } = serviceCounts();
+  const { fixed, customDomain, perRoute, perProfile } = STACK_RESOURCES;
+  return [
+    `- **${routes} routes**, each its own Lambda function: **${functions} functions**.`,
+    `- **${profiles} access profiles**: one IAM role each, shared by the functions whose routes declare the same access.`,
+    `- **${resources} CloudFormation resources** without a custom domain (${resources + customDomain} with one): ` +
+      `${fixed} fixed, ${perRoute} per route (function, Lambda permission, integration, API route) and ` +
+      `${perProfile} per access profile (its role), of the 500 CloudFormation allows in one stack.`,
+  ].join('\n');
+}
