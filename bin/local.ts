@@ -24,7 +24,7 @@ const port = Number(process.env.PORT ?? 3000);
 const sesPort = Number(process.env.SES_PORT ?? 8005);
 const table = process.env.TABLE_NAME ?? 'doorcode-local';
 
-/** README "Local mode": without a JDK, DynamoDB Local cannot be bound to loopback. */
+/** CONTRIBUTING.md, "Running locally": without a JDK, DynamoDB Local cannot be bound to loopback. */
 const everyInterfaceWarning = [
   '',
   '  WARNING     DynamoDB Local listens on EVERY network interface (no javac found to bind it to',

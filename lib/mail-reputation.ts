@@ -19,7 +19,7 @@ export interface MailReputationProps {
  * What keeps the sending account's reputation: one SES configuration set that every sign-in email
  * names (shared/mail/ses-mailer.ts), whose suppression list takes a hard-bounced or complaining
  * address out of use, and whose bounce and complaint events go to an SNS topic of the stack that
- * an operator subscribes to (README "Deploy to AWS").
+ * an operator subscribes to (docs/deploy.md, "Mail: the sender, SES and the hourly cap").
  */
 export class MailReputation extends Construct {
   readonly configurationSet: ConfigurationSet;

@@ -40,7 +40,7 @@ export interface RouteFunctionProps {
   readonly reservedConcurrency?: number;
 }
 
-/** One route's Lambda function. Its role and log group are shared (README.md, "Deploy to AWS"), so a route costs no IAM or log resource. */
+/** One route's Lambda function. Its role and log group are shared (docs/deploy.md, "What the stack creates"), so a route costs no IAM or log resource. */
 export class RouteFunction extends Construct {
   readonly function: NodejsFunction;
   readonly role: IRole;

@@ -12,8 +12,8 @@ import { tableSchema } from '../shared/store/table.ts';
 
 export interface SingleTableProps {
   /**
-   * An existing table to use instead of creating one (README "Restore a point-in-time copy of the
-   * table"): the stack then owns no table, and grants and alarms name this one and its indexes.
+   * An existing table to use instead of creating one (docs/operations.md, "Restore the table to a
+   * point in time"): the stack then owns no table, and grants and alarms name this one and its indexes.
    */
   readonly existingTableName?: string;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Makes sure the browser tests have a Chromium (README, "Tests and benchmarks"): `CHROMIUM_PATH` if set, else Debian's
+// Makes sure the browser tests have a Chromium (CONTRIBUTING.md, "Tests and benches"): `CHROMIUM_PATH` if set, else Debian's
 // /usr/bin/chromium. Only when it runs as root on Debian does it install Debian's chromium with
 // apt-get (as CI does), never raising its privileges. Elsewhere it prints how to get a browser and fails.
 // Prints nothing when the browser is already there.

@@ -42,7 +42,7 @@ const functionsOf = (synth: typeof defaults) =>
     properties: synth.resources[synth.logicalId(synth.routeFunction(route.id).function)]!.Properties,
   }));
 
-describe('operational settings (README "Deploy to AWS")', () => {
+describe('operational settings (docs/deploy.md)', () => {
   it('by default: 256 MB, no reserved concurrency, logs kept 30 days, termination protection on', () => {
     for (const { properties } of functionsOf(defaults)) {
       expect(properties.MemorySize).toBe(256);
@@ -148,7 +148,7 @@ describe('deploying against an existing table (tableName, a point-in-time restor
   });
 });
 
-describe('teardown (README "Teardown: what cdk destroy keeps")', () => {
+describe('teardown (docs/operations.md "Teardown: what cdk destroy keeps")', () => {
   const retained = (synth: typeof defaults) =>
     Object.values(
       synth.template.toJSON().Resources as Record<string, { Type: string; DeletionPolicy?: string }>,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /**
- * README "Tests and benchmarks": `CHROMIUM_PATH` if set, else Debian's chromium (which `scripts/ensure-chromium.mjs`
+ * CONTRIBUTING.md, "Tests and benches": `CHROMIUM_PATH` if set, else Debian's chromium (which `scripts/ensure-chromium.mjs`
  * installs when it can). Never `playwright install`.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';

@@ -16,7 +16,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /**
  * `npm test` runs scripts/ensure-chromium.mjs before vitest; it must never raise its privileges
- * (README.md, Architecture). Each run gets a PATH whose `apt-get` and `apt` only record that they
+ * (CONTRIBUTING.md, "Tests and benches"). Each run gets a PATH whose `apt-get` and `apt` only record that they
  * were called; no privilege-raising command is put on it, and the script's source is checked to
  * name none.
  */
