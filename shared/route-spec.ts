@@ -70,23 +70,8 @@ export type ErrorStyle = 'app' | 'oauth' | 'mcp' | 'html';
 
 /**
  * Which credentials the chain reads and what it refuses, resolved into a typed caller
- * (shared/sessions/caller.ts):
- * - `none`: nothing is read (health, discovery, poll);
- * - `key-optional`: an `X-API-Key` may come and must then be valid (sign-in);
- * - `secret-key`: a secret key is required (peek);
- * - `session`: a session token by Bearer or cookie, with an optional key of the session's application;
- * - `session-optional`: as `session`, but anonymous and key-only callers pass (`GET /auth/session`);
- * - `sign-out`: every presented token of the target application, never refused;
- * - `api-key`: a public or secret key is required (`GET /application/by-api-key`);
- * - `manage`: any credential (a session, a key, or both): the route's `permission` then decides
- *   from the permission matrix (shared/tenancy/permissions.ts); no credential is 401;
- * - `impersonation`: the impersonation tokens presented by Bearer or impersonation cookie, verified
- *   but not required to have a live session, none required (`POST /impersonation/{id}/end`: the
- *   route matches them to its record, 403 otherwise);
- * - `platform-cookie`: only the platform session cookie (`<service>.session_token`), as the OAuth
- *   pages read it; a missing, dead or invalid cookie is an anonymous caller (the page sends the user
- *   to sign in), never 401; a cookie on a state-changing request from where it may not change state
- *   is 403 (docs/api.md, OAuth authorization).
+ * (shared/sessions/caller.ts). shared/auth-modes.ts says what each mode reads and refuses, a record
+ * over this type (docs/api.md, Auth modes).
  */
 export type AuthMode =
   | 'none'
