@@ -1,7 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { type ImpersonationClaims, verifyImpersonationToken } from '../identity/session-token.ts';
-import type { AuthMode } from '../route-spec.ts';
 import { PLATFORM } from '../store/keys.ts';
 import { type ApiKey, noteKeyUse as noteUse } from '../tenancy/api-keys.ts';
 import type { Application } from '../tenancy/applications.ts';
@@ -97,7 +96,10 @@ interface ImpersonationTokens {
 
 export type SessionCaller = PlatformSession | ApplicationSession;
 
-/** The caller each auth mode lets through (shared/routes.ts `AuthMode`). */
+/**
+ * The caller each auth mode lets through: one entry per mode of the route table's `AuthMode`
+ * (shared/route-spec.ts), which the handler chain passes in.
+ */
 export interface CallerByMode {
   none: Anonymous;
   'key-optional': Anonymous | KeyHolder;
@@ -110,6 +112,9 @@ export interface CallerByMode {
   impersonation: ImpersonationTokens;
   'platform-cookie': Anonymous | PlatformSession;
 }
+
+/** An auth mode, as the route table names it. */
+type AuthMode = keyof CallerByMode;
 
 const anonymous: Anonymous = { kind: 'anonymous' };
 

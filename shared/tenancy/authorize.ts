@@ -1,7 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { User } from '../identity/user.ts';
-import type { Permission } from '../route-spec.ts';
 import { readApplicationNow } from '../store/applications.ts';
 import { readMember, readOrganizationAndMember } from '../store/organizations.ts';
 import type { ApiKey } from './api-keys.ts';
@@ -77,7 +76,7 @@ const notFound = (target: TargetKind) =>
 export async function authorize(
   deps: Deps,
   caller: ManageCaller,
-  permission: Permission,
+  permission: { readonly action: Action; readonly from?: 'params' | 'body' },
   request: { params: unknown; body: unknown },
 ): Promise<PlatformGrant | OrganizationGrant | ApplicationGrant> {
   const { action } = permission;
