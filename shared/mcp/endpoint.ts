@@ -17,15 +17,16 @@ import { serveMcp } from './server.ts';
 import { mayUseTool, toolNamed } from './tools.ts';
 
 /**
- * The statuses the SDK answers a modern POST with in JSON mode (202 acknowledges a notification);
+ * The statuses the SDK answers a POST with in JSON mode (202 acknowledges a notification; 406: a
+ * 2025-era client that does not accept both JSON and event streams, as that transport requires);
  * the chain has already refused a body too large or not JSON.
  */
-type McpStatus = 200 | 400 | 404;
+type McpStatus = 200 | 400 | 404 | 406;
 export type McpAnswer =
   | { status: McpStatus; raw: RawBody; headers: Record<string, string> }
   | { status: 202; headers: Record<string, string> };
 
-const ANSWERED = new Set<number>([200, 400, 404]);
+const ANSWERED = new Set<number>([200, 400, 404, 406]);
 
 /**
  * Methods the SDK serves as an SSE stream whatever the response mode (`subscriptions/listen`):

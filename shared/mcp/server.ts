@@ -1,14 +1,18 @@
 /**
- * One request's MCP server (stateless, revision 2026-07-28, JSON answers: a Lambda holds no
- * stream): built for the caller with only the tools its scopes allow, so `tools/list` shows six to
- * an `auth:read` token and seven to `auth:read auth:write`. A tool's failure (an unknown user, a
+ * One request's MCP server (stateless, JSON answers: a Lambda holds no stream), dual-era
+ * (docs/mcp.md, Protocol): revision 2026-07-28 by its per-request `_meta` envelope, and the
+ * 2025-era revisions by their `initialize` handshake, each request of either served by a server of
+ * its own. It is built for the caller with only the tools its scopes allow, so `tools/list` shows six
+ * to an `auth:read` token and seven to `auth:read auth:write`. A tool's failure (an unknown user, a
  * range too long) is its result with `isError`, never an HTTP error (MCP tools: errors in results).
  */
 import {
   type CallToolResult,
   createMcpHandler,
+  isLegacyRequest,
   type McpHttpHandler,
   McpServer,
+  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { safeParse } from 'zod/v4/core';
 import type { Deps } from '../deps.ts';
@@ -19,15 +23,19 @@ import type { McpPrincipal } from './principal.ts';
 import { toolSchema } from './tool-schema.ts';
 import { mayUseTool, TOOLS, type ToolSpec } from './tools.ts';
 
-/** The one protocol revision served; 2025-era requests are refused, not served (docs/mcp.md, Protocol). */
-const MCP_PROTOCOL_VERSION = '2026-07-28';
+/**
+ * The revisions served, newest first (docs/mcp.md, Protocol): the modern one by its envelope, the
+ * 2025-era ones by the `initialize` handshake, whose answer names the client's revision when it is
+ * one of these and the newest 2025-era one otherwise.
+ */
+export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
 
 const SERVER_VERSION = '1.0.0';
 
 function serverFor(deps: Deps, principal: McpPrincipal): McpServer {
   const server = new McpServer(
     { name: deps.config.SERVICE_NAME, version: SERVER_VERSION },
-    { supportedProtocolVersions: [MCP_PROTOCOL_VERSION] },
+    { supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS] },
   );
   // Each request has a server of its own and no stream: a change of the tool list (a demotion) is
   // never announced, the next tools/list shows it. The SDK would advertise `listChanged: true`.
@@ -72,16 +80,32 @@ async function runTool(
     const known = toAppError(error);
     if (!known) deps.logger.log('error', 'tool failed', { tool: spec.name, ...describeError(error) });
     const body = errorBody(known ?? fail('internal', 'Internal error'));
-    return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
+    return { content: [{ type: 'text', text: JSON.stringify(inToolWords(body)) }], isError: true };
   }
+}
+
+/**
+ * A refused argument in the tool's words: the message names what is wrong with the arguments
+ * ("to: from and to span at most 90 days, both included"), not the HTTP request the same domain
+ * function would refuse ("The request query is not valid"); code and details are kept.
+ */
+function inToolWords(body: ReturnType<typeof errorBody>): ReturnType<typeof errorBody> {
+  const issues = (body.error.details as { issues?: Array<{ path?: unknown; message?: unknown }> } | undefined)
+    ?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return body;
+  const words = issues.map(({ path, message }) =>
+    path ? `${String(path)}: ${String(message)}` : String(message),
+  );
+  return { error: { ...body.error, message: `Invalid arguments: ${words.join('; ')}` } };
 }
 
 /** Each request's caller, for the factory: the SDK hands it the very `Request` being served. */
 const callers = new WeakMap<Request, { deps: Deps; principal: McpPrincipal }>();
 
 /**
- * One handler per container (its construction is not free, and it logs its JSON-mode notice once);
- * each request still gets a server of its own, built for its caller.
+ * One handler per container for the modern revision (its construction is not free, and it logs its
+ * JSON-mode notice once); each request still gets a server of its own, built for its caller. The
+ * 2025-era leg is `serveLegacy`, not the SDK's own fallback, which answers as an event stream.
  */
 let handler: McpHttpHandler | undefined;
 const mcpHandler = (): McpHttpHandler =>
@@ -101,8 +125,30 @@ export async function serveMcp(
   request: Request,
   message: unknown,
 ): Promise<Response> {
+  // The SDK's own routing decision: a message without the modern envelope is 2025-era.
+  if (await isLegacyRequest(request, message))
+    return serveLegacy(serverFor(deps, principal), request, message);
   callers.set(request, { deps, principal });
   // No `authInfo`: the factory finds the caller by its request, and the scope step-up is decided
   // before the SDK sees the request (shared/mcp/endpoint.ts).
   return mcpHandler().fetch(request, { parsedBody: message });
+}
+
+/**
+ * A 2025-era message (the `initialize` handshake, or a request after it): the stateless Streamable
+ * HTTP transport with no session id (every request may land on another container, and the
+ * handshake leaves nothing a later one needs) and JSON answers, closed with the request.
+ */
+async function serveLegacy(server: McpServer, request: Request, message: unknown): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request, { parsedBody: message });
+  } finally {
+    await transport.close().catch(() => undefined);
+    await server.close().catch(() => undefined);
+  }
 }

@@ -33,7 +33,7 @@ export const mcpRoutes = {
       params: ApplicationPath,
       headers: McpHeaders,
       body: { json: McpMessage },
-      responses: { 200: json, 202: NoBody, 400: json, 404: json },
+      responses: { 200: json, 202: NoBody, 400: json, 404: json, 406: json },
       errors: [...bodyErrors, 'unauthorized', 'forbidden'],
     },
   },

@@ -1,8 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import {
   Client,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
   type OAuthDiscoveryState,
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
@@ -17,7 +14,8 @@ import {
   metadataEnv,
   startClientMetadataServer,
 } from '../support/client-metadata-server.ts';
-import { READ_TOOLS } from '../support/mcp.ts';
+import { ALL_TOOLS, everyToolCall, READ_TOOLS } from '../support/mcp.ts';
+import { MemoryOAuthProvider } from '../support/mcp-oauth-provider.ts';
 import {
   type AuthorizationAnswer,
   authorizeInBrowser,
@@ -36,8 +34,6 @@ import { addSignedInMember, createOwnedApplication } from '../support/tenancy.ts
  * calls tools. The service listens on a known port and its ISSUER is that origin, so every URL the
  * metadata names is one the client reaches.
  */
-
-const ALL_TOOLS = [...READ_TOOLS, 'auth_revoke_user_sessions'].sort();
 
 let metadata: ClientMetadataServer;
 let app: TestApp;
@@ -70,90 +66,12 @@ afterAll(async () => {
   await metadata?.close();
 });
 
-/**
- * The client's OAuth provider, in memory: a client ID metadata document URL (no registration), a
- * loopback redirect URI, PKCE and discovery state kept for the callback leg. `firstScope` is the
- * scope the client asks for while it holds no token: the SDK's default for a first authorization
- * is every scope the resource metadata lists, so a client that wants less narrows its own
- * authorization URL; later authorizations (the step-up) go out as the SDK builds them.
- */
-class TestOAuthProvider implements OAuthClientProvider {
-  readonly clientMetadataUrl: string;
-  /** The last authorization URL the SDK handed over, for the user's browser. */
-  authorizationUrl: URL | undefined;
-  /** The last `state` the SDK sent, to compare with the callback's. */
-  sentState: string | undefined;
-  private information: StoredOAuthClientInformation | undefined;
-  private stored: StoredOAuthTokens | undefined;
-  private verifier: string | undefined;
-  private discovery: OAuthDiscoveryState | undefined;
-
-  constructor(
-    metadataUrl: string,
-    private readonly redirect: string,
-    private readonly firstScope?: string,
-  ) {
-    this.clientMetadataUrl = metadataUrl;
-  }
-
-  get redirectUrl() {
-    return this.redirect;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'E2E Agent',
-      redirect_uris: [this.redirect],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-      ...(this.firstScope ? { scope: this.firstScope } : {}),
-    };
-  }
-
-  state() {
-    this.sentState = randomBytes(16).toString('base64url');
-    return this.sentState;
-  }
-
-  clientInformation() {
-    return this.information;
-  }
-
-  saveClientInformation(information: StoredOAuthClientInformation) {
-    this.information = information;
-  }
-
-  tokens() {
-    return this.stored;
-  }
-
-  saveTokens(tokens: StoredOAuthTokens) {
-    this.stored = tokens;
-  }
-
-  redirectToAuthorization(authorizationUrl: URL) {
-    if (this.firstScope && !this.stored) authorizationUrl.searchParams.set('scope', this.firstScope);
-    this.authorizationUrl = authorizationUrl;
-  }
-
-  saveCodeVerifier(codeVerifier: string) {
-    this.verifier = codeVerifier;
-  }
-
-  codeVerifier() {
-    if (!this.verifier) throw new Error('no code verifier saved');
-    return this.verifier;
-  }
-
-  saveDiscoveryState(state: OAuthDiscoveryState) {
-    this.discovery = state;
-  }
-
-  discoveryState() {
-    return this.discovery;
-  }
-}
+/** The 2.x client's provider (test/support/mcp-oauth-provider.ts). */
+class TestOAuthProvider extends MemoryOAuthProvider<
+  StoredOAuthTokens,
+  StoredOAuthClientInformation,
+  OAuthDiscoveryState
+> {}
 
 /** What the endpoint answered the client: each status with its `WWW-Authenticate` challenge. */
 interface Seen {
@@ -304,5 +222,22 @@ describe('the official MCP client, given only the endpoint URL', () => {
     expect(revoked.structuredContent).toMatchObject({ revoked: true });
     expect((revoked.structuredContent as { count: number }).count).toBeGreaterThanOrEqual(1);
     expect(after).toEqual(ALL_TOOLS);
+  }, 60_000);
+
+  it('an owner lists all seven tools and calls each', async () => {
+    // Prepare
+    const provider = new TestOAuthProvider(clientId, redirectUri);
+    const { client } = await connectWithOAuth(provider, owned.owner.email, newBrowser());
+
+    // Act
+    const tools = await toolNames(client);
+    const results = [];
+    for (const call of everyToolCall(endUser.body.user.id)) results.push(await client.callTool(call));
+    await client.close();
+
+    // Assess
+    expect(tools).toEqual(ALL_TOOLS);
+    expect(results.map((result) => result.isError ?? false)).toEqual(ALL_TOOLS.map(() => false));
+    expect(results.every((result) => typeof result.structuredContent === 'object')).toBe(true);
   }, 60_000);
 });

@@ -154,6 +154,40 @@ describe('POST /mcp/{applicationId} with the official MCP client', () => {
     expect(JSON.parse(content?.text ?? '{}').error.code).toBe('NOT_FOUND');
     expect(application.structuredContent).toMatchObject({ id: owned.applicationId, name: 'Acme Notes' });
   });
+
+  it("refuses a 91-day range in the tool's words, and says the format and the limit in its input schema", async () => {
+    // Prepare
+    const client = await connect(await accessToken(member.userId, ['auth:read']));
+
+    // Act
+    const listed = await client.listTools();
+    const tooLong = await client.callTool({
+      name: 'auth_get_statistics',
+      arguments: { from: '2026-01-01', to: '2026-04-01' },
+    });
+    const ninety = await client.callTool({
+      name: 'auth_get_statistics',
+      arguments: { from: '2026-01-01', to: '2026-03-31' },
+    });
+    await client.close();
+
+    // Assess
+    const [content] = tooLong.content as Array<{ type: string; text: string }>;
+    const { error } = JSON.parse(content?.text ?? '{}');
+    expect(tooLong.isError).toBe(true);
+    expect(error.message).toBe('Invalid arguments: to: from and to span at most 90 days, both included');
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(ninety.isError).toBeFalsy();
+    const statistics = listed.tools.find((tool) => tool.name === 'auth_get_statistics');
+    const properties = statistics?.inputSchema.properties as Record<
+      string,
+      { format?: string; description?: string }
+    >;
+    for (const field of ['from', 'to']) {
+      expect(properties[field]?.format).toBe('date');
+      expect(properties[field]?.description).toContain('at most 90 days');
+    }
+  });
 });
 
 describe('POST /mcp/{applicationId} refusals', () => {
@@ -370,31 +404,121 @@ describe('POST /mcp/{applicationId}: the id of a refusal', () => {
   });
 });
 
-describe('POST /mcp/{applicationId}: the protocol revision', () => {
-  it('refuses a 2025-era initialize, naming 2026-07-28, and never serves it', async () => {
+describe('POST /mcp/{applicationId}: the protocol revisions (dual-era)', () => {
+  const initialize = (protocolVersion: string) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'old-client', version: '1.0.0' } },
+  });
+  const legacyCall = (name: string, args: Record<string, unknown> = {}) => ({
+    jsonrpc: '2.0',
+    id: 3,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+  const legacyPost = (token: string, body: unknown, headers: Record<string, string> = {}) =>
+    app.request('POST', `/mcp/${owned.applicationId}`, {
+      headers: bearer(token, { accept: 'application/json, text/event-stream', ...headers }),
+      body,
+    });
+
+  it.each(['2025-06-18', '2025-11-25'])(
+    'answers a %s initialize in JSON with that revision, the tools capability and no session id',
+    async (revision) => {
+      // Prepare
+      const token = await accessToken(member.userId, ['auth:read']);
+
+      // Act
+      const response = await legacyPost(token, initialize(revision));
+
+      // Assess
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.headers['mcp-session-id']).toBeUndefined();
+      expect(response.body.result.protocolVersion).toBe(revision);
+      expect(response.body.result.capabilities.tools).toEqual({ listChanged: false });
+    },
+  );
+
+  it('answers a revision it does not serve with the newest 2025-era one, which the client may refuse', async () => {
     // Prepare
     const token = await accessToken(member.userId, ['auth:read']);
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'old-client', version: '1.0.0' },
-      },
-    };
 
     // Act
-    const response = await app.request('POST', `/mcp/${owned.applicationId}`, {
-      headers: bearer(token, { accept: 'application/json, text/event-stream' }),
-      body: initialize,
-    });
+    const response = await legacyPost(token, initialize('2024-11-05'));
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body.result.protocolVersion).toBe('2025-11-25');
+  });
+
+  it('serves a 2025-era tools/list and tools/call after the handshake, each on its own, with the role filter', async () => {
+    // Prepare: no session: each request stands alone, as on another container.
+    const token = await accessToken(member.userId, ['auth:read']);
+    const version = { 'mcp-protocol-version': '2025-06-18' };
+
+    // Act
+    const listed = await legacyPost(token, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, version);
+    const called = await legacyPost(token, legacyCall('auth_get_application'), version);
+    const write = await legacyPost(
+      token,
+      legacyCall('auth_revoke_user_sessions', { userId: endUser.body.user.id }),
+      version,
+    );
+
+    // Assess
+    expect(listed.status).toBe(200);
+    expect(listed.body.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(READ_TOOLS);
+    expect(called.body.result.structuredContent).toMatchObject({ id: owned.applicationId });
+    expect(write.status).toBe(403);
+    expect(write.headers['www-authenticate']).toMatch(
+      /^Bearer error="insufficient_scope", scope="auth:write"/,
+    );
+  });
+
+  it('refuses a 2025-era request naming a revision it does not serve in its header, as the transport does', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read']);
+
+    // Act
+    const response = await legacyPost(
+      token,
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      {
+        'mcp-protocol-version': '2024-10-07',
+      },
+    );
 
     // Assess
     expect(response.status).toBe(400);
     expect(response.body.result).toBeUndefined();
-    expect(JSON.stringify(response.body.error)).toContain('2026-07-28');
+    expect(JSON.stringify(response.body.error)).toContain('Unsupported protocol version');
+  });
+
+  it('answers 406 to a 2025-era client that does not accept JSON and event streams, as the transport requires', async () => {
+    // Prepare
+    const token = await accessToken(member.userId, ['auth:read']);
+
+    // Act
+    const response = await legacyPost(token, initialize('2025-06-18'), { accept: 'text/html' });
+
+    // Assess
+    expect(response.status).toBe(406);
+    expect(response.body.error.code).toBe(-32000);
+    expect(response.body.result).toBeUndefined();
+  });
+
+  it('still refuses a 2025-era initialize without a token, with the challenge', async () => {
+    // Act
+    const response = await app.request('POST', `/mcp/${owned.applicationId}`, {
+      headers: { accept: 'application/json, text/event-stream' },
+      body: initialize('2025-06-18'),
+    });
+
+    // Assess
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toBe(`Bearer resource_metadata="${metadata()}"`);
   });
 });
 

@@ -88,3 +88,22 @@ export const READ_TOOLS = [
   'auth_list_users',
   'auth_search',
 ];
+
+/** All seven tools by name in order: what an owner's or admin's token lists. */
+export const ALL_TOOLS = [...READ_TOOLS, 'auth_revoke_user_sessions'].sort();
+
+/**
+ * One valid call of every tool, for a client that must call them all: `userId` is an end user of
+ * the application, whom the write tool signs out.
+ */
+export const everyToolCall = (
+  userId: string,
+): Array<{ name: string; arguments: Record<string, unknown> }> => [
+  { name: 'auth_get_application', arguments: {} },
+  { name: 'auth_get_statistics', arguments: {} },
+  { name: 'auth_get_user', arguments: { userId } },
+  { name: 'auth_list_organizations', arguments: { limit: 5 } },
+  { name: 'auth_list_users', arguments: { limit: 5 } },
+  { name: 'auth_search', arguments: { q: 'example' } },
+  { name: 'auth_revoke_user_sessions', arguments: { userId } },
+];
