@@ -3,6 +3,9 @@ import {
   DEFAULT_LOG_RETENTION_DAYS,
   DEFAULT_MAX_CODE_EMAILS_PER_HOUR,
   type DoorcodeInputs,
+  LAMBDA_MEMORY_MB,
+  LOG_RETENTION_DAYS,
+  RESERVED_CONCURRENCY,
 } from './inputs.ts';
 
 /** A context key (`-c key=value` or cdk.json `"context"`): its value when left out, and what it sets. */
@@ -76,17 +79,15 @@ export const contextKeys = {
   },
   logRetentionDays: {
     default: DEFAULT_LOG_RETENTION_DAYS,
-    meaning:
-      "how long the functions' shared log group and the API's access log keep events: a retention CloudWatch Logs accepts",
+    meaning: `how long the functions' shared log group and the API's access log keep events: one of the retentions CloudWatch Logs accepts (${LOG_RETENTION_DAYS.join(', ')}); any other is refused at synth`,
   },
   lambdaMemoryMb: {
     default: DEFAULT_LAMBDA_MEMORY_MB,
-    meaning: 'memory of every route function (and with it its CPU share), a whole number from 128 to 10240',
+    meaning: `memory of every route function (and with it its CPU share), a whole number from ${LAMBDA_MEMORY_MB.min} to ${LAMBDA_MEMORY_MB.max}`,
   },
   reservedConcurrency: {
     absent: 'none reserved',
-    meaning:
-      'reserved concurrent executions of each sign-in-by-code function (the `/auth/code/*` routes), from 1 to 10000: both a floor and a ceiling',
+    meaning: `reserved concurrent executions of each sign-in-by-code function (the \`/auth/code/*\` routes), from ${RESERVED_CONCURRENCY.min} to ${RESERVED_CONCURRENCY.max}: both a floor and a ceiling`,
   },
   terminationProtection: {
     default: true,

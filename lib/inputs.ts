@@ -67,8 +67,8 @@ export type LogRetentionDays = (typeof LOG_RETENTION_DAYS)[number];
 export const DEFAULT_LOG_RETENTION_DAYS: LogRetentionDays = 30;
 export const DEFAULT_LAMBDA_MEMORY_MB = 256;
 /** Lambda's own bounds for a function's memory. */
-const LAMBDA_MEMORY_MB = { min: 128, max: 10240 } as const;
-const RESERVED_CONCURRENCY = { min: 1, max: 10000 } as const;
+export const LAMBDA_MEMORY_MB = { min: 128, max: 10240 } as const;
+export const RESERVED_CONCURRENCY = { min: 1, max: 10000 } as const;
 
 /** One generation of the signing key: it signs from `notBefore` until `notAfter`. */
 export interface SigningKeyGeneration {
