@@ -1,25 +1,21 @@
-import type { RouteAccess } from '../shared/routes.ts';
+import { accessPorts } from '../shared/route-access.ts';
+import type { AccessProfile } from '../shared/routes.ts';
 
 /**
- * Every access property, in key order. A record over every key of `RouteAccess`: a new kind of
- * access does not compile until it is listed here, so routes that differ in it never share a role.
+ * Every access property, in key order: those of shared/route-access.ts `accessPorts`, a record
+ * over every property, so a new kind of access does not compile until it is listed there, and
+ * routes that differ in it never share a role. A route's item families are not part of it: a
+ * shared role gets the union of its routes' families (lib/access-roles.ts).
  */
-const keyOrder: Readonly<Record<keyof RouteAccess, true>> = {
-  table: true,
-  sign: true,
-  publicKeys: true,
-  mail: true,
-  codeKey: true,
-  seal: true,
-};
+const keyOrder = Object.keys(accessPorts) as Array<keyof AccessProfile>;
 
 /**
  * The canonical form of a route's access: `{ mail: true, table: 'readwrite' }` ->
  * `table=readwrite,mail`, `{}` -> `` (none). Equal access gives an equal key whatever the
  * property order, and `sign: false` is the same access as no `sign`, as it is for the grants.
  */
-export function accessProfileKey(access: RouteAccess): string {
-  return (Object.keys(keyOrder) as Array<keyof RouteAccess>)
+export function accessProfileKey(access: AccessProfile): string {
+  return keyOrder
     .flatMap((name) => {
       const value = access[name];
       if (value === undefined || value === false) return [];

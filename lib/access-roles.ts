@@ -2,8 +2,7 @@ import { Validations } from 'aws-cdk-lib';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { routeItems } from '../shared/route-items.ts';
-import type { RouteAccess, RouteId } from '../shared/routes.ts';
+import type { AccessProfile, RouteAccess } from '../shared/routes.ts';
 import type { ItemFamily } from '../shared/store/keys.ts';
 import { accessProfileConstructId, accessProfileKey } from './access-profile.ts';
 import { accessStatements, type GrantTargets } from './grants.ts';
@@ -13,8 +12,8 @@ export interface AccessRolesProps {
   readonly targets: GrantTargets;
   /** The one log group the functions write to; each role may write there and nowhere else. */
   readonly logGroup: ILogGroup;
-  /** The routes deployed: a profile's role may touch the item families of all its routes (shared/route-items.ts). */
-  readonly routes: ReadonlyArray<{ readonly id: RouteId; readonly access: RouteAccess }>;
+  /** The routes deployed: a profile's role may touch the item families (`access.items`) of all its routes. */
+  readonly routes: ReadonlyArray<{ readonly access: RouteAccess }>;
 }
 
 /**
@@ -39,17 +38,20 @@ export class AccessRoles extends Construct {
     this.#serviceName = props.serviceName;
     for (const route of props.routes) {
       const key = accessProfileKey(route.access);
-      this.#items.set(key, [...new Set([...(this.#items.get(key) ?? []), ...routeItems[route.id]])].sort());
+      this.#items.set(
+        key,
+        [...new Set([...(this.#items.get(key) ?? []), ...(route.access.items ?? [])])].sort(),
+      );
     }
   }
 
   /** The item families the role of `access` may touch: those of every deployed route of the profile. */
-  itemsFor(access: RouteAccess): readonly ItemFamily[] {
+  itemsFor(access: AccessProfile): readonly ItemFamily[] {
     return this.#items.get(accessProfileKey(access)) ?? [];
   }
 
   /** The role of every function whose route declares `access`. */
-  roleFor(access: RouteAccess): Role {
+  roleFor(access: AccessProfile): Role {
     const key = accessProfileKey(access);
     const existing = this.#roles.get(key);
     if (existing) return existing;

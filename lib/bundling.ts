@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
-import type { AuthMode, RouteAccess } from '../shared/routes.ts';
+import { type AdapterPort, absentAdapter, adapters, chainModules, declares } from '../shared/route-access.ts';
+import type { AccessProfile, AuthMode } from '../shared/routes.ts';
 
 /**
  * esbuild options for every route's Lambda bundle. The stack's NodejsFunction and the
@@ -25,48 +26,38 @@ export const bundling = {
   mainFields: ['module', 'main'],
 } as const;
 
-const absentAdapter = fileURLToPath(new URL('../shared/adapters/absent.ts', import.meta.url));
-const noCredentials = fileURLToPath(new URL('../shared/adapters/no-credentials.ts', import.meta.url));
-const noPermission = fileURLToPath(new URL('../shared/adapters/no-permission.ts', import.meta.url));
+const repoRoot = new URL('..', import.meta.url);
+const inRepo = (module: string) => fileURLToPath(new URL(module, repoRoot));
 
 /**
- * The adapters a route's bundle must not hold, as esbuild aliases: each `#adapters/...` import
- * (package.json `imports`) its access does not declare resolves to shared/adapters/absent.ts
- * instead, so that adapter and the SDK client behind it never enter the bundle. Aliasing the import
- * rather than folding a flag keeps the module out of the graph even when it has side effects
- * (@aws-sdk/lib-dynamodb's paginators do), and keeps the imports static, which esbuild tree-shakes
- * (an `import()` would keep every command of the client). Unbundled code (tsx, vitest) loads every adapter.
+ * The modules a route's bundle must not hold, as esbuild aliases: each adapter's subpath import
+ * (shared/route-access.ts) its access does not declare resolves to the absent adapter instead, so
+ * that adapter and the SDK client behind it never enter the bundle; each handler-chain module its
+ * auth mode does not use resolves to its stand-in. Aliasing the import rather than folding a flag
+ * keeps the module out of the graph even when it has side effects (@aws-sdk/lib-dynamodb's
+ * paginators do), and keeps the imports static, which esbuild tree-shakes (an `import()` would keep
+ * every command of the client). Unbundled code (tsx, vitest) loads every module.
  */
-function absentAdapters(access: RouteAccess, auth: AuthMode): Record<string, string> {
-  const absent: Record<string, boolean> = {
-    '#adapters/dynamodb': access.table === undefined,
-    '#adapters/signing': access.sign !== true && access.publicKeys !== true,
-    '#adapters/ses': access.mail !== true,
-    '#adapters/code-key': access.codeKey !== true,
-    '#adapters/sealer': access.seal === undefined,
-  };
-  return {
-    ...Object.fromEntries(
-      Object.entries(absent)
-        .filter(([, isAbsent]) => isAbsent)
-        .map(([specifier]) => [specifier, absentAdapter]),
-    ),
-    // A route that reads no credential holds no session or key lookup (nor the store behind it).
-    ...(auth === 'none' ? { '#callers': noCredentials } : {}),
-    // Only management routes (auth `manage`) consult the permission matrix and read their targets.
-    ...(auth !== 'manage' ? { '#authorize': noPermission } : {}),
-  };
+function absentAdapters(access: AccessProfile, auth: AuthMode): Record<string, string> {
+  return Object.fromEntries([
+    ...(Object.keys(adapters) as AdapterPort[])
+      .filter((port) => !declares(access, port))
+      .map((port) => [adapters[port].specifier, inRepo(absentAdapter)]),
+    ...chainModules
+      .filter((module) => !module.usedBy(auth))
+      .map((module) => [module.specifier, inRepo(module.standIn)]),
+  ]);
 }
 
 /** The same aliases as NodejsFunction `esbuildArgs` (its bundling options have no `alias`). */
-export function absentAdapterArgs(access: RouteAccess, auth: AuthMode): Record<string, string> {
+export function absentAdapterArgs(access: AccessProfile, auth: AuthMode): Record<string, string> {
   return Object.fromEntries(
     Object.entries(absentAdapters(access, auth)).map(([specifier, file]) => [`--alias:${specifier}`, file]),
   );
 }
 
 /** The options of a route's bundle in esbuild's own vocabulary, for bundling outside CDK (bench/, tests). */
-export function esbuildOptions(access: RouteAccess, auth: AuthMode = 'none'): BuildOptions {
+export function esbuildOptions(access: AccessProfile, auth: AuthMode = 'none'): BuildOptions {
   return {
     bundle: true,
     format: bundling.format,

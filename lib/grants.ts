@@ -1,5 +1,5 @@
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { RouteAccess } from '../shared/routes.ts';
+import type { AccessProfile } from '../shared/routes.ts';
 import { type ItemFamily, keyFamilies } from '../shared/store/keys.ts';
 
 /** Item reads. TransactGetItems is authorized as GetItem; ConditionCheckItem backs transaction conditions. */
@@ -58,11 +58,11 @@ const leadingKeys = (patterns: readonly string[]) => ({
 
 /**
  * The IAM statements a route's function gets: derived from its declared access and item families
- * (shared/route-items.ts; for a shared role, those of all its routes) and nothing else, with
+ * (its entry's `access`; for a shared role, the families of all its routes) and nothing else, with
  * explicit actions (no `grant*` helper that adds DescribeKey, Scan and the like).
  */
 export function accessStatements(
-  access: RouteAccess,
+  access: AccessProfile,
   targets: GrantTargets,
   items: readonly ItemFamily[] = [],
 ): PolicyStatement[] {

@@ -1,4 +1,4 @@
-// The AWS adapters: a route's bundle resolves only those its access declares (lib/bundling.ts).
+// The AWS adapters: a route's bundle resolves only those its access declares (shared/route-access.ts).
 
 import { codeHasherFrom } from '#adapters/code-key';
 import { createDb } from '#adapters/dynamodb';
@@ -14,7 +14,8 @@ import { createLogger, type Logger } from './log.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { type Metrics, noMetrics } from './metrics/metrics.ts';
 import { cryptoRandom, type Random } from './random.ts';
-import type { RouteAccess, RouteSpec } from './routes.ts';
+import { declares } from './route-access.ts';
+import type { AccessProfile, RouteSpec } from './routes.ts';
 import type { Db } from './store/db.ts';
 import { undeclared } from './undeclared.ts';
 
@@ -35,7 +36,7 @@ export interface Deps {
 }
 
 /** Every port: what the local server, tests and benches build. */
-const allAccess: RouteAccess = {
+const allAccess: AccessProfile = {
   table: 'readwrite',
   sign: true,
   publicKeys: true,
@@ -44,10 +45,8 @@ const allAccess: RouteAccess = {
 };
 
 /** The sealer a route's access allows: its adapter behind a stand-in that refuses the other operation. */
-const sealerFor = (access: RouteAccess, label: string, sealer: () => SecretSealer): SecretSealer =>
+const sealerFor = (access: AccessProfile, label: string, sealer: () => SecretSealer): SecretSealer =>
   access.seal === undefined ? undeclared.sealer(label) : undeclared.sealer(label, sealer(), access.seal);
-
-const usesSigner = (access: RouteAccess) => access.sign === true || access.publicKeys === true;
 
 /**
  * The composition root: the adapters `access` declares, chosen by configuration, any of them
@@ -56,7 +55,7 @@ const usesSigner = (access: RouteAccess) => access.sign === true || access.publi
 export function createDeps(
   config: Config,
   overrides: Partial<Omit<Deps, 'config'>> = {},
-  access: RouteAccess = allAccess,
+  access: AccessProfile = allAccess,
   caller = 'this caller',
 ): Deps {
   const clock = overrides.clock ?? systemClock;
@@ -64,17 +63,21 @@ export function createDeps(
     config,
     db:
       overrides.db ??
-      (access.table
+      (declares(access, 'db')
         ? createDb({
             table: config.TABLE_NAME,
             region: config.AWS_REGION,
             endpoint: config.DYNAMODB_ENDPOINT,
           })
         : undeclared.db(caller)),
-    signer: overrides.signer ?? (usesSigner(access) ? signerFrom(config, clock) : undeclared.signer(caller)),
-    mailer: overrides.mailer ?? (access.mail ? sesMailerFrom(config) : undeclared.mailer(caller)),
+    signer:
+      overrides.signer ??
+      (declares(access, 'signer') ? signerFrom(config, clock) : undeclared.signer(caller)),
+    mailer:
+      overrides.mailer ?? (declares(access, 'mailer') ? sesMailerFrom(config) : undeclared.mailer(caller)),
     codeHasher:
-      overrides.codeHasher ?? (access.codeKey ? codeHasherFrom(config) : undeclared.codeHasher(caller)),
+      overrides.codeHasher ??
+      (declares(access, 'codeHasher') ? codeHasherFrom(config) : undeclared.codeHasher(caller)),
     sealer:
       overrides.sealer ??
       // The full deps (local server, tests) hold the whole sealer; each route's view narrows it.
@@ -123,10 +126,10 @@ function declaredOnly(deps: Deps, route: RouteSpec): Deps {
     const label = routeLabel(route);
     view = {
       ...deps,
-      db: access.table ? deps.db : undeclared.db(label),
-      signer: usesSigner(access) ? deps.signer : undeclared.signer(label),
-      mailer: access.mail ? deps.mailer : undeclared.mailer(label),
-      codeHasher: access.codeKey ? deps.codeHasher : undeclared.codeHasher(label),
+      db: declares(access, 'db') ? deps.db : undeclared.db(label),
+      signer: declares(access, 'signer') ? deps.signer : undeclared.signer(label),
+      mailer: declares(access, 'mailer') ? deps.mailer : undeclared.mailer(label),
+      codeHasher: declares(access, 'codeHasher') ? deps.codeHasher : undeclared.codeHasher(label),
       sealer: sealerFor(access, label, () => deps.sealer),
     };
     byRoute.set(route, view);

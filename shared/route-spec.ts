@@ -4,6 +4,7 @@
  */
 import type * as z from 'zod/v4/core';
 import type { ErrorName } from './errors.ts';
+import type { ItemFamily } from './store/keys.ts';
 import type { AuditAction } from './tenancy/audit-actions.ts';
 import type { Action } from './tenancy/permissions.ts';
 
@@ -36,9 +37,13 @@ export const CODE_CHECK_THROTTLE: RouteThrottle = { rate: 25, burst: 50 };
 /** The stage-wide throttle, which every route without its own `throttle` gets. */
 export const DEFAULT_THROTTLE: RouteThrottle = { rate: 100, burst: 200 };
 
-/** What a route's function may touch in AWS. Grants and the bundled adapters derive from this alone. */
-export interface RouteAccess {
-  /** DynamoDB table access. */
+/**
+ * What a route's function may touch in AWS apart from which partitions of the table: routes that
+ * declare the same share one execution role (lib/access-roles.ts). Each property opens one port of
+ * the deps, whose adapter a bundle holds only when some property opens it (shared/route-access.ts).
+ */
+export interface AccessProfile {
+  /** DynamoDB table access, to the partitions of `items` only. */
   readonly table?: 'read' | 'readwrite';
   /** `kms:Sign` on the signing key (RSASSA_PKCS1_V1_5_SHA_256 over a DIGEST only). */
   readonly sign?: boolean;
@@ -58,6 +63,30 @@ export interface RouteAccess {
    */
   readonly seal?: 'encrypt' | 'decrypt';
 }
+
+/** A route that touches no table declares no item family. */
+interface NoTable {
+  readonly table?: undefined;
+  readonly items?: undefined;
+}
+
+/** A route that touches the table names every item family it touches, at least one. */
+interface TableItems {
+  readonly table: 'read' | 'readwrite';
+  /**
+   * The item families (shared/store/keys.ts `keyFamilies`) its function touches, those of its
+   * credentials included (docs/data-model.md, Item families and table grants): its role's
+   * `dynamodb:LeadingKeys` condition names their partitions and no other.
+   */
+  readonly items: readonly [ItemFamily, ...ItemFamily[]];
+}
+
+/**
+ * What a route's function may touch in AWS, declared once in its entry: its role's IAM statements
+ * and `dynamodb:LeadingKeys` conditions (lib/grants.ts), the adapters its bundle holds
+ * (lib/bundling.ts) and the ports it gets at run time (shared/deps.ts) all derive from it.
+ */
+export type RouteAccess = AccessProfile & (NoTable | TableItems);
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 

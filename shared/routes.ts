@@ -37,6 +37,7 @@ import { CodeBody, PeekBody, PollBody, StartBody } from './sign-in/schemas.ts';
 import { RevokeSessionBody, UpdateUserBody } from './users/schemas.ts';
 
 export type {
+  AccessProfile,
   AuthMode,
   BodySpec,
   ErrorStyle,
@@ -44,6 +45,9 @@ export type {
   RouteAccess,
   RouteSpec,
 } from './route-spec.ts';
+
+import { byKey, bySession, endsSessions, signInDone } from './route-table/item-families.ts';
+
 export { DEFAULT_THROTTLE, FUNCTION_TIMEOUT_SECONDS } from './route-spec.ts';
 
 export const routes = {
@@ -72,7 +76,7 @@ export const routes = {
     entry: 'functions/health/status.ts',
     errorStyle: 'app',
     auth: 'none',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: ['health'] },
     contract: { responses: { 200: StatusReport }, errors: [] },
   },
   jwks: {
@@ -102,7 +106,7 @@ export const routes = {
     entry: 'functions/auth/code-start.ts',
     errorStyle: 'app',
     auth: 'key-optional',
-    access: { table: 'readwrite', mail: true, codeKey: true },
+    access: { table: 'readwrite', mail: true, codeKey: true, items: [...byKey, 'account', 'rate', 'device'] },
     // Every start sends an email.
     throttle: MAIL_THROTTLE,
     contract: {
@@ -119,7 +123,7 @@ export const routes = {
     entry: 'functions/auth/code-verify.ts',
     errorStyle: 'app',
     auth: 'key-optional',
-    access: { table: 'readwrite', sign: true, codeKey: true },
+    access: { table: 'readwrite', sign: true, codeKey: true, items: signInDone },
     throttle: CODE_CHECK_THROTTLE,
     contract: {
       body: { json: CodeBody },
@@ -145,7 +149,7 @@ export const routes = {
     entry: 'functions/auth/code-approve.ts',
     errorStyle: 'app',
     auth: 'key-optional',
-    access: { table: 'readwrite', codeKey: true },
+    access: { table: 'readwrite', codeKey: true, items: [...byKey, 'account', 'rate', 'device'] },
     throttle: CODE_CHECK_THROTTLE,
     contract: {
       body: { json: CodeBody },
@@ -169,7 +173,7 @@ export const routes = {
     entry: 'functions/auth/code-poll.ts',
     errorStyle: 'app',
     auth: 'none',
-    access: { table: 'readwrite', sign: true },
+    access: { table: 'readwrite', sign: true, items: signInDone },
     // An agent polls every 5 s (`interval`): 250 agents waiting at once.
     throttle: { rate: 50, burst: 100 },
     contract: {
@@ -195,7 +199,7 @@ export const routes = {
     entry: 'functions/auth/code-peek.ts',
     errorStyle: 'app',
     auth: 'secret-key',
-    access: { table: 'readwrite' },
+    access: { table: 'readwrite', items: [...byKey, 'account', 'rate'] },
     // Test domains only.
     throttle: { rate: 5, burst: 10 },
     contract: {
@@ -210,7 +214,7 @@ export const routes = {
     entry: 'functions/auth/session.ts',
     errorStyle: 'app',
     auth: 'session-optional',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: [...bySession, ...byKey, 'impersonation'] },
     // Every page load of every platform asks, signed in or not.
     throttle: { rate: 500, burst: 1000 },
     contract: { responses: { 200: SessionInfo }, errors: [...credentialErrors] },
@@ -221,7 +225,7 @@ export const routes = {
     entry: 'functions/auth/refresh.ts',
     errorStyle: 'app',
     auth: 'session',
-    access: { table: 'readwrite', sign: true },
+    access: { table: 'readwrite', sign: true, items: endsSessions },
     // rateLimited: concurrent writes kept cancelling the refresh with its statistics counters.
     contract: {
       responses: { 200: SignInResult },
@@ -234,7 +238,7 @@ export const routes = {
     entry: 'functions/auth/sign-out.ts',
     errorStyle: 'app',
     auth: 'sign-out',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: endsSessions },
     audit: ['impersonation.ended'],
     contract: { responses: { 200: SignedOut }, errors: [] },
   },
@@ -244,7 +248,7 @@ export const routes = {
     entry: 'functions/auth/list-sessions.ts',
     errorStyle: 'app',
     auth: 'session',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: [...bySession, ...byKey] },
     contract: { responses: { 200: SessionList }, errors: [...credentialErrors] },
   },
   revokeSessionById: {
@@ -253,7 +257,7 @@ export const routes = {
     entry: 'functions/auth/revoke-session-by-id.ts',
     errorStyle: 'app',
     auth: 'session',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: endsSessions },
     audit: ['impersonation.ended'],
     contract: {
       body: { json: RevokeSessionBody },
@@ -267,7 +271,7 @@ export const routes = {
     entry: 'functions/auth/revoke-other-sessions.ts',
     errorStyle: 'app',
     auth: 'session',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: endsSessions },
     audit: ['impersonation.ended'],
     contract: { responses: { 200: Revoked }, errors: [...credentialErrors, 'forbidden'] },
   },
@@ -277,7 +281,7 @@ export const routes = {
     entry: 'functions/auth/update-user.ts',
     errorStyle: 'app',
     auth: 'session',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: [...bySession, ...byKey, 'image'] },
     contract: {
       body: { json: UpdateUserBody },
       responses: { 200: UserResult },
@@ -292,7 +296,7 @@ export const routes = {
     entry: 'functions/images/get-image.ts',
     errorStyle: 'app',
     auth: 'none',
-    access: { table: 'read' },
+    access: { table: 'read', items: ['image'] },
     contract: {
       params: ImagePath,
       headers: ConditionalGet,

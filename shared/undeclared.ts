@@ -2,6 +2,7 @@ import type { CodeHasher } from './crypto/code-hasher.ts';
 import type { SecretSealer } from './crypto/secret-sealer.ts';
 import type { Signer } from './crypto/signer.ts';
 import type { Mailer } from './mail/mailer.ts';
+import { type AdapterPort, accessNamed } from './route-access.ts';
 import type { Db } from './store/db.ts';
 
 /**
@@ -12,14 +13,14 @@ export class UndeclaredAccessError extends Error {
   override readonly name = 'UndeclaredAccessError';
 }
 
-const refusal = (route: string, port: string, access: string) =>
-  new UndeclaredAccessError(`${route} used deps.${port}, but its route declares no ${access} access`);
+const refusal = (route: string, port: AdapterPort, access = accessNamed(port), used: string = port) =>
+  new UndeclaredAccessError(`${route} used deps.${used}, but its route declares no ${access} access`);
 
 /** Stand-ins for the ports a route did not declare; `route` names it in the error. */
 export const undeclared = {
   db(route: string): Db {
     const fail = (): never => {
-      throw refusal(route, 'db', '`table`');
+      throw refusal(route, 'db');
     };
     return {
       get client(): never {
@@ -31,15 +32,15 @@ export const undeclared = {
     };
   },
   signer(route: string): Signer {
-    const fail = () => Promise.reject(refusal(route, 'signer', '`sign` or `publicKeys`'));
+    const fail = () => Promise.reject(refusal(route, 'signer'));
     return { activeKey: fail, publicKeys: fail, sign: fail };
   },
   mailer(route: string): Mailer {
-    const fail = () => Promise.reject(refusal(route, 'mailer', '`mail`'));
+    const fail = () => Promise.reject(refusal(route, 'mailer'));
     return { send: fail, isSuppressed: fail };
   },
   codeHasher(route: string): CodeHasher {
-    return { hash: () => Promise.reject(refusal(route, 'codeHasher', '`codeKey`')) };
+    return { hash: () => Promise.reject(refusal(route, 'codeHasher')) };
   },
   /** A route that declares `seal: 'encrypt'` may seal but not open, and `'decrypt'` the reverse. */
   sealer(route: string, declared?: SecretSealer, access?: 'encrypt' | 'decrypt'): SecretSealer {
@@ -47,11 +48,11 @@ export const undeclared = {
       seal:
         declared && access === 'encrypt'
           ? (applicationId, plaintext) => declared.seal(applicationId, plaintext)
-          : () => Promise.reject(refusal(route, 'sealer.seal', "`seal: 'encrypt'`")),
+          : () => Promise.reject(refusal(route, 'sealer', "`seal: 'encrypt'`", 'sealer.seal')),
       open:
         declared && access === 'decrypt'
           ? (applicationId, sealed) => declared.open(applicationId, sealed)
-          : () => Promise.reject(refusal(route, 'sealer.open', "`seal: 'decrypt'`")),
+          : () => Promise.reject(refusal(route, 'sealer', "`seal: 'decrypt'`", 'sealer.open')),
     };
   },
 };

@@ -2,6 +2,7 @@
 import { ApiKeyCreated, ApiKeyList, ApiKeySummary } from '../contracts/management.ts';
 import type { RouteSpec } from '../route-spec.ts';
 import { ApiKeyPath, ApplicationPath, CreateApiKeyBody } from '../tenancy/schemas.ts';
+import { manager } from './item-families.ts';
 import { manageErrors, writeErrors } from './organizations.ts';
 
 export const apiKeyRoutes = {
@@ -11,7 +12,7 @@ export const apiKeyRoutes = {
     entry: 'functions/api-keys/create.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: [...manager, 'audit'] },
     permission: { action: 'apiKeys.create', from: 'body' },
     audit: ['apiKey.created'],
     contract: {
@@ -26,7 +27,7 @@ export const apiKeyRoutes = {
     entry: 'functions/api-keys/list.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: manager },
     permission: { action: 'apiKeys.list', from: 'params' },
     contract: { params: ApplicationPath, responses: { 200: ApiKeyList }, errors: manageErrors },
   },
@@ -36,7 +37,7 @@ export const apiKeyRoutes = {
     entry: 'functions/api-keys/revoke.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: [...manager, 'audit'] },
     permission: { action: 'apiKeys.revoke', from: 'params' },
     audit: ['apiKey.revoked'],
     contract: {

@@ -9,6 +9,7 @@ import {
   PageQuery,
   UpdateApplicationBody,
 } from '../tenancy/schemas.ts';
+import { byKey, manager } from './item-families.ts';
 import { manageErrors, writeErrors } from './organizations.ts';
 
 export const applicationRoutes = {
@@ -18,7 +19,11 @@ export const applicationRoutes = {
     entry: 'functions/applications/create.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: {
+      table: 'readwrite',
+      publicKeys: true,
+      items: [...manager, 'organizationApplications', 'audit'],
+    },
     permission: { action: 'applications.create', from: 'params' },
     audit: ['application.created'],
     contract: {
@@ -34,7 +39,7 @@ export const applicationRoutes = {
     entry: 'functions/applications/list.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: [...manager, 'organizationApplications'] },
     permission: { action: 'applications.list', from: 'params' },
     contract: {
       params: OrganizationPath,
@@ -49,7 +54,7 @@ export const applicationRoutes = {
     entry: 'functions/applications/get.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: manager },
     permission: { action: 'applications.read', from: 'params' },
     contract: { params: ApplicationPath, responses: { 200: ApplicationView }, errors: manageErrors },
   },
@@ -59,7 +64,7 @@ export const applicationRoutes = {
     entry: 'functions/applications/update.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: [...manager, 'resource', 'audit'] },
     permission: { action: 'applications.update', from: 'params' },
     audit: ['application.updated'],
     contract: {
@@ -75,7 +80,12 @@ export const applicationRoutes = {
     entry: 'functions/applications/delete.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: {
+      table: 'readwrite',
+      publicKeys: true,
+      // Its running impersonations end with it (their records, sessions and trail entries).
+      items: [...manager, 'organizationApplications', 'resource', 'audit', 'impersonation'],
+    },
     permission: { action: 'applications.delete', from: 'params' },
     audit: ['application.deleted', 'impersonation.ended'],
     contract: {
@@ -91,7 +101,7 @@ export const applicationRoutes = {
     entry: 'functions/applications/by-api-key.ts',
     errorStyle: 'app',
     auth: 'api-key',
-    access: { table: 'readwrite' },
+    access: { table: 'readwrite', items: byKey },
     contract: { responses: { 200: PublicApplication }, errors: [...credentialErrors] },
   },
 } as const satisfies Record<string, RouteSpec>;

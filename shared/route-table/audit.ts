@@ -2,6 +2,7 @@
 import { AuditList, AuditQuery } from '../contracts/audit.ts';
 import type { RouteSpec } from '../route-spec.ts';
 import { ApplicationPath, OrganizationPath } from '../tenancy/schemas.ts';
+import { manager } from './item-families.ts';
 import { manageErrors } from './organizations.ts';
 
 export const auditRoutes = {
@@ -11,7 +12,7 @@ export const auditRoutes = {
     entry: 'functions/audit/application.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: [...manager, 'audit'] },
     permission: { action: 'audit.read', from: 'params' },
     contract: {
       params: ApplicationPath,
@@ -27,7 +28,7 @@ export const auditRoutes = {
     entry: 'functions/audit/organization.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: [...manager, 'audit'] },
     permission: { action: 'organizationAudit.read', from: 'params' },
     contract: {
       params: OrganizationPath,

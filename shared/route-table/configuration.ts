@@ -6,6 +6,7 @@ import { ConfigurationView } from '../contracts/configuration.ts';
 import type { RouteSpec } from '../route-spec.ts';
 import { ConfigurationInput, ConfigurationPatch } from '../tenancy/configuration-document.ts';
 import { ApplicationPath } from '../tenancy/schemas.ts';
+import { manager } from './item-families.ts';
 import { manageErrors, writeErrors } from './organizations.ts';
 
 export const configurationRoutes = {
@@ -15,7 +16,7 @@ export const configurationRoutes = {
     entry: 'functions/configuration/get.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: manager },
     permission: { action: 'configuration.read', from: 'params' },
     contract: { params: ApplicationPath, responses: { 200: ConfigurationView }, errors: manageErrors },
   },
@@ -25,7 +26,13 @@ export const configurationRoutes = {
     entry: 'functions/configuration/replace.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true, seal: 'encrypt' },
+    access: {
+      table: 'readwrite',
+      publicKeys: true,
+      seal: 'encrypt',
+      // A change of social sign-in appends its audit entry in the configuration's transaction.
+      items: [...manager, 'resource', 'audit'],
+    },
     permission: { action: 'configuration.write', from: 'params' },
     audit: ['configuration.changed', 'socialSignIn.changed'],
     contract: {
@@ -42,7 +49,12 @@ export const configurationRoutes = {
     entry: 'functions/configuration/patch.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true, seal: 'encrypt' },
+    access: {
+      table: 'readwrite',
+      publicKeys: true,
+      seal: 'encrypt',
+      items: [...manager, 'resource', 'audit'],
+    },
     permission: { action: 'configuration.write', from: 'params' },
     audit: ['configuration.changed', 'socialSignIn.changed'],
     contract: {

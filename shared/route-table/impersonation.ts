@@ -6,6 +6,7 @@ import {
   ImpersonationPath,
   StartImpersonationBody,
 } from '../tenancy/impersonation-schemas.ts';
+import { byKey, bySession, manager } from './item-families.ts';
 import { writeErrors } from './organizations.ts';
 
 export const impersonationRoutes = {
@@ -15,7 +16,12 @@ export const impersonationRoutes = {
     entry: 'functions/impersonation/start.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', sign: true, publicKeys: true },
+    access: {
+      table: 'readwrite',
+      sign: true,
+      publicKeys: true,
+      items: [...manager, 'impersonation', 'audit', 'statistics'],
+    },
     permission: { action: 'impersonation.start', from: 'params' },
     audit: ['impersonation.started'],
     contract: {
@@ -32,7 +38,11 @@ export const impersonationRoutes = {
     entry: 'functions/impersonation/end.ts',
     errorStyle: 'app',
     auth: 'impersonation',
-    access: { table: 'readwrite', publicKeys: true },
+    access: {
+      table: 'readwrite',
+      publicKeys: true,
+      items: [...bySession, ...byKey, 'impersonation', 'audit'],
+    },
     audit: ['impersonation.ended'],
     contract: {
       params: ImpersonationPath,

@@ -26,7 +26,23 @@ export const mcpRoutes = {
     errorStyle: 'mcp',
     auth: 'none',
     // readwrite: the one writing tool (auth_revoke_user_sessions); publicKeys: the token's signature.
-    access: { table: 'readwrite', publicKeys: true },
+    access: {
+      table: 'readwrite',
+      publicKeys: true,
+      // The grant (in its user's partition), the application, the caller's membership of the owning
+      // organization (read on every call), and what the tools read and write: the application's users,
+      // statistics and tenant organizations; revoking sessions ends impersonations and records it.
+      items: [
+        'user',
+        'application',
+        'organization',
+        'applicationUsers',
+        'applicationOrganizations',
+        'statistics',
+        'audit',
+        'impersonation',
+      ],
+    },
     // The write tool (auth_revoke_user_sessions) records what the management route does.
     audit: ['user.sessionsRevoked', 'impersonation.ended'],
     contract: {

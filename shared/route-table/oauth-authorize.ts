@@ -14,6 +14,7 @@ import {
   SignInBridgeVerifyForm,
 } from '../contracts/oauth-authorize.ts';
 import { bodyErrors, CODE_CHECK_THROTTLE, MAIL_THROTTLE, type RouteSpec } from '../route-spec.ts';
+import { bySession, signInDone } from './item-families.ts';
 
 const html = { raw: 'text/html' } as const;
 
@@ -24,7 +25,13 @@ export const oauthAuthorizeRoutes = {
     entry: 'functions/oauth/authorize.ts',
     errorStyle: 'oauth',
     auth: 'platform-cookie',
-    access: { table: 'readwrite', publicKeys: true },
+    access: {
+      table: 'readwrite',
+      publicKeys: true,
+      // The platform cookie's session; the resource, the application and the membership (the role);
+      // the pending request written.
+      items: [...bySession, 'resource', 'application', 'organization', 'oauthRequest'],
+    },
     contract: {
       query: AuthorizeQuery,
       // 400 HTML: an error for the client shown with a link instead of redirected (no session, no role).
@@ -40,7 +47,12 @@ export const oauthAuthorizeRoutes = {
     auth: 'none',
     // The browser's recent accounts (docs/oauth.md "Recent accounts"): their signed cookie and the
     // per-IP limit.
-    access: { table: 'readwrite', codeKey: true },
+    access: {
+      table: 'readwrite',
+      codeKey: true,
+      // With recent accounts: their profiles and the per-IP limit.
+      items: ['oauthRequest', 'application', 'rate', 'user'],
+    },
     contract: { query: SignInBridgeQuery, responses: { 200: html }, errors: ['invalidRequest'] },
   },
   oauthSignInStart: {
@@ -49,7 +61,12 @@ export const oauthAuthorizeRoutes = {
     entry: 'functions/oauth/login-start.ts',
     errorStyle: 'html',
     auth: 'none',
-    access: { table: 'readwrite', mail: true, codeKey: true },
+    access: {
+      table: 'readwrite',
+      mail: true,
+      codeKey: true,
+      items: ['oauthRequest', 'application', 'account', 'rate', 'device', 'user'],
+    },
     // Every post sends an email, as `POST /auth/code/start` does.
     throttle: MAIL_THROTTLE,
     contract: {
@@ -64,7 +81,7 @@ export const oauthAuthorizeRoutes = {
     entry: 'functions/oauth/login-verify.ts',
     errorStyle: 'html',
     auth: 'none',
-    access: { table: 'readwrite', sign: true, codeKey: true },
+    access: { table: 'readwrite', sign: true, codeKey: true, items: [...signInDone, 'oauthRequest'] },
     throttle: CODE_CHECK_THROTTLE,
     contract: {
       body: { form: SignInBridgeVerifyForm },
@@ -88,7 +105,12 @@ export const oauthAuthorizeRoutes = {
     entry: 'functions/oauth/login-forget.ts',
     errorStyle: 'html',
     auth: 'none',
-    access: { table: 'readwrite', codeKey: true },
+    access: {
+      table: 'readwrite',
+      codeKey: true,
+      // The pending request, then forgetRecentAccount's reads: the limit, the profiles, their applications.
+      items: ['oauthRequest', 'rate', 'user', 'application'],
+    },
     contract: {
       body: { form: SignInBridgeForgetForm },
       responses: { 303: NoBody },
@@ -101,7 +123,12 @@ export const oauthAuthorizeRoutes = {
     entry: 'functions/oauth/consent.ts',
     errorStyle: 'html',
     auth: 'platform-cookie',
-    access: { table: 'readwrite', publicKeys: true },
+    access: {
+      table: 'readwrite',
+      publicKeys: true,
+      // The request spent, the role read again, the code written.
+      items: [...bySession, 'oauthRequest', 'application', 'organization', 'authorizationCode'],
+    },
     contract: {
       body: { form: ConsentForm },
       responses: { 303: NoBody },

@@ -34,7 +34,7 @@ export const oauthDiscoveryRoutes = {
     entry: 'functions/well-known/oauth-protected-resource-application.ts',
     errorStyle: 'app',
     auth: 'none',
-    access: { table: 'read' },
+    access: { table: 'read', items: ['application'] },
     contract: {
       params: ProtectedResourcePath,
       responses: { 200: ProtectedResourceMetadata },

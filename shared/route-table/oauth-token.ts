@@ -11,6 +11,7 @@ import {
   TokenResponse,
 } from '../contracts/oauth-token.ts';
 import { bodyErrors, credentialErrors, type RouteSpec } from '../route-spec.ts';
+import { byKey, bySession } from './item-families.ts';
 
 export const oauthTokenRoutes = {
   /**
@@ -23,7 +24,15 @@ export const oauthTokenRoutes = {
     entry: 'functions/oauth/token.ts',
     errorStyle: 'oauth',
     auth: 'none',
-    access: { table: 'readwrite', sign: true, codeKey: true },
+    access: {
+      table: 'readwrite',
+      sign: true,
+      codeKey: true,
+      // The code or refresh token by hash, the grant (in its user's partition), the user's role on
+      // the application (the application and the owning organization's membership), and the holder of
+      // an external resource (it may have been released since the consent).
+      items: ['authorizationCode', 'refreshToken', 'user', 'application', 'organization', 'resource'],
+    },
     contract: {
       headers: TokenHeaders,
       body: { form: TokenForm },
@@ -47,7 +56,7 @@ export const oauthTokenRoutes = {
     entry: 'functions/auth/list-connections.ts',
     errorStyle: 'app',
     auth: 'session',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: [...bySession, ...byKey] },
     contract: { responses: { 200: ConnectionList }, errors: [...credentialErrors] },
   },
   /** Like `POST /auth/revoke-session-by-id`: another user's or an unknown id answers `revoked: false`. */
@@ -57,7 +66,7 @@ export const oauthTokenRoutes = {
     entry: 'functions/auth/revoke-connection.ts',
     errorStyle: 'app',
     auth: 'session',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: [...bySession, ...byKey] },
     contract: {
       body: { json: RevokeConnectionBody },
       responses: { 200: ConnectionRevoked },

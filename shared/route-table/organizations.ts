@@ -21,6 +21,7 @@ import {
   OrganizationBody,
   OrganizationPath,
 } from '../tenancy/schemas.ts';
+import { manager } from './item-families.ts';
 
 /**
  * Errors of every management route: no credential, a role or key that may not, an unknown target,
@@ -37,7 +38,7 @@ export const organizationRoutes = {
     entry: 'functions/organizations/create.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: [...manager, 'audit'] },
     permission: { action: 'organizations.create' },
     audit: ['organization.created'],
     contract: {
@@ -52,7 +53,7 @@ export const organizationRoutes = {
     entry: 'functions/organizations/list.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: [...manager, 'userMemberships'] },
     permission: { action: 'organizations.list' },
     contract: { responses: { 200: OrganizationList }, errors: manageErrors },
   },
@@ -62,7 +63,7 @@ export const organizationRoutes = {
     entry: 'functions/organizations/get.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: manager },
     permission: { action: 'organizations.read', from: 'params' },
     contract: { params: OrganizationPath, responses: { 200: OrganizationView }, errors: manageErrors },
   },
@@ -72,7 +73,7 @@ export const organizationRoutes = {
     entry: 'functions/organizations/update.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: [...manager, 'audit'] },
     permission: { action: 'organizations.update', from: 'params' },
     audit: ['organization.updated'],
     contract: {
@@ -88,7 +89,11 @@ export const organizationRoutes = {
     entry: 'functions/organizations/delete.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: {
+      table: 'readwrite',
+      publicKeys: true,
+      items: [...manager, 'organizationApplications', 'invitation', 'audit'],
+    },
     permission: { action: 'organizations.delete', from: 'params' },
     audit: ['organization.deleted'],
     contract: {
@@ -103,7 +108,7 @@ export const organizationRoutes = {
     entry: 'functions/organizations/list-members.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: manager },
     permission: { action: 'members.list', from: 'params' },
     contract: { params: OrganizationPath, responses: { 200: MemberList }, errors: manageErrors },
   },
@@ -113,7 +118,7 @@ export const organizationRoutes = {
     entry: 'functions/organizations/add-member.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: [...manager, 'invitation', 'audit'] },
     permission: { action: 'members.add', from: 'params' },
     audit: ['invitation.sent'],
     contract: {
@@ -129,7 +134,13 @@ export const organizationRoutes = {
     entry: 'functions/organizations/update-member.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: {
+      table: 'readwrite',
+      publicKeys: true,
+      // Losing the role or the membership ends the member's running impersonations: their records,
+      // their sessions (the user family, in manager) and their trail entries.
+      items: [...manager, 'audit', 'impersonation'],
+    },
     permission: { action: 'members.change', from: 'params' },
     audit: ['member.roleChanged', 'impersonation.ended'],
     contract: {
@@ -145,7 +156,7 @@ export const organizationRoutes = {
     entry: 'functions/organizations/remove-member.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: [...manager, 'audit', 'impersonation'] },
     // Any member may leave; removing another is decided by mayChangeMember (shared/tenancy/permissions.ts).
     permission: { action: 'members.leave', from: 'params' },
     audit: ['member.removed', 'member.left', 'impersonation.ended'],
@@ -161,7 +172,12 @@ export const organizationRoutes = {
     entry: 'functions/organizations/list-invitations.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'read', publicKeys: true },
+    access: {
+      table: 'read',
+      publicKeys: true,
+      // The organization's invitations on gsi1, then their inviters' memberships (ORG#, in manager).
+      items: [...manager, 'organizationInvitations'],
+    },
     permission: { action: 'invitations.read', from: 'params' },
     contract: { params: OrganizationPath, responses: { 200: PendingInvitationList }, errors: manageErrors },
   },
@@ -171,7 +187,7 @@ export const organizationRoutes = {
     entry: 'functions/organizations/revoke-invitation.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: [...manager, 'invitation', 'audit'] },
     permission: { action: 'invitations.revoke', from: 'params' },
     audit: ['invitation.revoked'],
     contract: {
@@ -186,7 +202,7 @@ export const organizationRoutes = {
     entry: 'functions/invitations/list.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: [...manager, 'invitation'] },
     permission: { action: 'invitations.list' },
     contract: { responses: { 200: InvitationList }, errors: manageErrors },
   },
@@ -196,7 +212,7 @@ export const organizationRoutes = {
     entry: 'functions/invitations/accept.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: [...manager, 'invitation', 'audit'] },
     permission: { action: 'invitations.respond' },
     audit: ['invitation.accepted'],
     contract: {
@@ -211,7 +227,7 @@ export const organizationRoutes = {
     entry: 'functions/invitations/decline.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'readwrite', publicKeys: true },
+    access: { table: 'readwrite', publicKeys: true, items: [...manager, 'invitation', 'audit'] },
     permission: { action: 'invitations.respond' },
     audit: ['invitation.declined'],
     contract: { params: OrganizationPath, responses: { 204: NoBody }, errors: manageErrors },

@@ -14,7 +14,12 @@ export const recentAccountRoutes = {
     entry: 'functions/recent-accounts/list.ts',
     errorStyle: 'app',
     auth: 'none',
-    access: { table: 'readwrite', codeKey: true },
+    access: {
+      table: 'readwrite',
+      codeKey: true,
+      // The per-IP limit, the profiles of the cookie's accounts and their applications.
+      items: ['rate', 'user', 'application'],
+    },
     contract: { responses: { 200: RecentAccountList }, errors: ['rateLimited'] },
   },
   // Changes only from the service's own pages (the sign-in bridge's Origin rule): 403 otherwise.
@@ -24,7 +29,7 @@ export const recentAccountRoutes = {
     entry: 'functions/recent-accounts/forget.ts',
     errorStyle: 'app',
     auth: 'none',
-    access: { table: 'readwrite', codeKey: true },
+    access: { table: 'readwrite', codeKey: true, items: ['rate', 'user', 'application'] },
     contract: {
       params: RecentAccountPath,
       responses: { 200: RecentAccountList },
@@ -37,7 +42,7 @@ export const recentAccountRoutes = {
     entry: 'functions/recent-accounts/forget-all.ts',
     errorStyle: 'app',
     auth: 'none',
-    access: { table: 'readwrite', codeKey: true },
+    access: { table: 'readwrite', codeKey: true, items: ['rate'] },
     contract: { responses: { 200: RecentAccountList }, errors: ['forbidden', 'rateLimited'] },
   },
 } as const satisfies Record<string, RouteSpec>;

@@ -17,6 +17,7 @@ import {
   SocialStartQuery,
 } from '../contracts/social.ts';
 import { bodyErrors, CODE_CHECK_THROTTLE, credentialErrors, type RouteSpec } from '../route-spec.ts';
+import { byKey } from './item-families.ts';
 
 export const socialRoutes = {
   // The application's own sign-in page: its providers and the browser's recent accounts of it,
@@ -27,7 +28,12 @@ export const socialRoutes = {
     entry: 'functions/social/page.ts',
     errorStyle: 'html',
     auth: 'none',
-    access: { table: 'readwrite', codeKey: true },
+    access: {
+      table: 'readwrite',
+      codeKey: true,
+      // The application's page: it, the per-IP limits, the profiles of the cookie's accounts.
+      items: ['application', 'rate', 'user'],
+    },
     contract: {
       params: SocialPagePath,
       // `return_to` and `state` as the start takes them, passed on to the page's links and forms.
@@ -43,7 +49,7 @@ export const socialRoutes = {
     entry: 'functions/social/forget.ts',
     errorStyle: 'html',
     auth: 'none',
-    access: { table: 'readwrite', codeKey: true },
+    access: { table: 'readwrite', codeKey: true, items: ['rate', 'user', 'application'] },
     contract: {
       params: SocialPagePath,
       body: { form: SocialForgetForm },
@@ -58,7 +64,7 @@ export const socialRoutes = {
     errorStyle: 'html',
     auth: 'none',
     throttle: CODE_CHECK_THROTTLE,
-    access: { table: 'readwrite' },
+    access: { table: 'readwrite', items: ['application', 'rate', 'social'] },
     contract: {
       params: SocialPath,
       query: SocialStartQuery,
@@ -74,7 +80,13 @@ export const socialRoutes = {
     auth: 'none',
     // The owner's client secret is opened here and nowhere else (docs/security.md "Provider client secrets");
     // the recent-accounts cookie is signed under the code-hash key.
-    access: { table: 'readwrite', seal: 'decrypt', codeKey: true },
+    access: {
+      table: 'readwrite',
+      seal: 'decrypt',
+      codeKey: true,
+      // A first sign-in creates the account, its user and tenant organization, and counts the new user.
+      items: ['application', 'rate', 'social', 'account', 'user', 'organization', 'statistics'],
+    },
     contract: {
       params: SocialPath,
       query: SocialCallbackQuery,
@@ -99,7 +111,7 @@ export const socialRoutes = {
     errorStyle: 'app',
     auth: 'api-key',
     throttle: CODE_CHECK_THROTTLE,
-    access: { table: 'readwrite', sign: true },
+    access: { table: 'readwrite', sign: true, items: [...byKey, 'social', 'account', 'user', 'statistics'] },
     contract: {
       body: { json: SocialExchangeBody },
       responses: { 200: SignInResult },

@@ -6,6 +6,7 @@ import { Statistics } from '../contracts/statistics.ts';
 import type { RouteSpec } from '../route-spec.ts';
 import { ApplicationPath } from '../tenancy/schemas.ts';
 import { StatisticsQuery } from '../tenancy/statistics-query.ts';
+import { manager } from './item-families.ts';
 import { manageErrors } from './organizations.ts';
 
 export const statisticsRoutes = {
@@ -15,7 +16,7 @@ export const statisticsRoutes = {
     entry: 'functions/insights/statistics.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: { table: 'read', publicKeys: true },
+    access: { table: 'read', publicKeys: true, items: [...manager, 'statistics'] },
     permission: { action: 'statistics.read', from: 'params' },
     contract: {
       params: ApplicationPath,

@@ -13,6 +13,7 @@ import {
   TenantMemberPath,
   TenantOrganizationPath,
 } from '../tenancy/schemas.ts';
+import { manager } from './item-families.ts';
 import { manageErrors, writeErrors } from './organizations.ts';
 
 const read = { table: 'read', publicKeys: true } as const;
@@ -28,7 +29,7 @@ export const tenantOrganizationRoutes = {
     entry: 'functions/tenant-organizations/list.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: read,
+    access: { ...read, items: [...manager, 'applicationOrganizations'] },
     permission: readOrgs,
     contract: {
       params: ApplicationPath,
@@ -43,7 +44,7 @@ export const tenantOrganizationRoutes = {
     entry: 'functions/tenant-organizations/create.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: readwrite,
+    access: { ...readwrite, items: [...manager, 'applicationOrganizations', 'audit'] },
     permission: writeOrgs,
     audit: ['tenantOrganization.created'],
     contract: {
@@ -59,7 +60,7 @@ export const tenantOrganizationRoutes = {
     entry: 'functions/tenant-organizations/get.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: read,
+    access: { ...read, items: manager },
     permission: readOrgs,
     contract: {
       params: TenantOrganizationPath,
@@ -73,7 +74,7 @@ export const tenantOrganizationRoutes = {
     entry: 'functions/tenant-organizations/update.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: readwrite,
+    access: { ...readwrite, items: [...manager, 'audit'] },
     permission: writeOrgs,
     audit: ['tenantOrganization.updated'],
     contract: {
@@ -89,7 +90,7 @@ export const tenantOrganizationRoutes = {
     entry: 'functions/tenant-organizations/delete.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: readwrite,
+    access: { ...readwrite, items: [...manager, 'userMemberships', 'audit'] },
     permission: writeOrgs,
     audit: ['tenantOrganization.deleted'],
     contract: {
@@ -104,7 +105,7 @@ export const tenantOrganizationRoutes = {
     entry: 'functions/tenant-organizations/list-members.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: read,
+    access: { ...read, items: manager },
     permission: readOrgs,
     contract: { params: TenantOrganizationPath, responses: { 200: MemberList }, errors: manageErrors },
   },
@@ -114,7 +115,7 @@ export const tenantOrganizationRoutes = {
     entry: 'functions/tenant-organizations/add-member.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: readwrite,
+    access: { ...readwrite, items: [...manager, 'audit'] },
     permission: writeOrgs,
     audit: ['tenantMember.added'],
     contract: {
@@ -130,7 +131,7 @@ export const tenantOrganizationRoutes = {
     entry: 'functions/tenant-organizations/update-member.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: readwrite,
+    access: { ...readwrite, items: [...manager, 'audit'] },
     permission: writeOrgs,
     audit: ['tenantMember.roleChanged'],
     contract: {
@@ -146,7 +147,7 @@ export const tenantOrganizationRoutes = {
     entry: 'functions/tenant-organizations/remove-member.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: readwrite,
+    access: { ...readwrite, items: [...manager, 'audit'] },
     permission: writeOrgs,
     audit: ['tenantMember.removed'],
     contract: {

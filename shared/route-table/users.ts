@@ -4,6 +4,7 @@ import { ManagedUser, ManagedUserList, SessionsRevoked } from '../contracts/user
 import type { RouteSpec } from '../route-spec.ts';
 import { ApplicationPath, PageQuery, SearchQuery, UserPath } from '../tenancy/schemas.ts';
 import { UpdateUserBody } from '../users/schemas.ts';
+import { manager } from './item-families.ts';
 import { manageErrors, writeErrors } from './organizations.ts';
 
 const read = { table: 'read', publicKeys: true } as const;
@@ -20,7 +21,7 @@ export const userRoutes = {
     entry: 'functions/users/list.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: read,
+    access: { ...read, items: [...manager, 'applicationUsers'] },
     permission: readUsers,
     contract: {
       params: ApplicationPath,
@@ -36,7 +37,7 @@ export const userRoutes = {
     entry: 'functions/users/search.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: read,
+    access: { ...read, items: [...manager, 'applicationUsers'] },
     permission: readUsers,
     contract: {
       params: ApplicationPath,
@@ -51,7 +52,7 @@ export const userRoutes = {
     entry: 'functions/users/get.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: read,
+    access: { ...read, items: manager },
     permission: readUsers,
     contract: { params: UserPath, responses: { 200: ManagedUser }, errors: manageErrors },
   },
@@ -61,7 +62,7 @@ export const userRoutes = {
     entry: 'functions/users/update.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: readwrite,
+    access: { ...readwrite, items: [...manager, 'image', 'audit'] },
     permission: writeUsers,
     audit: ['user.updated'],
     contract: {
@@ -77,7 +78,11 @@ export const userRoutes = {
     entry: 'functions/users/disable.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: readwrite,
+    access: {
+      ...readwrite,
+      // Ending the user's sessions ends a live impersonation of it too: its record and audit entry.
+      items: [...manager, 'statistics', 'impersonation', 'audit'],
+    },
     permission: writeUsers,
     audit: ['user.disabled', 'impersonation.ended'],
     contract: { params: UserPath, responses: { 200: ManagedUser }, errors: userWriteErrors },
@@ -88,7 +93,7 @@ export const userRoutes = {
     entry: 'functions/users/enable.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: readwrite,
+    access: { ...readwrite, items: [...manager, 'audit'] },
     permission: writeUsers,
     audit: ['user.enabled'],
     contract: { params: UserPath, responses: { 200: ManagedUser }, errors: userWriteErrors },
@@ -99,7 +104,10 @@ export const userRoutes = {
     entry: 'functions/users/delete.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: readwrite,
+    access: {
+      ...readwrite,
+      items: [...manager, 'image', 'statistics', 'userMemberships', 'impersonation', 'audit'],
+    },
     permission: writeUsers,
     audit: ['user.deleted', 'impersonation.ended'],
     contract: { params: UserPath, responses: { 204: NoBody }, errors: userWriteErrors },
@@ -110,7 +118,7 @@ export const userRoutes = {
     entry: 'functions/users/revoke-sessions.ts',
     errorStyle: 'app',
     auth: 'manage',
-    access: readwrite,
+    access: { ...readwrite, items: [...manager, 'statistics', 'impersonation', 'audit'] },
     permission: writeUsers,
     audit: ['user.sessionsRevoked', 'impersonation.ended'],
     contract: { params: UserPath, responses: { 200: SessionsRevoked }, errors: manageErrors },

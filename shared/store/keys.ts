@@ -143,7 +143,7 @@ export const keys = {
  * The item families of the table (docs/data-model.md, "Item families and table grants"), by the partition-key
  * prefix every key of the family starts with: `table` families are partitions of the table (`pk`), `index`
  * families are partitions of gsi1/gsi2 (`gsi1pk`, `gsi2pk`), which a Query on an index is authorized by. A
- * route declares the families it touches (shared/route-items.ts); lib/grants.ts renders them as
+ * route declares the families it touches (its entry's `access.items`); lib/grants.ts renders them as
  * `dynamodb:LeadingKeys` conditions, so a function cannot reach a partition of another family. `*` is IAM's
  * wildcard (`StringLike`); no prefix is a prefix of another family's, except that `USER#` names both the
  * users' partitions and their memberships on gsi1.

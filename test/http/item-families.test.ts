@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeItems } from '../../shared/route-items.ts';
-import { type RouteId, routeList, routes } from '../../shared/routes.ts';
+import { type RouteAccess, type RouteId, routeList, routes } from '../../shared/routes.ts';
+import type { ItemFamily } from '../../shared/store/keys.ts';
 import type { TestApp } from '../support/app.ts';
 import {
   deviceAdministrationAndTeardownPaths,
@@ -12,7 +12,7 @@ import { familiesOf, PartitionRecorder, routeOf, type TouchedPartition } from '.
 
 /**
  * docs/security.md, "Table grants: each role reaches only its item families (`dynamodb:LeadingKeys`)": every
- * partition a route's handler touches belongs to an item family the route declares (shared/route-items.ts),
+ * partition a route's handler touches belongs to an item family the route declares (its entry's `access.items`),
  * so the `dynamodb:LeadingKeys` condition its role gets (lib/grants.ts) never refuses it in AWS. The battery
  * runs the sign-in, session and management bootstrap paths one request at a time
  * (test/support/route-battery.ts) and records, with an SDK middleware, the partition keys of every DynamoDB
@@ -57,7 +57,7 @@ beforeAll(async () => {
 });
 afterAll(() => hosts?.close());
 
-describe('the item families each route declares (shared/route-items.ts)', () => {
+describe('the item families each route declares (`access.items`)', () => {
   it('cover every partition the sign-in, session and management paths touch', async () => {
     await signInSessionAndManagementPaths({ ...hosts, app });
     await queue;
@@ -83,6 +83,12 @@ describe('the item families each route declares (shared/route-items.ts)', () => 
   });
 });
 
+/** The item families a route declares. */
+function itemsOf(route: RouteId): readonly ItemFamily[] {
+  const access: RouteAccess = routes[route].access;
+  return access.items ?? [];
+}
+
 /** A route whose contract declares no success at all, only the 405 of a method it does not serve. */
 const onlyRefuses = (route: RouteId): boolean =>
   Object.keys(routes[route].contract.responses).every((status) => status === '405');
@@ -91,7 +97,7 @@ const onlyRefuses = (route: RouteId): boolean =>
 function undeclaredPartitions() {
   return [...seen].flatMap(([route, { touched }]) =>
     touched
-      .filter((partition) => !familiesOf(partition).some((family) => routeItems[route].includes(family)))
+      .filter((partition) => !familiesOf(partition).some((family) => itemsOf(route).includes(family)))
       .map((partition) => ({ route, ...partition, families: familiesOf(partition) })),
   );
 }

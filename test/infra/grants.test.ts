@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
 import { accessStatements, type GrantTargets } from '../../lib/grants.ts';
-import type { RouteAccess } from '../../shared/routes.ts';
+import type { AccessProfile } from '../../shared/routes.ts';
 import type { ItemFamily } from '../../shared/store/keys.ts';
 import { allIdentityStatements } from './policies.ts';
 
@@ -18,7 +18,7 @@ const targets: GrantTargets = {
 };
 
 /** The statements as IAM receives them (after CDK's own rendering and merging). */
-function rendered(access: RouteAccess, items: readonly ItemFamily[] = []) {
+function rendered(access: AccessProfile, items: readonly ItemFamily[] = []) {
   const stack = new Stack(new App({ context: { '@aws-cdk/aws-iam:minimizePolicies': true } }), 'Grants');
   const role = new Role(stack, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
   for (const statement of accessStatements(access, targets, items)) role.addToPrincipalPolicy(statement);

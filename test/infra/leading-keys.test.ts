@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { accessProfileKey } from '../../lib/access-profile.ts';
 import { leadingKeyPatterns } from '../../lib/grants.ts';
-import { routeItems } from '../../shared/route-items.ts';
 import { routeList } from '../../shared/routes.ts';
+import type { ItemFamily } from '../../shared/store/keys.ts';
 import { keyFamilies } from '../../shared/store/keys.ts';
 import { roleStatements } from './policies.ts';
 import { routesByProfile, synthDoorcode } from './synth.ts';
@@ -11,9 +11,12 @@ const { template, logicalId, routeFunction, onlyResourceOf } = synthDoorcode();
 const tableId = onlyResourceOf('AWS::DynamoDB::Table');
 const profiles = routesByProfile(routeList);
 
+/** The item families a route declares (`access.items`). */
+const itemsOf = (route: (typeof routeList)[number]): readonly ItemFamily[] => route.access.items ?? [];
+
 /** The families of every route of `route`'s profile: what its shared role may touch. */
 const profileItems = (route: (typeof routeList)[number]) =>
-  profiles.get(accessProfileKey(route.access))!.flatMap((member) => routeItems[member.id]);
+  profiles.get(accessProfileKey(route.access))!.flatMap(itemsOf);
 
 /** The LeadingKeys patterns each DynamoDB grant of the route's role carries, on the table and on the indexes. */
 function partitionGrants(route: (typeof routeList)[number]) {
@@ -35,8 +38,8 @@ const onPartitions = (patterns: string[]) => ({
 describe('dynamodb:LeadingKeys: each role reaches only the item families its routes declare', () => {
   it('declares families exactly for the routes with table access, and only known ones', () => {
     for (const route of routeList) {
-      expect(routeItems[route.id].length > 0, route.id).toBe(route.access.table !== undefined);
-      for (const family of routeItems[route.id]) expect(keyFamilies).toHaveProperty(family);
+      expect(itemsOf(route).length > 0, route.id).toBe(route.access.table !== undefined);
+      for (const family of itemsOf(route)) expect(keyFamilies).toHaveProperty(family);
     }
   });
 
@@ -81,7 +84,7 @@ describe('dynamodb:LeadingKeys: each role reaches only the item families its rou
       );
       // The route's own families are among the patterns (a shared role has its profile's union).
       for (const where of ['table', 'index'] as const) {
-        const own = leadingKeyPatterns(routeItems[route.id], where);
+        const own = leadingKeyPatterns(itemsOf(route), where);
         expect(where === 'table' ? tableKeys : indexKeys).toEqual(expect.arrayContaining(own));
       }
       // Table statements name the table only; index statements the indexes only, and only Query.

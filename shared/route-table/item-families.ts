@@ -1,0 +1,42 @@
+/**
+ * The item families (shared/store/keys.ts `keyFamilies`) that kinds of route touch together, for
+ * the routes' `access.items` (docs/data-model.md, Item families and table grants): what a caller's
+ * credentials read, what a sign-in writes. docs/security.md says which routes reach many families
+ * and why.
+ */
+import type { ItemFamily } from '../store/keys.ts';
+
+/** A session caller (shared/sessions/resolve.ts): the session and profile, the account it belongs to. */
+export const bySession = ['user', 'account'] as const satisfies readonly ItemFamily[];
+/**
+ * An API key caller: the key by its hash, the application it belongs to (and its last use), and the
+ * application's trail, where the official origin learned from the key's request is recorded.
+ */
+export const byKey = ['apiKey', 'application', 'audit'] as const satisfies readonly ItemFamily[];
+/**
+ * A management caller (auth `manage`): a session or a key, and the permission check on the target
+ * (shared/tenancy/authorize.ts): the organization's membership of the caller, the application.
+ */
+export const manager = [...bySession, ...byKey, 'organization'] as const satisfies readonly ItemFamily[];
+/**
+ * A sign-in that ends in a session (shared/store/sign-in-transaction.ts): the account and its
+ * pending sign-in, the rate limits, the new user and session, a device grant, the organization of
+ * a platform owner, the application's statistics.
+ */
+export const signInDone = [
+  ...byKey,
+  'account',
+  'rate',
+  'user',
+  'device',
+  'organization',
+  'statistics',
+] as const satisfies readonly ItemFamily[];
+/** A session route that ends sessions: the sessions, the day's statistics, an impersonation's record and audit. */
+export const endsSessions = [
+  ...bySession,
+  ...byKey,
+  'statistics',
+  'impersonation',
+  'audit',
+] as const satisfies readonly ItemFamily[];
