@@ -458,7 +458,7 @@ export interface ExchangeInput {
  * `POST /auth/social/exchange`: the SignInResult of a callback's code, once. ONE GetItem (the
  * code), ONE GetItem (the account), then code sign-in's transaction with the code's Delete as its
  * spend, and its one Sign; before it, the key's caller (two GetItem: the key, the application; its
- * use noted once a minute). test/http/call-budget-social.test.ts holds the counts.
+ * use noted once a minute). docs/data-model.md, "Calls per request", holds the counts.
  */
 export async function exchangeSocialCode(deps: Deps, input: ExchangeInput): Promise<SignInResult> {
   const codeHash = sha256Hex(input.code);
