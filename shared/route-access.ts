@@ -3,7 +3,8 @@
  * its grants: the adapters and handler-chain modules it holds. Each is imported by a subpath import
  * (package.json `imports`), so a route's bundle aliases those it does not declare to a stand-in
  * (lib/bundling.ts), and the composition root (shared/deps.ts) gives a port it does not declare a
- * stand-in that names the missing access (shared/undeclared.ts).
+ * stand-in that names the missing access (shared/undeclared.ts). test/unit/route-checklist.test.ts
+ * fails while package.json's `imports` differ from `subpathImports()`.
  */
 import type { AccessProfile, AuthMode } from './route-spec.ts';
 
@@ -67,6 +68,13 @@ export const chainModules: readonly ChainModule[] = [
     usedBy: (auth) => auth === 'manage',
   },
 ];
+
+/** Every subpath import, as package.json `imports` must hold them. */
+export function subpathImports(): Record<string, string> {
+  return Object.fromEntries(
+    [...Object.values(adapters), ...chainModules].map(({ specifier, module }) => [specifier, `./${module}`]),
+  );
+}
 
 const propertiesOf = (port: AdapterPort) =>
   (Object.keys(accessPorts) as Array<keyof AccessProfile>).filter((name) => accessPorts[name] === port);

@@ -4,6 +4,7 @@
  * credentials read, what a sign-in writes. docs/security.md says which routes reach many families
  * and why.
  */
+import type { AuthMode } from '../route-spec.ts';
 import type { ItemFamily } from '../store/keys.ts';
 
 /** A session caller (shared/sessions/resolve.ts): the session and profile, the account it belongs to. */
@@ -40,3 +41,23 @@ export const endsSessions = [
   'impersonation',
   'audit',
 ] as const satisfies readonly ItemFamily[];
+
+/**
+ * The families each auth mode's caller resolution reads (shared/sessions/caller.ts): every route
+ * declares at least these (test/unit/route-checklist.test.ts). A record over every mode: a new mode
+ * does not compile until it says what its credentials read.
+ */
+export const credentialItems = {
+  none: [],
+  'key-optional': byKey,
+  'secret-key': byKey,
+  'api-key': byKey,
+  // A session, or the key of the session's application beside it or alone.
+  session: [...bySession, ...byKey],
+  'session-optional': [...bySession, ...byKey],
+  'sign-out': [...bySession, ...byKey],
+  manage: manager,
+  // The impersonation tokens are verified by their signature alone; the route reads the records.
+  impersonation: [],
+  'platform-cookie': bySession,
+} as const satisfies Readonly<Record<AuthMode, readonly ItemFamily[]>>;

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type BudgetApp, startBudgetApp } from '../../fixtures/call-budgets/app.ts';
 import { appPool, expected, measure } from '../../fixtures/call-budgets/budget.ts';
 import { callBudgets } from '../../fixtures/call-budgets/table.ts';
-import { routeList } from '../../shared/routes.ts';
 
 // Every row of the call-budget table (docs/data-model.md, "Calls per request", is written from it),
 // measured on the real handlers over HTTP against DynamoDB Local and the SES emulator: its status and
@@ -34,14 +33,6 @@ describe.concurrent('AWS calls per request', () => {
 });
 
 describe('the call-budget table', () => {
-  it('has a row for every route of the route table', () => {
-    const budgeted = new Set<string>(callBudgets.map((budget) => budget.route));
-    const missing = routeList
-      .map((route) => `${route.method} ${route.path}`)
-      .filter((name) => !budgeted.has(name));
-    expect(missing).toEqual([]);
-  });
-
   it('names each scenario of a route once', () => {
     const names = callBudgets.map((budget) => `${budget.route}: ${budget.scenario}`);
     expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
