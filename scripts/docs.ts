@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { budgetTable } from '../fixtures/call-budgets/render.ts';
 import { renderCounts } from './docs-counts.ts';
 import { renderContextKeys } from './docs-inputs.ts';
 import { renderLimits, renderRateLimits } from './docs-limits.ts';
@@ -32,6 +33,20 @@ export const regions: readonly Region[] = [
   { file: 'docs/security.md', region: 'access-profiles', render: renderAccessProfiles },
   { file: 'docs/deploy.md', region: 'context-keys', render: renderContextKeys },
   { file: 'docs/deploy.md', region: 'counts', render: renderCounts },
+  { file: 'docs/data-model.md', region: 'calls-per-request', render: budgetTable('calls-per-request') },
+  { file: 'docs/data-model.md', region: 'calls-impersonation', render: budgetTable('calls-impersonation') },
+  { file: 'docs/data-model.md', region: 'calls-statistics', render: budgetTable('calls-statistics') },
+  { file: 'docs/data-model.md', region: 'calls-users', render: budgetTable('calls-users') },
+  { file: 'docs/data-model.md', region: 'calls-configuration', render: budgetTable('calls-configuration') },
+  { file: 'docs/data-model.md', region: 'calls-discovery', render: budgetTable('calls-discovery') },
+  { file: 'docs/data-model.md', region: 'calls-mcp', render: budgetTable('calls-mcp') },
+  { file: 'docs/data-model.md', region: 'calls-oauth-token', render: budgetTable('calls-oauth-token') },
+  {
+    file: 'docs/data-model.md',
+    region: 'calls-authorize',
+    render: budgetTable('calls-authorize'),
+  },
+  { file: 'docs/mcp.md', region: 'tool-calls', render: budgetTable('calls-mcp') },
 ];
 
 /** The command that rewrites every region; stale-region messages name it. */
