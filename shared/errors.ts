@@ -139,3 +139,22 @@ export function errorBody(error: AppError): { error: { code: string; message: st
     },
   };
 }
+
+/** Errors raised by middy middlewares (`createError`) carry `statusCode`. */
+const isHttpLikeError = (error: unknown): error is { statusCode: number } =>
+  typeof error === 'object' &&
+  error !== null &&
+  typeof (error as { statusCode?: unknown }).statusCode === 'number';
+
+/**
+ * Maps a thrown value to a client-visible error, or null when it is unexpected (answered as 500).
+ * The chain checks presence and media type of a body before @middy/http-json-body-parser runs, so
+ * the parser's only client error left is malformed JSON: decided by where it came from, not by its text.
+ */
+export function toAppError(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  if (isHttpLikeError(error) && error.statusCode < 500) {
+    return fail('invalidRequest', 'The request body is not valid JSON');
+  }
+  return null;
+}

@@ -5,7 +5,7 @@ import { safeParse } from 'zod/v4/core';
 import { authorize } from '#authorize';
 import { callerFor, noteKeyUse } from '#callers';
 import { type Deps, forRequest, getDeps } from '../deps.ts';
-import { fail } from '../errors.ts';
+import { fail, toAppError } from '../errors.ts';
 import { describeError, type Logger } from '../log.ts';
 import { RequestMetrics } from '../metrics/metrics.ts';
 import type { RawResponse, RouteSpec } from '../routes.ts';
@@ -18,7 +18,7 @@ import { auditRequestOf } from './audit-request.ts';
 import { bodyText, parseForm } from './body.ts';
 import { corsHeaders } from './cors.ts';
 import { credentialsOf } from './credentials.ts';
-import { contractBody, errorSerializers, type RawBody, toAppError, toResult } from './respond.ts';
+import { contractBody, errorSerializers, type RawBody, toResult } from './respond.ts';
 import type { HttpEvent, HttpResult, LambdaContext } from './types.ts';
 
 type Contract<R extends RouteSpec> = R['contract'];

@@ -1,7 +1,8 @@
 import type * as z from 'zod/v4/core';
 import { safeParse } from 'zod/v4/core';
-import { AppError, errorBody, fail } from '../errors.ts';
+import { type AppError, errorBody } from '../errors.ts';
 import { errorPage, htmlBody, pageHeaders } from '../html-page.ts';
+import { jsonRpcCodeOf, jsonRpcIdOf } from '../mcp/json-rpc.ts';
 import type { ErrorStyle, RawResponse } from '../routes.ts';
 import type { HttpResult } from './types.ts';
 
@@ -93,20 +94,6 @@ export const oauthErrorOf = (error: AppError): string =>
         ? 'invalid_client'
         : 'invalid_request';
 
-/** JSON-RPC 2.0 §5.1: invalid request, or internal error. */
-export const jsonRpcCodeOf = (error: AppError): number => (error.status >= 500 ? -32603 : -32600);
-
-/**
- * The `id` of a JSON-RPC 2.0 request, to answer it with (JSON-RPC 2.0 §5); null for anything else:
- * a notification, a body the chain did not parse (too large, not JSON), an id of another type.
- */
-export function jsonRpcIdOf(body: unknown): string | number | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  const { jsonrpc, method, id } = body as { jsonrpc?: unknown; method?: unknown; id?: unknown };
-  if (jsonrpc !== '2.0' || typeof method !== 'string') return null;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
-}
-
 /**
  * Serializes a client-visible error in the route's error style. `body`: the request's
  * body as the chain left it (parsed JSON, or the raw text when it was refused before parsing).
@@ -149,22 +136,3 @@ export const errorSerializers: Record<
       requestId,
     ),
 };
-
-/** Errors raised by middy middlewares (`createError`) carry `statusCode`. */
-const isHttpLikeError = (error: unknown): error is { statusCode: number } =>
-  typeof error === 'object' &&
-  error !== null &&
-  typeof (error as { statusCode?: unknown }).statusCode === 'number';
-
-/**
- * Maps a thrown value to a client-visible error, or null when it is unexpected (answered as 500).
- * The chain checks presence and media type of a body before @middy/http-json-body-parser runs, so
- * the parser's only client error left is malformed JSON: decided by where it came from, not by its text.
- */
-export function toAppError(error: unknown): AppError | null {
-  if (error instanceof AppError) return error;
-  if (isHttpLikeError(error) && error.statusCode < 500) {
-    return fail('invalidRequest', 'The request body is not valid JSON');
-  }
-  return null;
-}

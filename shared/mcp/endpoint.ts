@@ -7,9 +7,9 @@
  * our request id, CORS and log line.
  */
 import type { Deps } from '../deps.ts';
-import { jsonRpcIdOf, type RawBody } from '../http/respond.ts';
 import { ownMcpResource } from '../tenancy/service-resources.ts';
 import { insufficientScope } from './challenge.ts';
+import { jsonRpcIdOf } from './json-rpc.ts';
 import { checkOrigin } from './origin.ts';
 import { authenticate } from './principal.ts';
 import type { McpHeaders, McpMessage } from './schemas.ts';
@@ -23,7 +23,7 @@ import { mayUseTool, toolNamed } from './tools.ts';
  */
 type McpStatus = 200 | 400 | 404 | 406;
 export type McpAnswer =
-  | { status: McpStatus; raw: RawBody; headers: Record<string, string> }
+  | { status: McpStatus; raw: { base64: string; contentType: string }; headers: Record<string, string> }
   | { status: 202; headers: Record<string, string> };
 
 const ANSWERED = new Set<number>([200, 400, 404, 406]);

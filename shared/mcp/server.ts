@@ -16,8 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { safeParse } from 'zod/v4/core';
 import type { Deps } from '../deps.ts';
-import { errorBody, fail } from '../errors.ts';
-import { toAppError } from '../http/respond.ts';
+import { errorBody, fail, toAppError } from '../errors.ts';
 import { describeError } from '../log.ts';
 import type { McpPrincipal } from './principal.ts';
 import { toolSchema } from './tool-schema.ts';
