@@ -16,9 +16,9 @@ import { ensureTable } from '../shared/local/create-table.ts';
 import { startDynamoDbLocal } from '../shared/local/dynamodb-local.ts';
 import { freePort } from '../shared/local/ports.ts';
 import { type Limit, limits } from '../shared/rate-limit/limits.ts';
-import { consume, rateLogKey } from '../shared/rate-limit/rate-limit.ts';
+import { consume, rateLogRead } from '../shared/rate-limit/rate-limit.ts';
 import { startSignIn } from '../shared/sign-in/start.ts';
-import { readItems } from '../shared/store/batch.ts';
+import { readRecords } from '../shared/store/reads.ts';
 import type { Benchmark } from './types.ts';
 
 const SIZES = [10, 30, 60];
@@ -92,7 +92,7 @@ async function burst(count: number, hit: (index: number) => Promise<void>) {
 
 /** One request's hit as poll, peek, verify and approve make it: the log comes with its read. */
 async function limiterHit(deps: Deps, limit: Limit, subject: string) {
-  const found = await readItems(deps.db, { log: rateLogKey(limit, subject) });
+  const found = await readRecords(deps.db, { log: rateLogRead(limit, subject) });
   await consume(deps, limit, subject, found.log);
 }
 

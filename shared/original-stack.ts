@@ -32,14 +32,8 @@ export function originalStack(stack: string): string | undefined {
   const lines = stack.split('\n').map((line) => {
     const match = frame.exec(line);
     if (!match) return line;
-    const [, head, url, row, column, tail] = match as unknown as [
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
+    // Every group of `frame` takes part in a match (the last may be empty).
+    const [, head = '', url = '', row = '', column = '', tail = ''] = match;
     const entry = mapOf(fileURLToPath(url))?.findEntry(Number(row) - 1, Number(column) - 1);
     if (!entry || !('originalSource' in entry)) return line;
     mapped = true;

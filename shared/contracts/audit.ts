@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { AUDIT_CURSOR } from '../store/keys.ts';
 import { AUDIT_ACTIONS, type AuditTargetType, auditActions } from '../tenancy/audit-actions.ts';
 
 const TARGET_TYPES = [...new Set(Object.values(auditActions).map((rule) => rule.target))] as [
@@ -6,14 +7,12 @@ const TARGET_TYPES = [...new Set(Object.values(auditActions).map((rule) => rule.
   ...AuditTargetType[],
 ];
 
-const SORT_KEY = /^ENTRY#[0-9T:.Z-]+#evt_[\w-]+$/;
-
 /** A page's cursor: the base64url of the last entry's sort key, refused unless it is one. */
 const Cursor = z.pipe(
   z.string().check(z.regex(/^[A-Za-z0-9_-]{1,200}$/, 'not a cursor this trail gave')),
   z.pipe(
     z.transform((cursor: string) => Buffer.from(cursor, 'base64url').toString('utf8')),
-    z.string().check(z.regex(SORT_KEY, 'not a cursor this trail gave')),
+    z.string().check(z.regex(AUDIT_CURSOR, 'not a cursor this trail gave')),
   ),
 );
 

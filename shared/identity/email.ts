@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
  * Email identity: trimmed and lower-cased (docs/api.md, Endpoints: one account per normalised email
  * per scope).
  */
-export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
 const DOTLESS_PROVIDERS = new Set(['gmail.com', 'googlemail.com']);
 

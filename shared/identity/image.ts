@@ -1,5 +1,6 @@
 import { sha256Bytes, sha256Hex } from '../crypto/hash.ts';
 import { serviceUrl } from '../service-url.ts';
+import type { ImageChange } from '../store/accounts.ts';
 
 /** The image types a data URL may carry (shared/users/schemas.ts checks their magic bytes). */
 const imageTypes = {
@@ -9,27 +10,6 @@ const imageTypes = {
   webp: { contentType: 'image/webp', extension: 'webp' },
 } as const;
 type ImageType = keyof typeof imageTypes;
-
-/**
- * An uploaded image, stored under an id that names its owner and its bytes: one user's image is
- * never another's (deleting it when the photo changes touches nobody else's), and the bytes under
- * an id never change.
- */
-export interface StoredImage {
-  /** The SHA-256 of the bytes, hex: the ETag. */
-  sha256: string;
-  /** `<name>.<extension>`: the last segment of its URL. */
-  id: string;
-  contentType: string;
-  bytes: Uint8Array;
-}
-
-/** What `image` of POST /auth/update-user makes of the profile's image. */
-export type ImageChange =
-  | { kind: 'removed' }
-  /** An https URL the user gives is kept as given (in its ASCII form), never fetched. */
-  | { kind: 'linked'; url: string }
-  | { kind: 'uploaded'; image: StoredImage };
 
 /**
  * 18 bytes of SHA-256 (144 bits, at least the 128 an unguessable public name needs) fill 24

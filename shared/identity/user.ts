@@ -1,3 +1,4 @@
+import type { ProfileRecord } from '../store/users.ts';
 import { imageUrl } from './image.ts';
 
 /** The public User the API answers. `image` is a URL: one the user gave, or that of a stored image. */
@@ -14,15 +15,15 @@ export interface User {
  * The User of a user or account item. An uploaded image is kept as its id and answered as its URL
  * under `issuer` (the service's base URL); a URL the user gave is answered as given.
  */
-export function userFromItem(item: Record<string, unknown>, issuer: string): User {
-  const imageId = storedImageIdOf(item);
+export function userFromRecord(profile: ProfileRecord, issuer: string): User {
+  const imageId = storedImageIdOf(profile);
   return {
-    id: item.id as string,
-    email: item.email as string,
-    name: (item.name as string | undefined) ?? null,
-    image: imageId ? imageUrl(issuer, imageId) : ((item.image as string | undefined) ?? null),
-    emailVerified: item.emailVerified === true,
-    createdAt: item.createdAt as string,
+    id: profile.id,
+    email: profile.email,
+    name: profile.name ?? null,
+    image: imageId ? imageUrl(issuer, imageId) : (profile.image ?? null),
+    emailVerified: profile.emailVerified === true,
+    createdAt: profile.createdAt,
   };
 }
 
@@ -31,5 +32,4 @@ export function userFromItem(item: Record<string, unknown>, issuer: string): Use
  * gave): what update-user deletes when the photo changes. Never taken from `image`, which a user may
  * set to any URL, another user's image included.
  */
-export const storedImageIdOf = (item: Record<string, unknown>): string | null =>
-  (item.imageId as string | undefined) ?? null;
+export const storedImageIdOf = (profile: ProfileRecord): string | null => profile.imageId ?? null;

@@ -12,7 +12,7 @@ import { verifyAccessToken } from '../oauth/access-token.ts';
 import { narrowScopes, type Scope } from '../oauth/model.ts';
 import { roleIn } from '../oauth/role.ts';
 import { readGrantAndApplication } from '../store/oauth.ts';
-import { type Application, applicationFromItem } from '../tenancy/applications.ts';
+import { type Application, applicationFromRecord } from '../tenancy/applications.ts';
 import type { Role } from '../tenancy/permissions.ts';
 import { ownMcpResource } from '../tenancy/service-resources.ts';
 import { resourceMetadataUrl, unauthorized } from './challenge.ts';
@@ -68,7 +68,7 @@ export async function authenticate(
     grant.resource === resource &&
     grant.clientId === claims.client_id;
   if (!live || !read.application) throw unauthorized(metadata, true);
-  const application = applicationFromItem(read.application);
+  const application = applicationFromRecord(read.application);
   const role = await roleIn(deps, application, claims.sub);
   if (!role) throw unauthorized(metadata, true);
   return {

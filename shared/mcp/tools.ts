@@ -63,8 +63,11 @@ const mcpAudit = (principal: McpPrincipal): AuditRequest => ({
   userAgent: withClient(principal.client?.userAgent ?? '', principal.clientId),
 });
 
-const tool = <I extends z.ZodMiniType, O extends z.ZodMiniType>(spec: ToolSpec<I, O>): ToolSpec =>
-  spec as unknown as ToolSpec;
+/** A tool in the list of every tool: its arguments are those its input schema parsed (shared/mcp/server.ts). */
+const tool = <I extends z.ZodMiniType, O extends z.ZodMiniType>(spec: ToolSpec<I, O>): ToolSpec => ({
+  ...spec,
+  run: (deps, principal, args) => spec.run(deps, principal, args as z.output<I>),
+});
 
 export const TOOLS: readonly ToolSpec[] = [
   tool({

@@ -144,7 +144,7 @@ async function send(url: URL, options: PinnedRequestOptions, signal: AbortSignal
         // Node tries them in turn: RFC 8305 happy eyeballs between IPv6 and IPv4).
         lookup: (_host, lookupOptions, callback) => {
           if ((lookupOptions as { all?: boolean }).all) {
-            (callback as unknown as (e: null, a: typeof answers) => void)(null, answers);
+            callback(null, answers);
           } else callback(null, first.address, first.family);
         },
         agent: false,

@@ -35,7 +35,7 @@ export async function roleIn(
   userId: string,
 ): Promise<Role | undefined> {
   const member = await readMember(deps.db, application.organizationId, userId);
-  return member?.role as Role | undefined;
+  return member?.role;
 }
 
 /**

@@ -6,6 +6,8 @@ import { keys } from '../store/keys.ts';
 import {
   addHitWrite,
   type Hit,
+  type LogState,
+  logRead,
   type RateLogWrite,
   removeHit,
   rewriteWrite,
@@ -33,20 +35,16 @@ export interface RateLog extends StoredLog {
 
 export const rateLogKey = (limit: Limit, subject: string) => keys.rateLog(limit.bucket, subject);
 
-/** The log of `subject` from its stored item (undefined: none yet). */
-export function rateLogFrom(
-  limit: Limit,
-  subject: string,
-  item: Record<string, unknown> | undefined,
-): RateLog {
-  return { limit, key: rateLogKey(limit, subject), ...storedState(item) };
+/** The read of the log of `subject`, for the request's batch read. */
+export const rateLogRead = (limit: Limit, subject: string) => logRead(rateLogKey(limit, subject));
+
+/** The log of `subject` as read (undefined: none yet). */
+export function rateLogFrom(limit: Limit, subject: string, state: LogState | undefined): RateLog {
+  return { limit, key: rateLogKey(limit, subject), ...(state ?? storedState(undefined)) };
 }
 
 /** The same log as it is now, e.g. as a write that lost a race returned it. */
-export const withState = (log: RateLog, item: Record<string, unknown> | undefined): RateLog => ({
-  ...log,
-  ...storedState(item),
-});
+export const withState = (log: RateLog, state: LogState): RateLog => ({ ...log, ...state });
 
 /** A request's hit at `at`; 32 random bits tell it from other hits of the same millisecond. */
 export const newHit = (random: Random, at: number): Hit => ({
@@ -100,16 +98,16 @@ export const tooBusy = () => rateLimited(1, { reason: 'busy' });
 
 /**
  * Counts one hit of `subject` against `limit` (one UpdateItem; more only when the log was full or
- * changed), or throws 429 RATE_LIMITED. `item` is the log as the caller already read it
+ * changed), or throws 429 RATE_LIMITED. `state` is the log as the caller already read it
  * (undefined: none yet).
  */
 export async function consume(
   deps: Deps,
   limit: Limit,
   subject: string,
-  item: Record<string, unknown> | undefined,
+  state: LogState | undefined,
 ): Promise<void> {
-  let log = rateLogFrom(limit, subject, item);
+  let log = rateLogFrom(limit, subject, state);
   const hit = newHit(deps.random, deps.clock.now());
   for (let write = 0; write < MAX_WRITES; write++) {
     const saved = await saveRateLog(

@@ -1,12 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import {
-  countedInAt,
-  publicSession,
-  type SessionRecord,
-  sessionFromItem,
-  sessionSummary,
-} from '../identity/session.ts';
+import { countedInAt, publicSession, sessionSummary } from '../identity/session.ts';
 import { issueSessionToken } from '../identity/session-token.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import type { SignInResult } from '../sign-in/complete.ts';
@@ -17,6 +11,7 @@ import {
   readSession,
   readSessions,
   rotateSessionToken,
+  type SessionRecord,
 } from '../store/sessions.ts';
 import { type EndCause, endImpersonatedSession } from '../tenancy/impersonation.ts';
 import { unpaginated } from '../tenancy/pages.ts';
@@ -58,8 +53,8 @@ export async function refreshSession(deps: Deps, current: ResolvedSession): Prom
 }
 
 /** Every session record of a user (a user belongs to one scope), expired ones included. */
-async function recordsOf(deps: Deps, userId: string): Promise<SessionRecord[]> {
-  return (await readSessions(deps.db, userId)).map(sessionFromItem);
+function recordsOf(deps: Deps, userId: string): Promise<SessionRecord[]> {
+  return readSessions(deps.db, userId);
 }
 
 // TTL deletes late: expired records are not sessions any more.
@@ -154,8 +149,8 @@ export async function revokeSession(deps: Deps, current: ResolvedSession, sessio
   await endCounted(deps, current.user.id, 'session-revoked', async (round) => {
     // The calling session was read with the request; another is read in the caller's own partition.
     if (round === 0 && sessionId === current.session.id) return [current.session];
-    const item = await readSession(deps.db, current.user.id, sessionId);
-    return item ? [sessionFromItem(item)] : [];
+    const session = await readSession(deps.db, current.user.id, sessionId);
+    return session ? [session] : [];
   });
 }
 

@@ -13,11 +13,13 @@ import type { Config } from '../config.ts';
 import { sameDigest } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
-import { userFromItem } from '../identity/user.ts';
+import { userFromRecord } from '../identity/user.ts';
 import { limits } from '../rate-limit/limits.ts';
-import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
-import { type Item, type Key, readItems } from '../store/batch.ts';
-import { keys, PLATFORM } from '../store/keys.ts';
+import { consume, rateLogRead } from '../rate-limit/rate-limit.ts';
+import { type ApplicationRecord, applicationRead } from '../store/applications.ts';
+import { PLATFORM } from '../store/keys.ts';
+import { type Read, readRecords } from '../store/reads.ts';
+import { type ProfileRecord, profileRead } from '../store/users.ts';
 import {
   hostCookieName,
   MAX_SAME_NAME_COOKIES,
@@ -155,38 +157,43 @@ async function resolve(
   read?: RecentAccount[],
 ): Promise<{ accounts: Resolved[]; changed: boolean }> {
   const entries = read ?? (await readRecentAccounts(deps, input.cookies));
-  const found: Record<string, Item | undefined> = await readItems(deps.db, {
-    limitLog: rateLogKey(limits.recentAccountsPerIp, input.ip),
-    ...accountKeys(entries),
+  const found = await readRecords(deps.db, {
+    limitLog: rateLogRead(limits.recentAccountsPerIp, input.ip),
+    ...accountReads(entries),
   });
   await consume(deps, limits.recentAccountsPerIp, input.ip, found.limitLog);
   const accounts = resolvedFrom(deps, entries, found);
   return { accounts, changed: accounts.length !== entries.length };
 }
 
-/** The keys of the profiles and applications of `entries`, named for `resolvedFrom`. */
-function accountKeys(entries: readonly RecentAccount[]): Record<string, Key> {
-  const wanted: Record<string, Key> = {};
+/** The reads of the profiles (`user<index>`) and applications (`app<id>`) of some entries. */
+type AccountReads = Record<`user${number}`, Read<ProfileRecord>> &
+  Record<`app${string}`, Read<ApplicationRecord>>;
+/** What those reads found, by the same names. */
+type AccountRecords = Partial<
+  Record<`user${number}`, ProfileRecord> & Record<`app${string}`, ApplicationRecord>
+>;
+
+/** The reads of the profiles and applications of `entries`, named for `resolvedFrom`. */
+function accountReads(entries: readonly RecentAccount[]): AccountReads {
+  const users: Record<`user${number}`, Read<ProfileRecord>> = {};
+  const applications: Record<`app${string}`, Read<ApplicationRecord>> = {};
   for (const [index, entry] of entries.entries()) {
-    wanted[`user${index}`] = keys.user(entry.userId);
-    if (entry.scope !== PLATFORM) wanted[`app${entry.scope}`] = keys.application(entry.scope);
+    users[`user${index}`] = profileRead(entry.userId);
+    if (entry.scope !== PLATFORM) applications[`app${entry.scope}`] = applicationRead(entry.scope);
   }
-  return wanted;
+  return { ...users, ...applications };
 }
 
 /** The entries whose user still exists in its scope (and its application), each with its view. */
-function resolvedFrom(
-  deps: Deps,
-  entries: readonly RecentAccount[],
-  found: Record<string, Item | undefined>,
-): Resolved[] {
+function resolvedFrom(deps: Deps, entries: readonly RecentAccount[], found: AccountRecords): Resolved[] {
   const accounts: Resolved[] = [];
   for (const [index, entry] of entries.entries()) {
-    const item = found[`user${index}`];
-    if (!item || item.scope !== entry.scope) continue;
+    const profile = found[`user${index}`];
+    if (!profile || profile.scope !== entry.scope) continue;
     const application = entry.scope === PLATFORM ? undefined : found[`app${entry.scope}`];
     if (entry.scope !== PLATFORM && !application) continue;
-    const user = userFromItem(item, deps.config.ISSUER);
+    const user = userFromRecord(profile, deps.config.ISSUER);
     accounts.push({
       entry,
       email: user.email,
@@ -195,7 +202,7 @@ function resolvedFrom(
         name: user.name,
         maskedEmail: maskEmail(user.email),
         image: user.image,
-        application: application ? { id: entry.scope, name: String(application.name) } : null,
+        application: application ? { id: entry.scope, name: application.name } : null,
         lastUsedAt: new Date(entry.lastUsedAt * 1000).toISOString(),
       },
     });
@@ -264,7 +271,7 @@ export async function forgetRecentAccount(
 /** `DELETE /recent-accounts`: the cookie cleared; one read and one write of the IP's limit. */
 export async function forgetAllRecentAccounts(deps: Deps, input: ChangeInput): Promise<{ cookie: string }> {
   ownPageOnly(deps, input);
-  const found = await readItems(deps.db, { limitLog: rateLogKey(limits.recentAccountsPerIp, input.ip) });
+  const found = await readRecords(deps.db, { limitLog: rateLogRead(limits.recentAccountsPerIp, input.ip) });
   await consume(deps, limits.recentAccountsPerIp, input.ip, found.limitLog);
   return { cookie: await recentAccountsCookie(deps, []) };
 }
@@ -278,20 +285,20 @@ export interface BridgeChoice {
 
 /**
  * A page's read of the browser's accounts of `scope` inside its own BatchGetItem, under its own
- * per-IP limit (one read and one limit per page view): `keys` to add to that read (none without a
- * valid cookie of that scope), and `accounts` to take the views from the items it found.
+ * per-IP limit (one read and one limit per page view): `reads` to add to that read (none without a
+ * valid cookie of that scope), and `accounts` to take the views from the records it found.
  */
 export async function scopeAccountsRead(
   deps: Deps,
   cookies: readonly string[],
   scope: string,
 ): Promise<{
-  keys: Record<string, Key>;
-  accounts(found: Record<string, Item | undefined>): RecentAccountView[];
+  reads: AccountReads;
+  accounts(found: AccountRecords): RecentAccountView[];
 }> {
   const entries = (await readRecentAccounts(deps, cookies)).filter((entry) => entry.scope === scope);
   return {
-    keys: accountKeys(entries),
+    reads: accountReads(entries),
     accounts: (found) => resolvedFrom(deps, entries, found).map((account) => account.view),
   };
 }

@@ -1,12 +1,15 @@
 import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
-import { type SessionRecord, sessionFromItem } from '../identity/session.ts';
 import { verifySessionToken } from '../identity/session-token.ts';
-import { storedImageIdOf, type User, userFromItem } from '../identity/user.ts';
-import { readItems } from '../store/batch.ts';
-import { keys, PLATFORM } from '../store/keys.ts';
-import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from '../tenancy/api-keys.ts';
-import { type Application, applicationFromItem, getApplication } from '../tenancy/applications.ts';
+import { storedImageIdOf, type User, userFromRecord } from '../identity/user.ts';
+import { accountRead } from '../store/accounts.ts';
+import { apiKeyRead } from '../store/api-keys.ts';
+import { applicationRead } from '../store/applications.ts';
+import { PLATFORM } from '../store/keys.ts';
+import { readRecords } from '../store/reads.ts';
+import { type SessionRecord, sessionRead } from '../store/sessions.ts';
+import { type ApiKey, apiKeyFromRecord, apiKeyHash, resolveApiKey } from '../tenancy/api-keys.ts';
+import { type Application, applicationFromRecord, getApplication } from '../tenancy/applications.ts';
 import { impersonationCookieName, MAX_SAME_NAME_COOKIES, readCookies, sessionCookieName } from './cookies.ts';
 
 export interface ResolvedSession {
@@ -51,20 +54,19 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
   if (!claims) return null;
   // A key the caller already resolved (cookie path) is not read again.
   const keyHash = presentedKey === undefined || knownKey ? null : apiKeyHash(presentedKey);
-  const found = await readItems(deps.db, {
-    session: keys.session(claims.sub, claims.sid),
-    account: keys.account(claims.aud, claims.email),
-    application: claims.aud !== PLATFORM ? keys.application(claims.aud) : undefined,
-    apiKey: keyHash ? keys.apiKey(keyHash) : undefined,
+  const found = await readRecords(deps.db, {
+    session: sessionRead(claims.sub, claims.sid),
+    account: accountRead(claims.aud, claims.email),
+    application: claims.aud !== PLATFORM ? applicationRead(claims.aud) : undefined,
+    apiKey: keyHash ? apiKeyRead(keyHash) : undefined,
   });
-  const { session: sessionItem, account, application: appItem, apiKey: keyItem } = found;
-  if (!sessionItem || !account) return null;
+  const { session, account, application: appRecord, apiKey: keyRecord } = found;
+  if (!session || !account) return null;
   // A disabled user's tokens stop at once (docs/security.md, "What ends access"; the account item is read
   // here anyway).
   if (account.disabledAt !== undefined) return null;
-  const user = userFromItem(account, deps.config.ISSUER);
+  const user = userFromRecord(account, deps.config.ISSUER);
   if (user.id !== claims.sub) return null;
-  const session = sessionFromItem(sessionItem);
   // The record must still hold this token's jti (refresh rotates it) and be unexpired (TTL is late).
   if (
     session.jti !== claims.jti ||
@@ -73,13 +75,13 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
   ) {
     return null;
   }
-  if (claims.aud !== PLATFORM && !appItem) return null;
+  if (claims.aud !== PLATFORM && !appRecord) return null;
   return {
     session,
     user,
     imageId: storedImageIdOf(account),
-    application: appItem ? applicationFromItem(appItem) : null,
-    key: knownKey ?? (presentedKey === undefined ? undefined : apiKeyFromItem(presentedKey, keyItem)),
+    application: appRecord ? applicationFromRecord(appRecord) : null,
+    key: knownKey ?? (presentedKey === undefined ? undefined : apiKeyFromRecord(presentedKey, keyRecord)),
   };
 }
 

@@ -3,12 +3,12 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { newWriteId } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
-import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
-import { type Item, readItems } from '../store/batch.ts';
-import { keys } from '../store/keys.ts';
-import { countWrongAttempt } from '../store/sign-in-requests.ts';
+import { consume, rateLogRead } from '../rate-limit/rate-limit.ts';
+import { type AccountRecord, accountRead } from '../store/accounts.ts';
+import { readRecords } from '../store/reads.ts';
+import { countWrongAttempt, type SignInRequest, signInRequestRead } from '../store/sign-in-requests.ts';
 import { codeHash } from './code.ts';
-import { isDestroyed, isExpired, MAX_ATTEMPTS, requestFromItem, type SignInRequest } from './request.ts';
+import { isDestroyed, isExpired, MAX_ATTEMPTS } from './request.ts';
 
 const tooManyAttempts = () =>
   fail('tooManyAttempts', 'Too many wrong codes: this code no longer works; request a new one');
@@ -19,21 +19,21 @@ export const accountDisabled = () =>
   fail('accountDisabled', 'This account is disabled by the application; it cannot sign in');
 
 /** Refuses the sign-in of a disabled account; the request stays as it is, so nothing is lost. */
-export function refuseDisabled(account: Item | undefined): void {
+export function refuseDisabled(account: AccountRecord | undefined): void {
   if (account?.disabledAt !== undefined) throw accountDisabled();
 }
 const invalidCode = () => fail('wrongCode', 'The code is not valid; request a new one');
 
 export interface CheckedCode {
   request: SignInRequest;
-  /** The address's account item in this scope, or undefined before its first sign-in. */
-  account: Item | undefined;
+  /** The address's account in this scope, or undefined before its first sign-in. */
+  account: AccountRecord | undefined;
 }
 
-/** The keys of a sign-in read: the request and the account item of `<scope, email>`. */
-export const signInKeys = (scope: string, email: string) => ({
-  request: keys.signIn(scope, email),
-  account: keys.account(scope, email),
+/** The reads of a sign-in: the request and the account of `<scope, email>`. */
+export const signInReads = (scope: string, email: string) => ({
+  request: signInRequestRead(scope, email),
+  account: accountRead(scope, email),
 });
 
 /**
@@ -47,16 +47,16 @@ export async function checkCode(
   input: { scope: string; email: string; code: string; sourceIp: string },
 ): Promise<CheckedCode> {
   // The limit's log comes with the sign-in read; the hit is counted before any check.
-  const found = await readItems(deps.db, {
-    ...signInKeys(input.scope, input.email),
-    limitLog: rateLogKey(limits.codeCheckPerIp, input.sourceIp),
+  const found = await readRecords(deps.db, {
+    ...signInReads(input.scope, input.email),
+    limitLog: rateLogRead(limits.codeCheckPerIp, input.sourceIp),
   });
   await consume(deps, limits.codeCheckPerIp, input.sourceIp, found.limitLog);
-  if (!found.request) {
+  const request = found.request;
+  if (!request) {
     deps.metrics.refuseCode('wrong');
     throw invalidCode();
   }
-  const request = requestFromItem(found.request);
   if (isDestroyed(request)) {
     deps.metrics.refuseCode('tooMany');
     throw tooManyAttempts();

@@ -1,14 +1,14 @@
 import type { Deps } from '../deps.ts';
 import { type AppError, fail, retryLater } from '../errors.ts';
-import { countedInAt, publicSession, type SessionRecord } from '../identity/session.ts';
+import { countedInAt, publicSession } from '../identity/session.ts';
 import { issueSessionToken } from '../identity/session-token.ts';
-import { type User, userFromItem } from '../identity/user.ts';
+import { type User, userFromRecord } from '../identity/user.ts';
 import { newId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
-import type { NewAccount } from '../store/accounts.ts';
-import type { Item } from '../store/batch.ts';
+import type { AccountRecord, NewAccount } from '../store/accounts.ts';
 import type { TransactItem } from '../store/errors.ts';
 import { PLATFORM } from '../store/keys.ts';
+import type { SessionRecord } from '../store/sessions.ts';
 import { consumeRequest } from '../store/sign-in-transaction.ts';
 import { keptUserAgent } from '../user-agent.ts';
 import { accountDisabled } from './check-code.ts';
@@ -28,7 +28,7 @@ export interface CompleteInput {
    */
   spend: (now: number) => TransactItem;
   /** The account item of the address in this scope (its image as a URL), or undefined: this sign-in creates the account. */
-  account: Item | undefined;
+  account: AccountRecord | undefined;
   /** Poll: the hash of the device code, whose grant is used up in the same transaction. */
   deviceCodeHash?: string;
   /** What the caller answers when another attempt used up the proof first. */
@@ -64,7 +64,7 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
   const now = deps.clock.now();
   const createdAt = new Date(now).toISOString();
   const user: User = input.account
-    ? userFromItem(input.account, deps.config.ISSUER)
+    ? userFromRecord(input.account, deps.config.ISSUER)
     : newUser(deps, request, createdAt);
   const sessionId = newId(deps.random, 'ses');
   const issued = await issueSessionToken(deps, {

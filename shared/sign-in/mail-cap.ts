@@ -1,8 +1,11 @@
 import type { Deps } from '../deps.ts';
 import { rateLimited } from '../errors.ts';
-import type { Item } from '../store/batch.ts';
-import { keys } from '../store/keys.ts';
-import { giveBackMailSlot, takeMailSlot } from '../store/mail-cap.ts';
+import {
+  mailCapRead as counterRead,
+  giveBackMailSlot,
+  type MailCapCounter,
+  takeMailSlot,
+} from '../store/mail-cap.ts';
 
 /**
  * The global cap on sign-in emails (docs/security.md, "Mail reputation"): at most `MAX_CODE_EMAILS_PER_HOUR`
@@ -15,9 +18,9 @@ const HOUR_MS = 3_600_000;
 
 export const hourOf = (now: number) => Math.floor(now / HOUR_MS);
 
-/** The key of the hour's counter, read with start's other items (none when there is no cap). */
-export function mailCapKey(deps: Deps, now: number) {
-  return deps.config.MAX_CODE_EMAILS_PER_HOUR === undefined ? undefined : keys.mailCap(hourOf(now));
+/** The read of the hour's counter, with start's other items (none when there is no cap). */
+export function mailCapRead(deps: Deps, now: number) {
+  return deps.config.MAX_CODE_EMAILS_PER_HOUR === undefined ? undefined : counterRead(hourOf(now));
 }
 
 /**
@@ -30,7 +33,7 @@ function capReached(deps: Deps, now: number) {
 }
 
 /** Refuses at once when the counter as read is full: a flood beyond the cap writes nothing. */
-export function checkMailCap(deps: Deps, now: number, counter: Item | undefined): void {
+export function checkMailCap(deps: Deps, now: number, counter: MailCapCounter | undefined): void {
   const max = deps.config.MAX_CODE_EMAILS_PER_HOUR;
   if (max !== undefined && Number(counter?.sent ?? 0) >= max) throw capReached(deps, now);
 }

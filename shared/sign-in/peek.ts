@@ -1,13 +1,14 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { limits } from '../rate-limit/limits.ts';
-import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
-import { readItems } from '../store/batch.ts';
-import { keys } from '../store/keys.ts';
-import { applicationFromItem } from '../tenancy/applications.ts';
+import { consume, rateLogRead } from '../rate-limit/rate-limit.ts';
+import { applicationRead } from '../store/applications.ts';
+import { readRecords } from '../store/reads.ts';
+import { signInRequestRead } from '../store/sign-in-requests.ts';
+import { applicationFromRecord } from '../tenancy/applications.ts';
 import { isSyntheticAddress } from '../tenancy/test-domains.ts';
 import { formatCode } from './code.ts';
-import { isDestroyed, isExpired, requestFromItem } from './request.ts';
+import { isDestroyed, isExpired } from './request.ts';
 
 /**
  * POST /auth/code/peek (test use, secret key only): the pending code of an address under the
@@ -20,19 +21,19 @@ export async function peekCode(
   input: { applicationId: string; email: string; sourceIp: string },
 ): Promise<{ code: string }> {
   // One read for the limit, the application and the request.
-  const found = await readItems(deps.db, {
-    limitLog: rateLogKey(limits.peekPerIp, input.sourceIp),
-    application: keys.application(input.applicationId),
-    request: keys.signIn(input.applicationId, input.email),
+  const found = await readRecords(deps.db, {
+    limitLog: rateLogRead(limits.peekPerIp, input.sourceIp),
+    application: applicationRead(input.applicationId),
+    request: signInRequestRead(input.applicationId, input.email),
   });
   // Counted first: every answer, refusals included, costs a hit.
   await consume(deps, limits.peekPerIp, input.sourceIp, found.limitLog);
   if (!found.application) throw fail('unauthorized', 'The API key is not valid');
   const refused = () => fail('notFound', 'No code to show');
-  const domain = applicationFromItem(found.application).configuration.authentication.syntheticEmailDomain;
+  const domain = applicationFromRecord(found.application).configuration.authentication.syntheticEmailDomain;
   if (!isSyntheticAddress(domain, input.email)) throw refused();
-  if (!found.request) throw refused();
-  const request = requestFromItem(found.request);
+  const request = found.request;
+  if (!request) throw refused();
   if (
     !request.peekCode ||
     request.status !== 'pending' ||

@@ -3,23 +3,14 @@ import type { Deps } from '../deps.ts';
 import { AppError, fail } from '../errors.ts';
 import { newWriteId } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
-import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
-import { readItems } from '../store/batch.ts';
-import { recordPoll } from '../store/device-grants.ts';
-import { keys } from '../store/keys.ts';
+import { consume, rateLogRead } from '../rate-limit/rate-limit.ts';
+import { type DeviceGrant, deviceGrantRead, recordPoll } from '../store/device-grants.ts';
+import { readRecords } from '../store/reads.ts';
 import { requestSpend } from '../store/sign-in-requests.ts';
-import { refuseDisabled, signInKeys } from './check-code.ts';
+import { refuseDisabled, signInReads } from './check-code.ts';
 import { type CompleteInput, completeSignIn, type SignInResult } from './complete.ts';
 import { countingFailure } from './failed.ts';
-import {
-  type DeviceGrant,
-  deviceFromItem,
-  isDestroyed,
-  isExpired,
-  MAX_ATTEMPTS,
-  POLL_INTERVAL_SECONDS,
-  requestFromItem,
-} from './request.ts';
+import { isDestroyed, isExpired, MAX_ATTEMPTS, POLL_INTERVAL_SECONDS } from './request.ts';
 
 // Unknown, consumed, replaced or destroyed device codes all answer the same (docs/api.md, error table).
 const unusable = () => fail('deviceCodeUnusable', 'This device code cannot be used; start again');
@@ -41,21 +32,20 @@ type PollInput = { deviceCode: string; sourceIp: string; userAgent: string } & P
 
 async function poll(deps: Deps, input: PollInput): Promise<SignInResult> {
   const deviceCodeHash = sha256Hex(input.deviceCode);
-  const polled = await readItems(deps.db, {
-    device: keys.device(deviceCodeHash),
-    limitLog: rateLogKey(limits.pollPerIp, input.sourceIp),
+  const polled = await readRecords(deps.db, {
+    device: deviceGrantRead(deviceCodeHash),
+    limitLog: rateLogRead(limits.pollPerIp, input.sourceIp),
   });
   // Counted before anything about the device code is told, so unknown codes cannot be probed freely.
   await consume(deps, limits.pollPerIp, input.sourceIp, polled.limitLog);
-  if (!polled.device) throw unusable();
-  const device = deviceFromItem(polled.device);
+  const device = polled.device;
+  if (!device) throw unusable();
   const now = deps.clock.now();
   if (isExpired(device, now)) throw expired();
   await enforceInterval(deps, deviceCodeHash, device, now);
 
-  const { request: requestItem, account } = await readItems(deps.db, signInKeys(device.scope, device.email));
-  if (!requestItem) throw unusable();
-  const request = requestFromItem(requestItem);
+  const { request, account } = await readRecords(deps.db, signInReads(device.scope, device.email));
+  if (!request) throw unusable();
   if (request.requestId !== device.requestId || isDestroyed(request)) throw unusable();
   if (isExpired(request, now)) throw expired();
   if (request.status === 'pending') {

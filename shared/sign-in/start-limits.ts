@@ -6,13 +6,12 @@ import { type Limit, limits } from '../rate-limit/limits.ts';
 import {
   type RateLog,
   rateLogFrom,
-  rateLogKey,
+  rateLogRead,
   recordHit,
   refundHit,
   withState,
 } from '../rate-limit/rate-limit.ts';
-import type { Item } from '../store/batch.ts';
-import type { Hit } from '../store/rate-logs.ts';
+import type { Hit, LogState } from '../store/rate-logs.ts';
 
 /**
  * The limits of `start` (docs/security.md, "Rate limits"), each an exact window of its own: 5 a minute per
@@ -44,14 +43,14 @@ function subjects(input: StartSubject): Record<LogName, [Limit, string]> {
   };
 }
 
-/** The keys of the three logs, by name. */
-export function startLogKeys(input: StartSubject) {
+/** The reads of the three logs, by name. */
+export function startLogReads(input: StartSubject) {
   const { ip, recipient, mailbox } = subjects(input);
-  return { ip: rateLogKey(...ip), recipient: rateLogKey(...recipient), mailbox: rateLogKey(...mailbox) };
+  return { ip: rateLogRead(...ip), recipient: rateLogRead(...recipient), mailbox: rateLogRead(...mailbox) };
 }
 
 /** The three logs as read (an absent item: no hits yet). */
-export function startLogs(input: StartSubject, found: { [Name in LogName]?: Item }): StartLogs {
+export function startLogs(input: StartSubject, found: { [Name in LogName]?: LogState }): StartLogs {
   const { ip, recipient, mailbox } = subjects(input);
   return {
     ip: rateLogFrom(...ip, found.ip),
@@ -82,7 +81,7 @@ export function startHits(table: string, logs: StartLogs, hit: Hit) {
 }
 
 /** The logs after a lost race: each log the transaction found changed, as it is now. */
-export function afterRace(logs: StartLogs, raced: { [Name in LogName]?: { current: Item | undefined } }) {
+export function afterRace(logs: StartLogs, raced: { [Name in LogName]?: { current: LogState } }) {
   const now = { ...logs };
   for (const name of LOG_NAMES) {
     const changed = raced[name];

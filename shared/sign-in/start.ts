@@ -5,23 +5,23 @@ import { MailUnavailableError } from '../mail/mailer.ts';
 import { withoutLinks } from '../mail/plain-text.ts';
 import { newId } from '../random.ts';
 import { countingRefusal, MAX_WRITES, newHit, tooBusy } from '../rate-limit/rate-limit.ts';
-import { readItems } from '../store/batch.ts';
-import { keys } from '../store/keys.ts';
+import { applicationRead } from '../store/applications.ts';
 import type { Hit } from '../store/rate-logs.ts';
-import { openRequest, withdrawRequest } from '../store/sign-in-requests.ts';
-import { applicationFromItem } from '../tenancy/applications.ts';
+import { readRecords } from '../store/reads.ts';
+import { openRequest, type SignInRequest, withdrawRequest } from '../store/sign-in-requests.ts';
+import { applicationFromRecord } from '../tenancy/applications.ts';
 import { isSyntheticAddress } from '../tenancy/test-domains.ts';
 import { codeHash, generateCode, generateDeviceCode } from './code.ts';
 import { signInEmail } from './email.ts';
-import { checkMailCap, giveBackMailCap, mailCapKey, takeMailCap } from './mail-cap.ts';
+import { checkMailCap, giveBackMailCap, mailCapRead, takeMailCap } from './mail-cap.ts';
 import { generatePhrase } from './phrase.ts';
-import { CODE_TTL_SECONDS, POLL_INTERVAL_SECONDS, type SignInRequest } from './request.ts';
+import { CODE_TTL_SECONDS, POLL_INTERVAL_SECONDS } from './request.ts';
 import {
   afterRace,
   refundRecipient,
   type StartLogs,
   startHits,
-  startLogKeys,
+  startLogReads,
   startLogs,
 } from './start-limits.ts';
 
@@ -57,15 +57,15 @@ export interface StartInput {
  */
 export async function startSignIn(deps: Deps, input: StartInput) {
   const now = deps.clock.now();
-  const found = await readItems(deps.db, {
-    ...startLogKeys(input),
-    application: input.applicationId ? keys.application(input.applicationId) : undefined,
-    mailCap: mailCapKey(deps, now),
+  const found = await readRecords(deps.db, {
+    ...startLogReads(input),
+    application: input.applicationId ? applicationRead(input.applicationId) : undefined,
+    mailCap: mailCapRead(deps, now),
   });
   let logs = startLogs(input, found);
   if (input.applicationId && !found.application) throw fail('unauthorized', 'The API key is not valid');
   checkMailCap(deps, now, found.mailCap);
-  const application = found.application ? applicationFromItem(found.application) : null;
+  const application = found.application ? applicationFromRecord(found.application) : null;
 
   const requestId = newId(deps.random, 'sir');
   const code = generateCode(deps.random);

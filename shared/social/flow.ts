@@ -18,7 +18,7 @@ import { type AppError, fail, retryLater } from '../errors.ts';
 import { Email } from '../identity/email.ts';
 import { newSecret } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
-import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
+import { consume, rateLogRead } from '../rate-limit/rate-limit.ts';
 import { serviceUrl } from '../service-url.ts';
 import { rememberAccount } from '../sessions/recent-accounts.ts';
 import { refuseDisabled } from '../sign-in/check-code.ts';
@@ -30,9 +30,9 @@ import {
   type SignInResult,
 } from '../sign-in/complete.ts';
 import { CODE_TTL_SECONDS } from '../sign-in/request.ts';
-import { readAccount } from '../store/accounts.ts';
-import { type Item, readItems } from '../store/batch.ts';
-import { keys } from '../store/keys.ts';
+import { type AccountRecord, readAccount } from '../store/accounts.ts';
+import { applicationRead } from '../store/applications.ts';
+import { readRecords } from '../store/reads.ts';
 import {
   createSocialAccount,
   putSocialCode,
@@ -43,7 +43,7 @@ import {
   socialCodeSpend,
   takeSocialState,
 } from '../store/social.ts';
-import { type Application, applicationFromItem } from '../tenancy/applications.ts';
+import { type Application, applicationFromRecord } from '../tenancy/applications.ts';
 import { httpsUri } from '../tenancy/https-uri.ts';
 import { SOCIAL_PROVIDERS, type SocialProviderName } from '../tenancy/social-providers.ts';
 import { bindBrowser, isBoundBrowser } from './browser-binding.ts';
@@ -164,13 +164,13 @@ export async function startSocialSignIn(
   deps: Deps,
   input: StartInput,
 ): Promise<{ location: string; cookie: string }> {
-  const found = await readItems(deps.db, {
-    application: keys.application(input.applicationId),
-    limitLog: rateLogKey(limits.socialStartPerIp, input.ip),
+  const found = await readRecords(deps.db, {
+    application: applicationRead(input.applicationId),
+    limitLog: rateLogRead(limits.socialStartPerIp, input.ip),
   });
   await consume(deps, limits.socialStartPerIp, input.ip, found.limitLog);
   if (!found.application) throw unknownApplication();
-  const app = applicationFromItem(found.application);
+  const app = applicationFromRecord(found.application);
   const settings = enabledProvider(app, input.provider);
   const returnTo = returnUrl(app, input.returnTo);
   const label = providerLabel(input.provider);
@@ -230,9 +230,9 @@ export async function finishSocialSignIn(
   deps: Deps,
   input: CallbackInput,
 ): Promise<{ location: string; cookies: string[] }> {
-  const found = await readItems(deps.db, {
-    application: keys.application(input.applicationId),
-    limitLog: rateLogKey(limits.socialCallbackPerIp, input.ip),
+  const found = await readRecords(deps.db, {
+    application: applicationRead(input.applicationId),
+    limitLog: rateLogRead(limits.socialCallbackPerIp, input.ip),
   });
   await consume(deps, limits.socialCallbackPerIp, input.ip, found.limitLog);
   const stateParam = input.query.get('state');
@@ -248,7 +248,7 @@ export async function finishSocialSignIn(
   }
   const label = providerLabel(input.provider);
   if (!found.application) throw unknownApplication();
-  const app = applicationFromItem(found.application);
+  const app = applicationFromRecord(found.application);
   const settings = enabledProvider(app, input.provider);
   // Mix-up: a code of the issuer the sign-in started at goes to no other issuer's token endpoint.
   if (settings.issuer !== state.issuer) {
@@ -411,9 +411,9 @@ async function signInAccount(
     appChallenge: code.appChallenge,
     validUntil: now + SOCIAL_CODE_TTL_MS,
   });
-  const existing = async (account: Item): Promise<string> => {
+  const existing = async (account: AccountRecord): Promise<string> => {
     refuseDisabled(account);
-    const userId = account.userId as string;
+    const userId = account.userId;
     await putSocialCode(deps.db, codeHash, record(userId));
     return userId;
   };

@@ -10,16 +10,16 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { Brand } from '../oauth/pages/brand.ts';
 import { limits } from '../rate-limit/limits.ts';
-import { consume, rateLogKey } from '../rate-limit/rate-limit.ts';
+import { consume, rateLogRead } from '../rate-limit/rate-limit.ts';
 import { serviceUrl } from '../service-url.ts';
 import {
   forgetRecentAccount,
   type RecentAccountView,
   scopeAccountsRead,
 } from '../sessions/recent-accounts.ts';
-import { type Item, readItems } from '../store/batch.ts';
-import { keys } from '../store/keys.ts';
-import { applicationFromItem } from '../tenancy/applications.ts';
+import { applicationRead } from '../store/applications.ts';
+import { readRecords } from '../store/reads.ts';
+import { applicationFromRecord } from '../tenancy/applications.ts';
 import type { SocialProviderName } from '../tenancy/social-providers.ts';
 import { offeredProviders, returnUrl } from './flow.ts';
 import { providerLabel } from './providers.ts';
@@ -61,14 +61,14 @@ export async function socialPage(
   // The browser's recent accounts of this application are read in the page's one BatchGetItem and
   // counted by the page's limit alone: one read and one limit per view.
   const recent = await scopeAccountsRead(deps, input.cookies, input.applicationId);
-  const found: Record<string, Item | undefined> = await readItems(deps.db, {
-    ...recent.keys,
-    application: keys.application(input.applicationId),
-    limitLog: rateLogKey(limits.socialPagePerIp, input.ip),
+  const found = await readRecords(deps.db, {
+    ...recent.reads,
+    application: applicationRead(input.applicationId),
+    limitLog: rateLogRead(limits.socialPagePerIp, input.ip),
   });
   await consume(deps, limits.socialPagePerIp, input.ip, found.limitLog);
   if (!found.application) throw fail('notFound', 'This application does not exist');
-  const app = applicationFromItem(found.application);
+  const app = applicationFromRecord(found.application);
   returnUrl(app, input.returnTo);
   const query = { returnTo: input.returnTo, appState: input.appState, appChallenge: input.appChallenge };
   return {

@@ -1,15 +1,40 @@
-import type { ImageChange } from '../identity/image.ts';
-import type { User } from '../identity/user.ts';
+import * as z from 'zod/mini';
 import { auditWrites, type StoredAuditEntry } from './audit.ts';
-import type { Item, Key } from './batch.ts';
+import type { Key } from './batch.ts';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import type { TransactItem } from './errors.ts';
-import { imageDeletes, imageWrites } from './images.ts';
+import { imageDeletes, imageWrites, type StoredImage } from './images.ts';
 import { readNow } from './items.ts';
 import { keys, PLATFORM } from './keys.ts';
 import { organizationWrites } from './organizations.ts';
+import type { Read } from './reads.ts';
 import { transactWrite } from './transact.ts';
-import { applicationUserIndexes, countNewUser, nameIndex } from './users.ts';
+import { applicationUserIndexes, countNewUser, nameIndex, profileFields } from './users.ts';
+
+const AccountRecord = z.object({ ...profileFields, userId: z.string() });
+/**
+ * An account item (`ACCOUNT#<scope>#<email>` / `ACCOUNT`): unique per normalised address and scope,
+ * with a copy of its user's profile, so sign-in and the session lookup read one item.
+ */
+export type AccountRecord = z.infer<typeof AccountRecord>;
+const accountRecord = decoder('account', AccountRecord);
+
+/** The read of the account of a normalised address in a scope, for a batch. */
+export const accountRead = (scope: string, email: string): Read<AccountRecord> => ({
+  key: keys.account(scope, email),
+  decode: accountRecord,
+});
+
+/** A new user, as its first sign-in makes it: no stored image yet. */
+interface NewUser {
+  id: string;
+  email: string;
+  name: string | null;
+  image: string | null;
+  emailVerified: boolean;
+  createdAt: string;
+}
 
 /**
  * What a first sign-in creates (docs/api.md, "Management API"): the address's account, its user and an
@@ -18,7 +43,7 @@ import { applicationUserIndexes, countNewUser, nameIndex } from './users.ts';
 export interface NewAccount {
   scope: string;
   /** Without an image: a new user has none. */
-  user: User;
+  user: NewUser;
   organization: { id: string; name: string; kind: 'platform' | 'tenant'; applicationId?: string };
 }
 
@@ -74,6 +99,15 @@ export type ProfileOutcome =
   | { outcome: 'missing' }
   | { outcome: 'raced'; imageId: string | null }
   | { outcome: 'conflict' };
+
+/**
+ * What a profile change does to its image: removes it, links a URL the user gives (kept as given,
+ * never fetched), or stores an uploaded one (shared/identity/image.ts makes it).
+ */
+export type ImageChange =
+  | { kind: 'removed' }
+  | { kind: 'linked'; url: string }
+  | { kind: 'uploaded'; image: StoredImage };
 
 export interface ProfileUpdate {
   name?: string;
@@ -173,7 +207,8 @@ export async function updateProfile(
   if (written.outcome === 'conflict') return written;
   const found = written.failed.map((index) => written.current[index]);
   if (found.some((item) => item === undefined)) return { outcome: 'missing' };
-  return { outcome: 'raced', imageId: (found[0]?.imageId as string | undefined) ?? null };
+  const named = found[0]?.imageId;
+  return { outcome: 'raced', imageId: typeof named === 'string' ? named : null };
 }
 
 /** `expression` with `assignments` added to its SET clause (or a SET clause added). */
@@ -183,6 +218,7 @@ const withSet = (expression: string, assignments: string[]): string =>
     : `SET ${assignments.join(', ')}${expression ? ` ${expression}` : ''}`;
 
 /** The account of a normalised address in a scope, strongly consistent: one GetItem. */
-export async function readAccount(db: Db, scope: string, email: string): Promise<Item | undefined> {
-  return readNow(db, keys.account(scope, email));
+export async function readAccount(db: Db, scope: string, email: string): Promise<AccountRecord | undefined> {
+  const item = await readNow(db, keys.account(scope, email));
+  return item && accountRecord(item);
 }

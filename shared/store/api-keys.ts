@@ -1,11 +1,56 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { auditWrites, type StoredAuditEntry } from './audit.ts';
-import { type Item, readItems } from './batch.ts';
+import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
+import { afterPrefix, decoder } from './decode.ts';
 import { isConditionFailure } from './errors.ts';
 import { queryAll, readNow } from './items.ts';
 import { keys } from './keys.ts';
+import { type Read, readMany } from './reads.ts';
 import { transactWrite } from './transact.ts';
+
+const KeyType = z.enum(['public', 'secret']);
+
+const ApiKeyFields = z.object({
+  /** Absent on keys made before keys had ids. */
+  keyId: z.optional(z.string()),
+  keyType: KeyType,
+  applicationId: z.string(),
+  /** The key has seen its application's origin recorded (shared/tenancy/origin-learning.ts). */
+  originKnown: z.optional(z.boolean()),
+  lastUsedAt: z.optional(z.string()),
+  revokedAt: z.optional(z.string()),
+});
+/** A key item (`APIKEY#<hash>` / `APIKEY`), with the hash its key names. */
+export type ApiKeyRecord = z.infer<typeof ApiKeyFields> & { keyHash: string };
+const apiKeyFields = decoder('API key', ApiKeyFields);
+const apiKeyRecord = (item: Item): ApiKeyRecord => ({
+  ...apiKeyFields(item),
+  keyHash: afterPrefix(item.pk, keys.apiKey('').pk),
+});
+
+/** The read of the key item stored under `keyHash`, for a batch. */
+export const apiKeyRead = (keyHash: string): Read<ApiKeyRecord> => ({
+  key: keys.apiKey(keyHash),
+  decode: apiKeyRecord,
+});
+
+const ApiKeyEntry = z.object({
+  id: z.string(),
+  keyHash: z.string(),
+  keyType: KeyType,
+  applicationId: z.string(),
+  hint: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.optional(z.string()),
+  revokedAt: z.optional(z.string()),
+  /** Epoch seconds, set at revocation: the entry is listed until then. */
+  expiresAt: z.optional(z.number()),
+});
+/** The listing entry of a key in its application's partition (`APP#<id>` / `KEY#<keyId>`). */
+export type ApiKeyEntry = z.infer<typeof ApiKeyEntry>;
+const apiKeyEntry = decoder('API key entry', ApiKeyEntry);
 
 /**
  * The stored record of a key: found by the key's SHA-256, never by the key (docs/security.md,
@@ -26,8 +71,9 @@ export interface StoredApiKey {
  * One strongly consistent GetItem: a revocation takes effect on the very next request (docs/api.md,
  * "API keys"), which an eventually consistent read could miss for a moment.
  */
-export async function readApiKey(db: Db, keyHash: string): Promise<Item | undefined> {
-  return readNow(db, keys.apiKey(keyHash));
+export async function readApiKey(db: Db, keyHash: string): Promise<ApiKeyRecord | undefined> {
+  const item = await readNow(db, keys.apiKey(keyHash));
+  return item && apiKeyRecord(item);
 }
 
 export type CreateKeyOutcome = 'created' | 'missing' | 'full' | 'conflict';
@@ -81,12 +127,13 @@ export async function putApiKey(
 }
 
 /** The listing entries of an application's keys, revoked ones included (strongly consistent). */
-export async function apiKeyEntries(db: Db, applicationId: string): Promise<Item[]> {
-  return queryAll(db, {
+export async function apiKeyEntries(db: Db, applicationId: string): Promise<ApiKeyEntry[]> {
+  const items = await queryAll(db, {
     KeyConditionExpression: 'pk = :app AND begins_with(sk, :key)',
     ExpressionAttributeValues: { ':app': keys.application(applicationId).pk, ':key': keys.apiKeyEntryPrefix },
     ConsistentRead: true,
   });
+  return items.map(apiKeyEntry);
 }
 
 /** One strongly consistent GetItem of a key's listing entry. */
@@ -94,8 +141,9 @@ export async function readApiKeyEntry(
   db: Db,
   applicationId: string,
   keyId: string,
-): Promise<Item | undefined> {
-  return readNow(db, keys.apiKeyEntry(applicationId, keyId));
+): Promise<ApiKeyEntry | undefined> {
+  const item = await readNow(db, keys.apiKeyEntry(applicationId, keyId));
+  return item && apiKeyEntry(item);
 }
 
 export type RevokeOutcome =
@@ -154,8 +202,8 @@ export async function revokeApiKey(
     ...auditWrites(db.table, audit),
   ]);
   if (written.outcome !== 'failed') return written.outcome === 'written' ? { outcome: 'revoked' } : written;
-  const revokedAt = (written.current[1]?.revokedAt ?? written.current[0]?.revokedAt) as string | undefined;
-  if (revokedAt) return { outcome: 'alreadyRevoked', revokedAt };
+  const revokedAt = written.current[1]?.revokedAt ?? written.current[0]?.revokedAt;
+  if (typeof revokedAt === 'string' && revokedAt) return { outcome: 'alreadyRevoked', revokedAt };
   if (written.failed.includes(2) && !written.failed.includes(0) && !written.failed.includes(1)) {
     throw new Error(`application ${entry.applicationId} counts no active key, yet ${entry.keyId} is one`);
   }
@@ -187,15 +235,5 @@ export async function noteApiKeyUse(db: Db, keyHash: string, now: string, cutoff
 }
 
 /** The key items of listed entries, for their last use: BatchGetItem, 100 keys a call. */
-export async function readApiKeys(db: Db, keyHashes: string[]): Promise<Item[]> {
-  const items: Item[] = [];
-  for (let start = 0; start < keyHashes.length; start += 100) {
-    const named = Object.fromEntries(
-      keyHashes.slice(start, start + 100).map((hash, index) => [index, keys.apiKey(hash)]),
-    );
-    items.push(
-      ...Object.values(await readItems(db, named)).filter((item): item is Item => item !== undefined),
-    );
-  }
-  return items;
-}
+export const readApiKeys = (db: Db, keyHashes: readonly string[]): Promise<ApiKeyRecord[]> =>
+  readMany(db, keyHashes.map(apiKeyRead));

@@ -1,24 +1,58 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { revokedWrite } from './api-keys.ts';
+import * as z from 'zod/mini';
+import { apiKeyEntries, revokedWrite } from './api-keys.ts';
 import { auditWrites, type StoredAuditEntry } from './audit.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import type { TransactItem } from './errors.ts';
-import { type CreateOutcome, putNew, queryAll, queryUpTo, readNow } from './items.ts';
+import { type CreateOutcome, putNew, queryUpTo, readNow } from './items.ts';
 import { keys } from './keys.ts';
+import type { Read } from './reads.ts';
 import { transactWrite } from './transact.ts';
 
+const ApplicationRecord = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  name: z.string(),
+  logoUrl: z.optional(z.nullable(z.string())),
+  branding: z.optional(
+    z.object({ primaryColor: z.optional(z.string()), backgroundColor: z.optional(z.string()) }),
+  ),
+  /** The configuration document as stored; shared/tenancy/configuration-document.ts reads it, its older forms too. */
+  config: z.optional(z.record(z.string(), z.unknown())),
+  origin: z.optional(z.string()),
+  /** Moved by every configuration write; absent before the first. */
+  configVersion: z.optional(z.number()),
+  createdAt: z.string(),
+  userCount: z.optional(z.number()),
+  organizationCount: z.optional(z.number()),
+});
+/** An application item (`APP#<id>` / `APP`) as the repositories return it. */
+export type ApplicationRecord = z.infer<typeof ApplicationRecord>;
+export const applicationRecord = decoder('application', ApplicationRecord);
+
+/** The read of an application item, for a batch (strongly consistent, as every batch read is). */
+export const applicationRead = (applicationId: string): Read<ApplicationRecord> => ({
+  key: keys.application(applicationId),
+  decode: applicationRecord,
+});
+
 /** One GetItem (eventually consistent). */
-export async function readApplication(db: Db, applicationId: string): Promise<Item | undefined> {
+export async function readApplication(db: Db, applicationId: string): Promise<ApplicationRecord | undefined> {
   const { Item } = await db.client.send(
     new GetCommand({ TableName: db.table, Key: keys.application(applicationId) }),
   );
-  return Item;
+  return Item && applicationRecord(Item);
 }
 
 /** One strongly consistent GetItem: management reads see their own writes. */
-export async function readApplicationNow(db: Db, applicationId: string): Promise<Item | undefined> {
-  return readNow(db, keys.application(applicationId));
+export async function readApplicationNow(
+  db: Db,
+  applicationId: string,
+): Promise<ApplicationRecord | undefined> {
+  const item = await readNow(db, keys.application(applicationId));
+  return item && applicationRecord(item);
 }
 
 interface StoredApplication {
@@ -113,18 +147,18 @@ export async function applicationsOf(
   db: Db,
   organizationId: string,
   page: { limit: number; offset: number },
-): Promise<Item[]> {
+): Promise<ApplicationRecord[]> {
   // Offsets are small (a plan holds at most 25; enterprise lists page through): read up to the page's end.
   const items = await queryUpTo(
     db,
     {
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :org',
-      ExpressionAttributeValues: { ':org': `ORGAPPS#${organizationId}` },
+      ExpressionAttributeValues: { ':org': keys.organizationApplication(organizationId, '').gsi1pk },
     },
     page.offset + page.limit,
   );
-  return items.slice(page.offset, page.offset + page.limit);
+  return items.slice(page.offset, page.offset + page.limit).map(applicationRecord);
 }
 
 export type UpdateOutcome = 'updated' | 'changed' | 'conflict';
@@ -210,11 +244,7 @@ export async function deleteApplication(
   audit: StoredAuditEntry,
   ending: TransactItem[] = [],
 ): Promise<DeleteApplicationOutcome> {
-  const entries = await queryAll(db, {
-    KeyConditionExpression: 'pk = :app AND begins_with(sk, :key)',
-    ExpressionAttributeValues: { ':app': keys.application(app.id).pk, ':key': keys.apiKeyEntryPrefix },
-    ConsistentRead: true,
-  });
+  const entries = await apiKeyEntries(db, app.id);
   const active = entries.filter((entry) => entry.revokedAt === undefined);
   const revoke = (key: { pk: string; sk: string }) => revokedWrite(db.table, key, new Date(now));
   const sameVersion =
@@ -241,8 +271,8 @@ export async function deleteApplication(
       },
     },
     ...active.flatMap((entry) => [
-      revoke(keys.apiKey(entry.keyHash as string)),
-      revoke({ pk: entry.pk as string, sk: entry.sk as string }),
+      revoke(keys.apiKey(entry.keyHash)),
+      revoke(keys.apiKeyEntry(app.id, entry.id)),
     ]),
     ...app.resources.map((resource) => ({
       Delete: {

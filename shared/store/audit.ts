@@ -1,18 +1,18 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import type { TransactItem } from './errors.ts';
 import { keys } from './keys.ts';
 
+const AuditValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]);
 /** A value before or after a change: a secret only as `'set'` or `'new secret'`, never itself. */
-export type AuditValue = string | number | boolean | string[] | null;
+export type AuditValue = z.infer<typeof AuditValue>;
 
+const AuditChange = z.object({ path: z.string(), from: AuditValue, to: AuditValue });
 /** One changed field of a target: its path (`name`, `branding.primaryColor`, …), before and after. */
-export interface AuditChange {
-  path: string;
-  from: AuditValue;
-  to: AuditValue;
-}
+export type AuditChange = z.infer<typeof AuditChange>;
 
 /** One change of a social sign-in setting (shared/tenancy/social-providers.ts lists them). */
 export type SocialSignInChange = AuditChange;
@@ -115,6 +115,36 @@ export async function appendAudit(db: Db, entry: StoredAuditEntry): Promise<void
   await db.client.send(new TransactWriteCommand({ TransactItems: auditWrites(db.table, entry) }));
 }
 
+const AuditEntryRecord = z.object({
+  id: z.string(),
+  /** One of shared/tenancy/audit-actions.ts, or of another version: the reader checks. */
+  action: z.string(),
+  at: z.string(),
+  trail: z.optional(z.string()),
+  applicationId: z.optional(z.string()),
+  organizationId: z.optional(z.string()),
+  actorKind: z.optional(z.string()),
+  actorId: z.string(),
+  actorEmail: z.optional(z.string()),
+  actorPrefix: z.optional(z.string()),
+  ip: z.optional(z.string()),
+  userAgent: z.optional(z.string()),
+  targetType: z.optional(z.string()),
+  targetId: z.optional(z.string()),
+  targetLabel: z.optional(z.string()),
+  changes: z.optional(z.array(AuditChange)),
+  userId: z.optional(z.string()),
+  impersonationId: z.optional(z.string()),
+  reason: z.optional(z.string()),
+  cause: z.optional(z.string()),
+});
+/**
+ * An entry as a trail is read: every kind of `StoredAuditEntry`, written by this version or an
+ * earlier one, in one shape whose fields the reader (shared/tenancy/audit.ts) checks.
+ */
+export type AuditEntryRecord = z.infer<typeof AuditEntryRecord>;
+const auditEntryRecord = decoder('audit entry', AuditEntryRecord);
+
 /** What a reader of a trail asks for: newest first, after a cursor, within a time range, filtered. */
 export interface AuditQuery {
   limit: number;
@@ -147,7 +177,7 @@ export async function queryAuditTrail(
   db: Db,
   trail: string,
   query: AuditQuery,
-): Promise<{ items: Item[]; next: string | null }> {
+): Promise<{ items: AuditEntryRecord[]; next: string | null }> {
   const low = `${ENTRY}${query.since ?? ''}`;
   const high = query.until ? `${ENTRY}${query.until}#${HIGHEST}` : `${ENTRY}${HIGHEST}`;
   const filters = ['(attribute_not_exists(expiresAt) OR expiresAt > :now)'];
@@ -195,10 +225,10 @@ export async function queryAuditTrail(
     cursor = answer.LastEvaluatedKey;
     if (items.length > query.limit) {
       const page = items.slice(0, query.limit);
-      return { items: page, next: String(page.at(-1)?.sk) };
+      return { items: page.map(auditEntryRecord), next: String(page.at(-1)?.sk) };
     }
-    if (!cursor) return { items, next: null };
+    if (!cursor) return { items: items.map(auditEntryRecord), next: null };
   }
   // Read as much as one answer may: the reader goes on from where the reads stopped.
-  return { items, next: cursor ? String(cursor.sk) : null };
+  return { items: items.map(auditEntryRecord), next: cursor ? String(cursor.sk) : null };
 }

@@ -1,10 +1,17 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import { type ApplicationRecord, applicationRecord } from './applications.ts';
 import { auditWrites, type StoredAuditEntry } from './audit.ts';
-import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import type { TransactItem } from './errors.ts';
 import { keys } from './keys.ts';
 import { transactWrite } from './transact.ts';
+
+const ResourceRecord = z.object({ resource: z.string(), applicationId: z.string() });
+/** A resource item (`RESOURCE#<uri>`): the one application that registered the OAuth resource. */
+export type ResourceRecord = z.infer<typeof ResourceRecord>;
+const resourceRecord = decoder('resource', ResourceRecord);
 
 /** A configuration change of one application, and what it was decided from. */
 export interface ConfigurationWrite {
@@ -33,7 +40,7 @@ export type ConfigurationOutcome =
   /** Another application holds `resource`. */
   | { outcome: 'taken'; resource: string }
   /** The application changed since it was read: `current` is how it is now, when DynamoDB said. */
-  | { outcome: 'stale'; current?: Item }
+  | { outcome: 'stale'; current?: ApplicationRecord }
   | { outcome: 'conflict' };
 
 /**
@@ -125,18 +132,18 @@ export async function writeConfiguration(db: Db, write: ConfigurationWrite): Pro
   }
   if (written.failed.includes(0)) {
     const current = written.current[0];
-    return current ? { outcome: 'stale', current } : { outcome: 'missing' };
+    return current ? { outcome: 'stale', current: applicationRecord(current) } : { outcome: 'missing' };
   }
   // A release or a key changed under us (the key count held): read again and decide again.
   return { outcome: 'stale' };
 }
 
 /** One strongly consistent GetItem: the resource item, naming the application that registered it. */
-export async function readResource(db: Db, uri: string): Promise<Item | undefined> {
+export async function readResource(db: Db, uri: string): Promise<ResourceRecord | undefined> {
   const { Item } = await db.client.send(
     new GetCommand({ TableName: db.table, Key: keys.resource(uri), ConsistentRead: true }),
   );
-  return Item;
+  return Item && resourceRecord(Item);
 }
 
 export type RecordOriginOutcome = 'noted' | 'gone' | 'conflict';

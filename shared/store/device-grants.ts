@@ -1,8 +1,29 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeviceGrant } from '../sign-in/request.ts';
+import * as z from 'zod/mini';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import { conditionFailureItem, isConditionFailure } from './errors.ts';
 import { keys } from './keys.ts';
+import type { Read } from './reads.ts';
+
+const DeviceGrant = z.object({
+  scope: z.string(),
+  email: z.string(),
+  requestId: z.string(),
+  /** Epoch ms after which the grant is expired, whatever TTL has or has not deleted. */
+  validUntil: z.number(),
+  /** Seconds a poll must wait after the last (RFC 8628 §3.5: it grows on a poll too early). */
+  interval: z.number(),
+  lastPolledAt: z.optional(z.number()),
+});
+/** The grant of a device code (`DEVICE#<hash>`): which sign-in request a poll waits for. */
+export type DeviceGrant = z.infer<typeof DeviceGrant>;
+
+/** The read of the grant of a device code, by the code's hash, for a batch. */
+export const deviceGrantRead = (deviceCodeHash: string): Read<DeviceGrant> => ({
+  key: keys.device(deviceCodeHash),
+  decode: decoder('device grant', DeviceGrant),
+});
 
 /** TTL removes a code's items a minute after it expires (reads check `validUntil` themselves). */
 export const expiresAtOf = (validUntilMs: number) => Math.ceil(validUntilMs / 1000) + 60;

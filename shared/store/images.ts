@@ -1,10 +1,23 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { StoredImage } from '../identity/image.ts';
-import type { Item } from './batch.ts';
+import * as z from 'zod/mini';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import type { TransactItem } from './errors.ts';
 import { queryAll } from './items.ts';
 import { keys } from './keys.ts';
+
+/**
+ * An uploaded image, stored under an id that names its owner and its bytes (shared/identity/image.ts
+ * makes it): one user's image is never another's, and the bytes under an id never change.
+ */
+export interface StoredImage {
+  /** The SHA-256 of the bytes, hex: the ETag. */
+  sha256: string;
+  /** `<name>.<extension>`: the last segment of its URL. */
+  id: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
 
 /**
  * An item holds at most 400 KB, names included, and a binary attribute counts its bytes: two parts
@@ -14,14 +27,17 @@ const IMAGE_PART_BYTES = 300_000;
 /** The parts an image may have: `imageDeletes` deletes them all, so none is ever left behind. */
 const MAX_IMAGE_PARTS = 2;
 
-/** The small item beside an image's parts: enough to answer a revalidation without reading the bytes. */
-export interface ImageHead {
-  contentType: string;
+const ImageHead = z.object({
+  contentType: z.string(),
   /** The SHA-256 of the bytes, hex. */
-  sha256: string;
-  size: number;
-  parts: number;
-}
+  sha256: z.string(),
+  size: z.number(),
+  parts: z.number(),
+});
+/** The small item beside an image's parts: enough to answer a revalidation without reading the bytes. */
+export type ImageHead = z.infer<typeof ImageHead>;
+const headFrom = decoder('image head', ImageHead);
+const partFrom = decoder('image part', z.object({ part: z.number(), data: z.instanceof(Uint8Array) }));
 
 /**
  * The Puts storing an image (its head and its parts), for the profile change's transaction.
@@ -59,13 +75,6 @@ export function imageDeletes(table: string, imageId: string): TransactItem[] {
   return [keys.imageHead(imageId), ...parts].map((key) => ({ Delete: { TableName: table, Key: key } }));
 }
 
-const headFrom = (item: Item): ImageHead => ({
-  contentType: String(item.contentType),
-  sha256: String(item.sha256),
-  size: Number(item.size),
-  parts: Number(item.parts),
-});
-
 /** An image's head (one eventually consistent GetItem of a small item: half a read unit), if stored. */
 export async function readImageHead(db: Db, imageId: string): Promise<ImageHead | undefined> {
   const { Item: item } = await db.client.send(
@@ -94,7 +103,10 @@ export async function readImage(
   const byPart = new Map(
     items
       .filter((item) => item.type === 'imagePart')
-      .map((item) => [Number(item.part), item.data as Uint8Array]),
+      .map((item): [number, Uint8Array] => {
+        const { part, data } = partFrom(item);
+        return [part, data];
+      }),
   );
   const chunks = Array.from({ length: head.parts }, (_, part) => byPart.get(part));
   // A Query is not isolated from a transaction: it may see some of a write's items and not others.

@@ -1,56 +1,63 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { SessionRecord } from '../identity/session.ts';
+import * as z from 'zod/mini';
 import { auditWrites, type StoredAuditEntry } from './audit.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import type { TransactItem } from './errors.ts';
 import { queryAll } from './items.ts';
 import { keys } from './keys.ts';
-import { readMany, roleIn } from './organizations.ts';
-import { sessionItem } from './sessions.ts';
+import { roleIn } from './organizations.ts';
+import { type Read, readMany } from './reads.ts';
+import { type SessionRecord, sessionItem } from './sessions.ts';
 import { transactWrite } from './transact.ts';
 
-/**
- * An impersonation (docs/data-model.md, "Impersonation and audit") as stored;
- * shared/tenancy/impersonation.ts reads it.
- */
-export interface StoredImpersonation {
-  id: string;
-  applicationId: string;
-  userId: string;
-  actorId: string;
-  actorEmail: string;
-  reason: string;
-  startedAt: string;
+const StoredImpersonation = z.object({
+  id: z.string(),
+  applicationId: z.string(),
+  userId: z.string(),
+  actorId: z.string(),
+  actorEmail: z.string(),
+  reason: z.string(),
+  startedAt: z.string(),
   /**
    * ISO time the impersonation lapses: not `expiresAt`, the table's TTL attribute, so the record
    * outlives its session (an end is idempotent, and the trail names it).
    */
-  lapsesAt: string;
-  sessionId: string;
+  lapsesAt: z.string(),
+  sessionId: z.string(),
   /** The one token it issued (never refreshed): only that token ends it. */
-  jti: string;
+  jti: z.string(),
   /**
    * The organization that owns the application, whose partition lists it while it runs (absent on
    * impersonations started before they were listed: those are never listed).
    */
-  organizationId?: string;
-}
-
-/** One strongly consistent GetItem of a user's profile item (its scope says which application). */
-export async function readUserProfile(db: Db, userId: string): Promise<Item | undefined> {
-  const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.table, Key: keys.user(userId), ConsistentRead: true }),
-  );
-  return Item;
-}
+  organizationId: z.optional(z.string()),
+  /** Set once, by whatever ended it. */
+  endedAt: z.optional(z.string()),
+});
+/**
+ * An impersonation (docs/data-model.md, "Impersonation and audit") as stored;
+ * shared/tenancy/impersonation.ts reads it.
+ */
+export type StoredImpersonation = z.infer<typeof StoredImpersonation>;
+const impersonationRecord = decoder('impersonation', StoredImpersonation);
+const impersonationRead = (impersonationId: string): Read<StoredImpersonation> => ({
+  key: keys.impersonation(impersonationId),
+  decode: impersonationRecord,
+});
+/** A running impersonation's entry in its organization's list: what the list is read for. */
+const listedImpersonation = decoder('running impersonation', z.object({ impersonationId: z.string() }));
 
 /** One strongly consistent GetItem: an end sees the start it follows. */
-export async function readImpersonation(db: Db, impersonationId: string): Promise<Item | undefined> {
+export async function readImpersonation(
+  db: Db,
+  impersonationId: string,
+): Promise<StoredImpersonation | undefined> {
   const { Item } = await db.client.send(
     new GetCommand({ TableName: db.table, Key: keys.impersonation(impersonationId), ConsistentRead: true }),
   );
-  return Item;
+  return Item && impersonationRecord(Item);
 }
 
 // The impersonated user must still be one of the application's users, not disabled (a
@@ -200,11 +207,9 @@ export async function readLiveImpersonations(
   if (listed.length === 0) return [];
   const records = await readMany(
     db,
-    listed.map((entry) => keys.impersonation(entry.impersonationId as string)),
+    listed.map((entry) => impersonationRead(listedImpersonation(entry).impersonationId)),
   );
-  return records
-    .filter((record) => record.endedAt === undefined)
-    .map((record) => record as unknown as StoredImpersonation);
+  return records.filter((record) => record.endedAt === undefined);
 }
 
 /**
@@ -235,7 +240,7 @@ export function impersonationEndWrites(
 
 export type EndOutcome =
   | { outcome: 'ended' }
-  | { outcome: 'alreadyEnded'; item: Item }
+  | { outcome: 'alreadyEnded'; record: StoredImpersonation }
   | { outcome: 'conflict' };
 
 /**
@@ -251,6 +256,8 @@ export async function endImpersonation(
   if (written.outcome === 'written') return { outcome: 'ended' };
   if (written.outcome === 'conflict') return written;
   const current = written.current[0];
-  if (written.failed.includes(0) && current) return { outcome: 'alreadyEnded', item: current };
+  if (written.failed.includes(0) && current) {
+    return { outcome: 'alreadyEnded', record: impersonationRecord(current) };
+  }
   throw new Error(`ending ${end.impersonation.id} failed a condition it cannot fail`);
 }

@@ -1,27 +1,37 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Item } from './batch.ts';
+import * as z from 'zod/mini';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import { conditionFailureItem, isConditionFailure, type TransactItem } from './errors.ts';
 import { queryAll, readNow } from './items.ts';
 import { keys } from './keys.ts';
-import { type NewMember, newMemberWrites, readMany, roleIn } from './organizations.ts';
+import {
+  type MemberRecord,
+  memberRead,
+  type NewMember,
+  newMemberWrites,
+  roleIn,
+  StoredRole,
+} from './organizations.ts';
+import { readMany } from './reads.ts';
 import { type TransactOutcome, transactWrite } from './transact.ts';
 
-/** shared/tenancy/permissions.ts `Role`. */
-type Role = 'owner' | 'admin' | 'member';
+type Role = z.infer<typeof StoredRole>;
 
-/** The stored invitation (shared/tenancy/invitations.ts reads it). */
-export interface StoredInvitation {
-  organizationId: string;
+const StoredInvitation = z.object({
+  organizationId: z.string(),
   /** The organization's name when invited, so the invitee's list needs no other read. */
-  organizationName: string;
-  email: string;
-  role: 'owner' | 'admin' | 'member';
-  invitedBy: { userId: string; email: string };
-  createdAt: string;
+  organizationName: z.string(),
+  email: z.string(),
+  role: StoredRole,
+  invitedBy: z.object({ userId: z.string(), email: z.string() }),
+  createdAt: z.string(),
   /** Epoch seconds; also the TTL attribute. */
-  expiresAt: number;
-}
+  expiresAt: z.number(),
+});
+/** The stored invitation (shared/tenancy/invitations.ts reads it). */
+export type StoredInvitation = z.infer<typeof StoredInvitation>;
+const invitationRecord = decoder('invitation', StoredInvitation);
 
 /**
  * Stores the invitation, replacing an earlier one of the same address to the same organization,
@@ -52,42 +62,39 @@ export async function putInvitation(
  * missing for about a second; expired and void ones included: the caller filters). Invitations
  * stored before the index attributes existed are not listed; they expire within 7 days.
  */
-export async function invitationsOfOrganization(db: Db, organizationId: string): Promise<Item[]> {
-  return queryAll(db, {
+export async function invitationsOfOrganization(db: Db, organizationId: string): Promise<StoredInvitation[]> {
+  const items = await queryAll(db, {
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :org',
     ExpressionAttributeValues: { ':org': keys.organizationInvitation(organizationId, '').gsi1pk },
   });
+  return items.map(invitationRecord);
 }
 
 /**
- * The membership item of each of `userIds` in the organization (absent: not a member), strongly
- * consistent, 100 to a BatchGetItem. The id comes from the key: memberships written at first
- * sign-in before the management API hold no `userId` (shared/tenancy/members.ts `memberFromItem`).
+ * The membership of each of `userIds` in the organization (absent: not a member), strongly
+ * consistent, 100 to a BatchGetItem.
  */
 export async function memberships(
   db: Db,
   organizationId: string,
   userIds: string[],
-): Promise<Map<string, Item>> {
-  const prefix = keys.member(organizationId, '').sk;
-  const items = await readMany(
+): Promise<Map<string, MemberRecord>> {
+  const found = await readMany(
     db,
-    userIds.map((userId) => {
-      const { pk, sk } = keys.member(organizationId, userId);
-      return { pk, sk };
-    }),
+    userIds.map((userId) => memberRead(organizationId, userId)),
   );
-  return new Map(items.map((item) => [String(item.sk).slice(prefix.length), item]));
+  return new Map(found.map((membership) => [membership.userId, membership]));
 }
 
 /** The invitations of an address (strongly consistent; expired ones included: the caller filters). */
-export async function invitationsOf(db: Db, email: string): Promise<Item[]> {
-  return queryAll(db, {
+export async function invitationsOf(db: Db, email: string): Promise<StoredInvitation[]> {
+  const items = await queryAll(db, {
     KeyConditionExpression: 'pk = :address',
     ExpressionAttributeValues: { ':address': keys.invitation(email, '').pk },
     ConsistentRead: true,
   });
+  return items.map(invitationRecord);
 }
 
 /** One strongly consistent GetItem. */
@@ -95,8 +102,9 @@ export async function readInvitation(
   db: Db,
   email: string,
   organizationId: string,
-): Promise<Item | undefined> {
-  return readNow(db, keys.invitation(email, organizationId));
+): Promise<StoredInvitation | undefined> {
+  const item = await readNow(db, keys.invitation(email, organizationId));
+  return item && invitationRecord(item);
 }
 
 /**
@@ -192,10 +200,10 @@ const heldSince = (role: Role) =>
  * Whether a membership item (as read) has held what an invitation of `role` sent at `invitedAt`
  * needs since then: the read twin of `heldSince`, for the managers' list.
  */
-export function heldSinceInvited(membership: Item, role: Role, invitedAt: string): boolean {
-  const made = membership.createdAt as string | undefined;
-  const lost = membership[lossOf(role)] as string | undefined;
-  return (made === undefined || made <= invitedAt) && (lost === undefined || lost <= invitedAt);
+export function heldSinceInvited(membership: MemberRecord, role: Role, invitedAt: string): boolean {
+  const made = membership.createdAt;
+  const lost = membership[lossOf(role)];
+  return made <= invitedAt && (lost === undefined || lost <= invitedAt);
 }
 
 /** `inviterGone`: the inviter is no longer a member, or no longer of a role that may offer the invitation's. */

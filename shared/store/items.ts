@@ -3,12 +3,6 @@ import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
 import { conditionFailureItem, holdsWrittenItem, isConditionFailure } from './errors.ts';
 
-/** An item's own fields: its record without the table's `pk` and `sk`. */
-export function withoutKeys(item: Item): Record<string, unknown> {
-  const { pk: _pk, sk: _sk, ...rest } = item;
-  return rest;
-}
-
 /** Every item a key condition names, page after page. */
 export async function queryAll(
   db: Db,

@@ -140,6 +140,12 @@ export const keys = {
 } as const;
 
 /**
+ * A page's cursor of a trail (shared/contracts/audit.ts refuses any other): the sort key of its last
+ * entry, as `keys.auditEntry` builds it from the entry's time and id (`evt_...`).
+ */
+export const AUDIT_CURSOR = /^ENTRY#[0-9T:.Z-]+#evt_[\w-]+$/;
+
+/**
  * The item families of the table (docs/data-model.md, "Item families and table grants"), by the partition-key
  * prefix every key of the family starts with: `table` families are partitions of the table (`pk`), `index`
  * families are partitions of gsi1/gsi2 (`gsi1pk`, `gsi2pk`), which a Query on an index is authorized by. A

@@ -1,7 +1,20 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import { isConditionFailure } from './errors.ts';
 import { keys } from './keys.ts';
+import type { Read } from './reads.ts';
+
+const MailCapCounter = z.object({ sent: z.optional(z.number()) });
+/** The sign-in emails counted in one clock hour (docs/security.md, "Mail reputation"). */
+export type MailCapCounter = z.infer<typeof MailCapCounter>;
+
+/** The read of `hour`'s counter, for a batch. */
+export const mailCapRead = (hour: number): Read<MailCapCounter> => ({
+  key: keys.mailCap(hour),
+  decode: decoder('mail cap', MailCapCounter),
+});
 
 // The counter grows only while it is below the cap: concurrent starts each take a slot by one
 // atomic ADD, and the (cap + 1)-th fails its condition whoever wrote meanwhile (no read, no race).

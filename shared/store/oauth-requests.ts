@@ -4,14 +4,48 @@
  * expiry itself (TTL is best-effort: docs/data-model.md).
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuthorizationRequest } from '../oauth/model.ts';
+import * as z from 'zod/mini';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import { conditionFailureItem, isConditionFailure } from './errors.ts';
-import { type CreateOutcome, putNew, readNow, withoutKeys } from './items.ts';
+import { type CreateOutcome, putNew, readNow } from './items.ts';
 import { keys } from './keys.ts';
 
-const recordOf = (item: Record<string, unknown>): AuthorizationRequest =>
-  withoutKeys(item) as unknown as AuthorizationRequest;
+const AuthorizationRequest = z.object({
+  requestId: z.string(),
+  clientId: z.string(),
+  clientName: z.string(),
+  redirectUri: z.string(),
+  codeChallenge: z.string(),
+  resource: z.string(),
+  applicationId: z.string(),
+  /** The raw `scope` parameter, if sent. */
+  scope: z.optional(z.string()),
+  state: z.optional(z.string()),
+  /** The query string of the original `/oauth/authorize` request, to return to after sign-in. */
+  query: z.string(),
+  sessionId: z.optional(z.string()),
+  /**
+   * With `sessionId`: the SHA-256 of the consent form's CSRF token (a synchronizer token, 256 random
+   * bits, shown only in the consent page): the consent POST must carry it as well as come from the
+   * bound session.
+   */
+  csrfTokenHash: z.optional(z.string()),
+  /**
+   * With `sessionId`: the scopes the consent page showed. Approval grants at most these (narrowed
+   * again by the role at that moment), so a promotion between page and approval cannot widen it.
+   */
+  shownScopes: z.optional(z.array(z.string())),
+  /** Epoch seconds (also the item's TTL). */
+  expiresAt: z.number(),
+});
+/**
+ * An authorization request that passed every check of `GET /oauth/authorize` up to the user's
+ * decision, kept server-side (`OAUTHREQ#<id>`, 10 minutes) while the user signs in and consents.
+ * `sessionId` binds it to the browser session that may decide it (the consent POST's CSRF guard).
+ */
+export type AuthorizationRequest = z.infer<typeof AuthorizationRequest>;
+const recordOf = decoder('authorization request', AuthorizationRequest);
 
 /** A new pending request; its id has 128 random bits, so `exists` never happens in practice. */
 export const putAuthorizationRequest = (db: Db, request: AuthorizationRequest): Promise<CreateOutcome> =>
@@ -24,8 +58,9 @@ export async function readAuthorizationRequest(
   now: number,
 ): Promise<AuthorizationRequest | undefined> {
   const item = await readNow(db, keys.oauthRequest(requestId));
-  if (!item || (item.expiresAt as number) <= now) return undefined;
-  return recordOf(item);
+  const request = item && recordOf(item);
+  if (!request || request.expiresAt <= now) return undefined;
+  return request;
 }
 
 /**

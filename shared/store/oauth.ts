@@ -1,15 +1,91 @@
 /**
- * OAuth items (docs/data-model.md, "OAuth grants and refresh tokens"; keys in keys.ts, shapes in
- * shared/oauth/model.ts): authorization codes by hash, grants in their user's partition. Every read checks
- * expiry itself (TTL is best-effort).
+ * OAuth items (docs/data-model.md, "OAuth grants and refresh tokens"; keys in keys.ts; shared/oauth/model.ts
+ * says how the routes use them): authorization codes by hash, grants in their user's partition. Every read
+ * checks expiry itself (TTL is best-effort).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuthorizationCodeRecord, GrantRecord, RefreshTokenRecord, Scope } from '../oauth/model.ts';
-import { type Item, readItems } from './batch.ts';
+import * as z from 'zod/mini';
+import { type ApplicationRecord, applicationRead } from './applications.ts';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import { conditionFailureItem, isConditionFailure } from './errors.ts';
-import { type CreateOutcome, putNew, queryAll, readNow, withoutKeys } from './items.ts';
+import { type CreateOutcome, putNew, queryAll, readNow } from './items.ts';
 import { keys } from './keys.ts';
+import { readRecords } from './reads.ts';
+
+/** Scopes as granted (shared/oauth/model.ts `SCOPES` names them). */
+const Scopes = z.array(z.string());
+
+const AuthorizationCodeRecord = z.object({
+  codeHash: z.string(),
+  clientId: z.string(),
+  clientName: z.string(),
+  redirectUri: z.string(),
+  codeChallenge: z.string(),
+  resource: z.string(),
+  applicationId: z.string(),
+  userId: z.string(),
+  scopes: Scopes,
+  grantId: z.string(),
+  issuedAt: z.number(),
+  expiresAt: z.number(),
+  /** Set by the first exchange (conditional write): the code is spent. */
+  usedAt: z.optional(z.number()),
+});
+/**
+ * An authorization code (`OAUTHCODE#<sha256 of the code>`): single use, 10 minutes, bound to the
+ * client, the redirect URI, the PKCE challenge and the resource. `grantId` is the grant the code
+ * creates at its first exchange; a second exchange revokes that grant (OAuth 2.1 §4.1.3).
+ */
+export type AuthorizationCodeRecord = z.infer<typeof AuthorizationCodeRecord>;
+const authorizationCodeRecord = decoder('authorization code', AuthorizationCodeRecord);
+
+const GrantRecord = z.object({
+  grantId: z.string(),
+  userId: z.string(),
+  clientId: z.string(),
+  clientName: z.string(),
+  applicationId: z.string(),
+  /**
+   * The organization that owned the application at the exchange, so the MCP endpoint reads the
+   * membership without reading the application first. Absent on grants made before it was written.
+   */
+  organizationId: z.optional(z.string()),
+  resource: z.string(),
+  scopes: Scopes,
+  createdAt: z.number(),
+  lastUsedAt: z.number(),
+  /** Present once revoked (by the user, by a code replay, by a refresh replay): the grant is dead. */
+  revokedAt: z.optional(z.number()),
+});
+/**
+ * A grant, shown to the user as a connection (docs/oauth.md, Connections): one user, one client,
+ * one application's resource, the scopes last granted. Revoking it ends its refresh tokens at once
+ * and its access tokens at the MCP endpoint on their next call (which reads this record).
+ */
+export type GrantRecord = z.infer<typeof GrantRecord>;
+const grantRecord = decoder('grant', GrantRecord);
+
+const RefreshTokenRecord = z.object({
+  tokenHash: z.string(),
+  grantId: z.string(),
+  userId: z.string(),
+  clientId: z.string(),
+  resource: z.string(),
+  issuedAt: z.number(),
+  expiresAt: z.number(),
+  /** Set by the first rotation: the token is spent (replays are judged from this time). */
+  rotatedAt: z.optional(z.number()),
+});
+/**
+ * A refresh token (`REFRESH#<sha256 of the token>`): single use, rotated by a conditional
+ * write that sets `rotatedAt`. Its successor is derived from it (shared/oauth/refresh.ts), so a
+ * replay within the grace window of `rotatedAt` finds the same successor; a later replay revokes
+ * the grant. `expiresAt` is also the TTL attribute.
+ */
+export type RefreshTokenRecord = z.infer<typeof RefreshTokenRecord>;
+const refreshTokenRecord = decoder('refresh token', RefreshTokenRecord);
+
 import { transactWrite } from './transact.ts';
 
 /** A new authorization code; its hash is 256 bits of a random code, so `exists` never happens in practice. */
@@ -23,7 +99,7 @@ export const putGrant = (db: Db, grant: GrantRecord): Promise<CreateOutcome> =>
 /** The grant as last written (strongly consistent: a revocation holds on the very next call), or undefined. */
 export async function readGrant(db: Db, userId: string, grantId: string): Promise<GrantRecord | undefined> {
   const item = await readNow(db, keys.grant(userId, grantId));
-  return item ? (withoutKeys(item) as unknown as GrantRecord) : undefined;
+  return item && grantRecord(item);
 }
 
 /**
@@ -33,15 +109,11 @@ export async function readGrant(db: Db, userId: string, grantId: string): Promis
 export async function readGrantAndApplication(
   db: Db,
   caller: { userId: string; grantId: string; applicationId: string },
-): Promise<{ grant?: GrantRecord; application?: Item }> {
-  const found = await readItems(db, {
-    grant: keys.grant(caller.userId, caller.grantId),
-    application: keys.application(caller.applicationId),
+): Promise<{ grant?: GrantRecord; application?: ApplicationRecord }> {
+  return readRecords(db, {
+    grant: { key: keys.grant(caller.userId, caller.grantId), decode: grantRecord },
+    application: applicationRead(caller.applicationId),
   });
-  return {
-    ...(found.grant ? { grant: withoutKeys(found.grant) as unknown as GrantRecord } : {}),
-    ...(found.application ? { application: found.application } : {}),
-  };
 }
 
 /** The authorization code stored under `codeHash` (consistent: a spend is seen at once), or undefined. */
@@ -50,13 +122,13 @@ export async function readAuthorizationCode(
   codeHash: string,
 ): Promise<AuthorizationCodeRecord | undefined> {
   const item = await readNow(db, keys.authorizationCode(codeHash));
-  return item ? (withoutKeys(item) as unknown as AuthorizationCodeRecord) : undefined;
+  return item && authorizationCodeRecord(item);
 }
 
 /** The refresh token stored under `tokenHash` (consistent), expired ones included, or undefined. */
 export async function readRefreshToken(db: Db, tokenHash: string): Promise<RefreshTokenRecord | undefined> {
   const item = await readNow(db, keys.refreshToken(tokenHash));
-  return item ? (withoutKeys(item) as unknown as RefreshTokenRecord) : undefined;
+  return item && refreshTokenRecord(item);
 }
 
 /**
@@ -144,7 +216,7 @@ export async function rotateRefreshToken(
     now: number;
     graceStart: number;
     successor: RefreshTokenRecord;
-    scopes: Scope[];
+    scopes: readonly string[];
   },
 ): Promise<'written' | 'replayed' | 'revoked' | 'conflict'> {
   const { successor } = rotation;
@@ -216,5 +288,5 @@ export async function grantsOf(db: Db, userId: string): Promise<GrantRecord[]> {
     ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':prefix': keys.grantPrefix },
     ConsistentRead: true,
   });
-  return items.map((item) => withoutKeys(item) as unknown as GrantRecord);
+  return items.map(grantRecord);
 }

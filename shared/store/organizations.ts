@@ -1,9 +1,12 @@
+import * as z from 'zod/mini';
 import { auditWrites, type StoredAuditEntry } from './audit.ts';
-import { deleteItems, type Item, type Key, readItems } from './batch.ts';
+import { deleteItems, type Item } from './batch.ts';
 import type { Db } from './db.ts';
+import { afterPrefix, decoder } from './decode.ts';
 import type { TransactItem } from './errors.ts';
 import { queryAll, queryUpTo, readNow } from './items.ts';
 import { keys } from './keys.ts';
+import { type Read, readMany, readRecords } from './reads.ts';
 import { type TransactOutcome, transactWrite } from './transact.ts';
 import { countOrganizations } from './users.ts';
 
@@ -17,8 +20,66 @@ export interface StoredOrganization {
   createdAt: string;
 }
 
-/** shared/tenancy/permissions.ts `Role`. */
-type Role = 'owner' | 'admin' | 'member';
+/** A member's role as stored (shared/tenancy/permissions.ts `Role`). */
+export const StoredRole = z.enum(['owner', 'admin', 'member']);
+type Role = z.infer<typeof StoredRole>;
+
+const OrganizationRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(['platform', 'tenant']),
+  applicationId: z.optional(z.string()),
+  /** Whatever an operator wrote (shared/tenancy/plans.ts `planOf` reads it); absent: free. */
+  plan: z.optional(z.unknown()),
+  /** Counters; absent on organizations made at first sign-in before they existed. */
+  applicationCount: z.optional(z.number()),
+  memberCount: z.optional(z.number()),
+  createdAt: z.string(),
+  /** The platform account that created it; older ones name their first owner as `ownerId`. */
+  createdBy: z.optional(z.string()),
+  ownerId: z.optional(z.string()),
+});
+/** An organization item (`ORG#<id>` / `ORG`) as the repositories return it. */
+export type OrganizationRecord = z.infer<typeof OrganizationRecord>;
+const organizationRecord = decoder('organization', OrganizationRecord);
+const organizationRead = (organizationId: string): Read<OrganizationRecord> => ({
+  key: keys.organization(organizationId),
+  decode: organizationRecord,
+});
+
+const MemberFields = z.object({
+  /** Absent, with `organizationId` and `email`, on memberships written at first sign-in before the management API. */
+  userId: z.optional(z.string()),
+  organizationId: z.optional(z.string()),
+  email: z.optional(z.string()),
+  role: StoredRole,
+  createdAt: z.string(),
+  /** Moved by each impersonation the member starts (shared/store/impersonations.ts). */
+  impersonationStarts: z.optional(z.number()),
+  /** When the member last lost an owner's or a manager's rights (`rightsLost`). */
+  ownerLostAt: z.optional(z.string()),
+  managerLostAt: z.optional(z.string()),
+});
+/** A membership item (`ORG#<org>` / `MEMBER#<user>`); its ids come from its keys where it holds none. */
+export type MemberRecord = Omit<z.infer<typeof MemberFields>, 'userId' | 'organizationId'> & {
+  userId: string;
+  organizationId: string;
+};
+const memberFields = decoder('membership', MemberFields);
+const memberRecord = (item: Item): MemberRecord => {
+  const fields = memberFields(item);
+  return {
+    ...fields,
+    userId: fields.userId ?? afterPrefix(item.sk, keys.member('', '').sk),
+    organizationId: fields.organizationId ?? afterPrefix(item.pk, keys.organization('').pk),
+  };
+};
+
+/** The read of a membership, for a batch. */
+export const memberRead = (organizationId: string, userId: string): Read<MemberRecord> => {
+  const { pk, sk } = keys.member(organizationId, userId);
+  return { key: { pk, sk }, decode: memberRecord };
+};
 
 export interface NewMember {
   userId: string;
@@ -26,8 +87,6 @@ export interface NewMember {
   role: Role;
   createdAt: string;
 }
-
-const BATCH_GET = 100;
 
 /**
  * The Puts creating an organization with its first member, an owner: the counters the invariants
@@ -104,48 +163,51 @@ export async function readOrganizationAndMember(
   db: Db,
   organizationId: string,
   userId: string,
-): Promise<{ organization?: Item; member?: Item }> {
-  return readItems(db, {
-    organization: keys.organization(organizationId),
-    member: keys.member(organizationId, userId),
+): Promise<{ organization?: OrganizationRecord; member?: MemberRecord }> {
+  return readRecords(db, {
+    organization: organizationRead(organizationId),
+    member: memberRead(organizationId, userId),
   });
 }
 
 /** One strongly consistent GetItem. */
-export async function readMember(db: Db, organizationId: string, userId: string): Promise<Item | undefined> {
-  return readNow(db, keys.member(organizationId, userId));
+export async function readMember(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<MemberRecord | undefined> {
+  const item = await readNow(db, keys.member(organizationId, userId));
+  return item && memberRecord(item);
 }
 
-/** Several items by key, 100 to a BatchGetItem; missing ones are left out. */
-export async function readMany(db: Db, wanted: Key[]): Promise<Item[]> {
-  const items: Item[] = [];
-  for (let start = 0; start < wanted.length; start += BATCH_GET) {
-    const named = Object.fromEntries(
-      wanted.slice(start, start + BATCH_GET).map((key, index) => [index, key]),
-    );
-    items.push(
-      ...Object.values(await readItems(db, named)).filter((item): item is Item => item !== undefined),
-    );
-  }
-  return items;
-}
+/** The organizations of `organizationIds` that exist, 100 to a BatchGetItem (strongly consistent). */
+export const readOrganizations = (
+  db: Db,
+  organizationIds: readonly string[],
+): Promise<OrganizationRecord[]> => readMany(db, organizationIds.map(organizationRead));
 
-/** The membership items of a user (gsi1, eventually consistent): one Query per page. */
-export async function membershipsOf(db: Db, userId: string): Promise<Item[]> {
-  return queryAll(db, {
+/** The memberships of a user (gsi1, eventually consistent): one Query per page. */
+export async function membershipsOf(db: Db, userId: string): Promise<MemberRecord[]> {
+  const { gsi1pk, gsi1sk } = keys.member('', userId);
+  const items = await queryAll(db, {
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :user AND begins_with(gsi1sk, :org)',
-    ExpressionAttributeValues: { ':user': `USER#${userId}`, ':org': 'ORG#' },
+    ExpressionAttributeValues: { ':user': gsi1pk, ':org': gsi1sk },
   });
+  return items.map(memberRecord);
 }
 
-/** Every member item of an organization (strongly consistent). */
-export async function membersOf(db: Db, organizationId: string): Promise<Item[]> {
-  return queryAll(db, {
+/** Every membership of an organization (strongly consistent). */
+export async function membersOf(db: Db, organizationId: string): Promise<MemberRecord[]> {
+  const items = await queryAll(db, {
     KeyConditionExpression: 'pk = :org AND begins_with(sk, :member)',
-    ExpressionAttributeValues: { ':org': keys.organization(organizationId).pk, ':member': 'MEMBER#' },
+    ExpressionAttributeValues: {
+      ':org': keys.organization(organizationId).pk,
+      ':member': keys.member(organizationId, '').sk,
+    },
     ConsistentRead: true,
   });
+  return items.map(memberRecord);
 }
 
 export type RenameOutcome = 'renamed' | 'missing' | 'changed' | 'conflict';
@@ -215,7 +277,10 @@ export async function deleteOrganization(
   for (let round = 0; round < DELETE_ROUNDS; round++) {
     const members = await membersOf(db, organizationId);
     if (expectedMembers !== undefined && members.length !== expectedMembers) return 'membersChanged';
-    const memberKeys = members.map((item) => ({ pk: item.pk as string, sk: item.sk as string }));
+    const memberKeys = members.map((member) => {
+      const { pk, sk } = keys.member(organizationId, member.userId);
+      return { pk, sk };
+    });
     const written = await transactWrite(db, [
       {
         Delete: {
@@ -241,7 +306,7 @@ export async function deleteOrganization(
       throw new Error(`deleting ${organizationId}: a counter it moves refused`);
     const current = written.current[0];
     if (!current) return 'missing';
-    if (((current.applicationCount as number | undefined) ?? 0) > 0) return 'holdsApplications';
+    if ((organizationRecord(current).applicationCount ?? 0) > 0) return 'holdsApplications';
     if (expectedMembers !== undefined) return 'membersChanged';
     // The members changed since they were read: read them again.
   }
@@ -263,8 +328,12 @@ export const uncountCreatedOrganization = (table: string, userId: string): Trans
 });
 
 /** One organization item, strongly consistent: one GetItem. */
-export async function readOrganization(db: Db, organizationId: string): Promise<Item | undefined> {
-  return readNow(db, keys.organization(organizationId));
+export async function readOrganization(
+  db: Db,
+  organizationId: string,
+): Promise<OrganizationRecord | undefined> {
+  const item = await readNow(db, keys.organization(organizationId));
+  return item && organizationRecord(item);
 }
 
 /** One page of an application's tenant organizations, by id (gsi1, eventually consistent). */
@@ -272,17 +341,17 @@ export async function tenantOrganizationsOf(
   db: Db,
   applicationId: string,
   page: { limit: number; offset: number },
-): Promise<Item[]> {
+): Promise<OrganizationRecord[]> {
   const items = await queryUpTo(
     db,
     {
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :app',
-      ExpressionAttributeValues: { ':app': `APPORGS#${applicationId}` },
+      ExpressionAttributeValues: { ':app': keys.tenantOrganization(applicationId, '').gsi1pk },
     },
     page.offset + page.limit,
   );
-  return items.slice(page.offset);
+  return items.slice(page.offset).map(organizationRecord);
 }
 
 /** A tenant organization with its owner, counted on its application in the same transaction. */

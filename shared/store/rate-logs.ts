@@ -2,6 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item, Key } from './batch.ts';
 import type { Db } from './db.ts';
 import { conditionFailureItem, isConditionFailure } from './errors.ts';
+import type { Read } from './reads.ts';
 
 /** One counted hit: when (epoch ms), and a random id that tells it from any other hit. */
 export interface Hit {
@@ -27,11 +28,17 @@ function hitOf(entry: unknown): Hit[] {
   return id && Number.isSafeInteger(time) ? [{ at: time, id }] : [];
 }
 
+/** A log's hits and version, as read (no item: no hits, version 0). */
+export type LogState = Omit<StoredLog, 'key'>;
+
 /** The hits and version of a log item as read or as a failed write returned it (undefined: none). */
-export function storedState(item: Item | undefined): Omit<StoredLog, 'key'> {
+export function storedState(item: Item | undefined): LogState {
   const entries = item?.hits instanceof Set || Array.isArray(item?.hits) ? [...item.hits] : [];
   return { hits: entries.flatMap(hitOf), version: Number(item?.version ?? 0) };
 }
+
+/** The read of a rate limit's log, for a batch (a log not there: no record, so no hits yet). */
+export const logRead = (key: Key): Read<LogState> => ({ key, decode: storedState });
 
 // A hit is added only while the log holds fewer than `max` hits (docs/security.md, "Rate limits"), so hits
 // within the limit never race each other: each lands in its first write, whoever else writes meanwhile.
@@ -96,7 +103,7 @@ export function rewriteWrite(table: string, log: StoredLog, hits: Hit[], keepUnt
 }
 
 /** `raced`: the log was full, or changed since it was read; `current` is the log as it is now. */
-export type LogOutcome = { outcome: 'saved' } | { outcome: 'raced'; current: Item | undefined };
+export type LogOutcome = { outcome: 'saved' } | { outcome: 'raced'; current: LogState };
 
 /** One UpdateItem: a write of `addHitWrite` or `rewriteWrite`. */
 export async function saveRateLog(db: Db, write: RateLogWrite): Promise<LogOutcome> {
@@ -105,7 +112,7 @@ export async function saveRateLog(db: Db, write: RateLogWrite): Promise<LogOutco
     return { outcome: 'saved' };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return { outcome: 'raced', current: conditionFailureItem(error) };
+    return { outcome: 'raced', current: storedState(conditionFailureItem(error)) };
   }
 }
 

@@ -1,12 +1,55 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { SessionRecord } from '../identity/session.ts';
+import * as z from 'zod/mini';
 import { deleteItems, type Item } from './batch.ts';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import { conditionFailureItem, isConditionFailure, type TransactItem } from './errors.ts';
 import { queryAll } from './items.ts';
 import { keys } from './keys.ts';
+import type { Read } from './reads.ts';
 import { type SessionCountChange, sessionCountWrites } from './statistics.ts';
 import { transactWrite } from './transact.ts';
+
+const SessionRecord = z.object({
+  id: z.string(),
+  userId: z.string(),
+  /** `platform` or the application id (the token's `aud`). */
+  scope: z.string(),
+  jti: z.string(),
+  createdAt: z.string(),
+  /** Epoch seconds; also the TTL attribute. */
+  expiresAt: z.number(),
+  userAgent: z._default(z.string(), ''),
+  ip: z._default(z.string(), ''),
+  /**
+   * The UTC minute (`YYYY-MM-DDTHH:MM`) of the issue or refresh the application's active-session
+   * counters count this session under (shared/tenancy/statistics.ts); absent: not counted (platform
+   * sessions, and sessions issued before the counters existed until their next refresh).
+   */
+  countedIn: z.optional(z.string()),
+  /**
+   * Only on a session an impersonation started (docs/data-model.md, "Impersonation and audit"): who
+   * acts and why, so resolving it needs no other read; it cannot be refreshed (docs/api.md, Impersonation).
+   */
+  impersonation: z.optional(
+    z.object({
+      id: z.string(),
+      actorId: z.string(),
+      actorEmail: z.string(),
+      reason: z.string(),
+      startedAt: z.string(),
+    }),
+  ),
+});
+/** A server-side session. The token is valid only while this record exists and holds its `jti`. */
+export type SessionRecord = z.infer<typeof SessionRecord>;
+const sessionRecord = decoder('session', SessionRecord);
+
+/** The read of one session of a user, for a batch. */
+export const sessionRead = (userId: string, sessionId: string): Read<SessionRecord> => ({
+  key: keys.session(userId, sessionId),
+  decode: sessionRecord,
+});
 
 /** The stored session; `expiresAt` is also the TTL attribute. */
 export const sessionItem = (session: SessionRecord) => ({
@@ -74,20 +117,25 @@ export async function rotateSessionToken(
 }
 
 /** Every session item of a user (expired ones included: TTL deletes late), strongly consistent. */
-export async function readSessions(db: Db, userId: string): Promise<Item[]> {
-  return queryAll(db, {
+export async function readSessions(db: Db, userId: string): Promise<SessionRecord[]> {
+  const items = await queryAll(db, {
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':prefix': keys.sessionPrefix },
     ConsistentRead: true,
   });
+  return items.map(sessionRecord);
 }
 
 /** One session of a user, strongly consistent (expired ones included: TTL deletes late). */
-export async function readSession(db: Db, userId: string, sessionId: string): Promise<Item | undefined> {
+export async function readSession(
+  db: Db,
+  userId: string,
+  sessionId: string,
+): Promise<SessionRecord | undefined> {
   const { Item } = await db.client.send(
     new GetCommand({ TableName: db.table, Key: keys.session(userId, sessionId), ConsistentRead: true }),
   );
-  return Item;
+  return Item && sessionRecord(Item);
 }
 
 /**

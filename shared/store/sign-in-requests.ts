@@ -1,12 +1,39 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeviceGrant, SignInRequest } from '../sign-in/request.ts';
-import type { Item } from './batch.ts';
+import * as z from 'zod/mini';
 import type { Db } from './db.ts';
-import { deviceItem, expiresAtOf } from './device-grants.ts';
+import { decoder } from './decode.ts';
+import { type DeviceGrant, deviceItem, expiresAtOf } from './device-grants.ts';
 import { conditionFailureItem, isConditionFailure, type TransactItem } from './errors.ts';
 import { keys } from './keys.ts';
-import type { RateLogWrite } from './rate-logs.ts';
+import { type LogState, type RateLogWrite, storedState } from './rate-logs.ts';
+import type { Read } from './reads.ts';
 import { transactWrite } from './transact.ts';
+
+const SignInRequest = z.object({
+  requestId: z.string(),
+  scope: z.string(),
+  email: z.string(),
+  codeHash: z.string(),
+  attempts: z.number(),
+  status: z.enum(['pending', 'approved']),
+  /** Epoch ms after which the code is expired, whatever TTL has or has not deleted. */
+  validUntil: z.number(),
+  /** Display name for an account this request creates. */
+  name: z.optional(z.string()),
+  /** Plain code, kept only for addresses under the app's synthetic test domain (for peek). */
+  peekCode: z.optional(z.string()),
+});
+/**
+ * The pending sign-in request of one address in one scope (its states: docs/data-model.md, Items;
+ * shared/sign-in/request.ts holds the rules that read it).
+ */
+export type SignInRequest = z.infer<typeof SignInRequest>;
+
+/** The read of the pending sign-in request of an address in a scope, for a batch. */
+export const signInRequestRead = (scope: string, email: string): Read<SignInRequest> => ({
+  key: keys.signIn(scope, email),
+  decode: decoder('sign-in request', SignInRequest),
+});
 
 // A request answers only while it is the same request (a new start replaces it; docs/security.md,
 // "Sign-in codes") ...
@@ -59,7 +86,7 @@ const stateValues = (
  */
 export type OpenOutcome<Names extends string> =
   | { outcome: 'opened' }
-  | { outcome: 'raced'; logs: { [Name in Names]?: { current: Item | undefined } } }
+  | { outcome: 'raced'; logs: { [Name in Names]?: { current: LogState } } }
   | { outcome: 'conflict' };
 
 /**
@@ -94,9 +121,9 @@ export async function openRequest<Names extends string>(
   ];
   const written = await transactWrite(db, writes);
   if (written.outcome !== 'failed') return { outcome: written.outcome === 'written' ? 'opened' : 'conflict' };
-  const logs: { [Name in Names]?: { current: Item | undefined } } = {};
+  const logs: { [Name in Names]?: { current: LogState } } = {};
   hits.forEach(([name], index) => {
-    if (written.failed.includes(index)) logs[name] = { current: written.current[index] };
+    if (written.failed.includes(index)) logs[name] = { current: storedState(written.current[index]) };
   });
   return { outcome: 'raced', logs };
 }

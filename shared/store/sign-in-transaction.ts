@@ -1,9 +1,8 @@
-import type { SessionRecord } from '../identity/session.ts';
 import { type NewAccount, newAccountWrites } from './accounts.ts';
 import type { Db } from './db.ts';
 import type { TransactItem } from './errors.ts';
 import { keys, PLATFORM } from './keys.ts';
-import { sessionItem } from './sessions.ts';
+import { type SessionRecord, sessionItem } from './sessions.ts';
 import { type SignInCount, signInCountWrites } from './statistics.ts';
 import { transactWrite } from './transact.ts';
 

@@ -9,10 +9,12 @@
  *   provider proved. Used up by the sign-in transaction (shared/store/sign-in-transaction.ts).
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import type { NewAccount } from './accounts.ts';
 import { newAccountWrites } from './accounts.ts';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import { expiresAtOf } from './device-grants.ts';
 import type { TransactItem } from './errors.ts';
 import { readNow } from './items.ts';
@@ -20,35 +22,39 @@ import { keys } from './keys.ts';
 import { newUserCountWrites } from './statistics.ts';
 import { transactWrite } from './transact.ts';
 
-export interface SocialState {
-  applicationId: string;
-  provider: string;
+const SocialState = z.object({
+  applicationId: z.string(),
+  provider: z.string(),
   /** RFC 7636: the PKCE code verifier, sent with the code to the provider. */
-  codeVerifier: string;
+  codeVerifier: z.string(),
   /** OpenID Connect: the nonce the ID token must carry (none for GitHub). */
-  nonce?: string;
+  nonce: z.optional(z.string()),
   /** The hash of the starting browser's binding (shared/social/browser-binding.ts). */
-  browserHash: string;
+  browserHash: z.string(),
   /** The generic OpenID Connect issuer the sign-in started at (the callback's must be the same). */
-  issuer?: string;
+  issuer: z.optional(z.string()),
   /** The registered return URL the browser goes back to. */
-  returnTo: string;
+  returnTo: z.string(),
   /** The application's own `state`, handed back unchanged on the return URL. */
-  appState?: string;
+  appState: z.optional(z.string()),
   /** The S256 challenge of the application page's verifier, which the exchange must answer. */
-  appChallenge: string;
+  appChallenge: z.string(),
   /** Epoch ms after which the state is unusable. */
-  validUntil: number;
-}
+  validUntil: z.number(),
+});
+export type SocialState = z.infer<typeof SocialState>;
+const socialState = decoder('social sign-in state', SocialState);
 
-export interface SocialCode {
-  applicationId: string;
-  userId: string;
-  email: string;
+const SocialCode = z.object({
+  applicationId: z.string(),
+  userId: z.string(),
+  email: z.string(),
   /** The state's `appChallenge`: the exchange shows its verifier. */
-  appChallenge: string;
-  validUntil: number;
-}
+  appChallenge: z.string(),
+  validUntil: z.number(),
+});
+export type SocialCode = z.infer<typeof SocialCode>;
+const socialCode = decoder('social exchange code', SocialCode);
 
 export async function putSocialState(db: Db, stateHash: string, state: SocialState): Promise<void> {
   await db.client.send(
@@ -69,7 +75,7 @@ export async function takeSocialState(db: Db, stateHash: string): Promise<Social
   const taken = await db.client.send(
     new DeleteCommand({ TableName: db.table, Key: keys.socialState(stateHash), ReturnValues: 'ALL_OLD' }),
   );
-  return taken.Attributes as SocialState | undefined;
+  return taken.Attributes && socialState(taken.Attributes);
 }
 
 const socialCodeItem = (codeHash: string, code: SocialCode): Item => ({
@@ -113,7 +119,8 @@ export async function createSocialAccount(
 }
 
 export async function readSocialCode(db: Db, codeHash: string): Promise<SocialCode | undefined> {
-  return (await readNow(db, keys.socialCode(codeHash))) as SocialCode | undefined;
+  const item = await readNow(db, keys.socialCode(codeHash));
+  return item && socialCode(item);
 }
 
 /** The exchange's spend of a code: its Delete while it is unexpired and still the application's. */

@@ -1,9 +1,17 @@
+import * as z from 'zod/mini';
 import type { Item } from './batch.ts';
 import { readItems } from './batch.ts';
 import type { Db } from './db.ts';
+import { afterPrefix, decoder } from './decode.ts';
 import type { TransactItem } from './errors.ts';
 import { queryAll } from './items.ts';
 import { keys } from './keys.ts';
+
+/** A day's counters: each absent until its first `ADD`. */
+const dayCounters = decoder(
+  'statistics day',
+  z.object({ newUsers: z.optional(z.number()), signIns: z.optional(z.number()) }),
+);
 
 /**
  * An application's counters (docs/data-model.md, Statistics), kept at write time by `ADD` updates
@@ -119,11 +127,14 @@ export async function readDayCounts(
     },
     ConsistentRead: true,
   });
-  return items.map((item) => ({
-    date: (item.sk as string).slice('DAY#'.length),
-    newUsers: (item.newUsers as number | undefined) ?? 0,
-    signIns: (item.signIns as number | undefined) ?? 0,
-  }));
+  return items.map((item) => {
+    const counters = dayCounters(item);
+    return {
+      date: afterPrefix(item.sk, keys.statsDay(applicationId, '').sk),
+      newUsers: counters.newUsers ?? 0,
+      signIns: counters.signIns ?? 0,
+    };
+  });
 }
 
 export interface SessionBucket {
@@ -133,12 +144,16 @@ export interface SessionBucket {
   byMinute: Map<string, number>;
 }
 
+/** A day's session counters: `sessions`, and one `m<HHMM>` attribute per minute counted in. */
 const bucketOf = (item: Item | undefined): SessionBucket => {
   const byMinute = new Map<string, number>();
+  let sessions = 0;
   for (const [name, value] of Object.entries(item ?? {})) {
-    if (/^m\d{4}$/.test(name)) byMinute.set(`${name.slice(1, 3)}:${name.slice(3, 5)}`, value as number);
+    if (typeof value !== 'number') continue;
+    if (name === 'sessions') sessions = value;
+    if (/^m\d{4}$/.test(name)) byMinute.set(`${name.slice(1, 3)}:${name.slice(3, 5)}`, value);
   }
-  return { sessions: (item?.sessions as number | undefined) ?? 0, byMinute };
+  return { sessions, byMinute };
 };
 
 /** The session buckets of `dates`, in ONE BatchGetItem (consistent). */
@@ -147,9 +162,9 @@ export async function readSessionBuckets(
   applicationId: string,
   dates: readonly string[],
 ): Promise<Map<string, SessionBucket>> {
-  const found = (await readItems(
+  const found: Record<string, Item | undefined> = await readItems(
     db,
     Object.fromEntries(dates.map((date) => [date, keys.statsSessions(applicationId, date)])),
-  )) as Record<string, Item | undefined>;
+  );
   return new Map(dates.map((date) => [date, bucketOf(found[date])]));
 }

@@ -4,15 +4,50 @@
  * never scan the table; the application item counts them (`userCount`) and its tenant organizations
  * (`organizationCount`).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { auditWrites, type StoredAuditEntry } from './audit.ts';
-import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
+import { decoder } from './decode.ts';
 import type { TransactItem } from './errors.ts';
 import { imageDeletes } from './images.ts';
-import { queryUpTo } from './items.ts';
+import { queryUpTo, readNow } from './items.ts';
 import { keys, PLATFORM } from './keys.ts';
+import { type Read, readMany } from './reads.ts';
 import { transactWrite } from './transact.ts';
+
+/**
+ * The fields of a user's profile, as its user item holds them and the account (email) item that
+ * sign-in reads keeps a copy: `image` a URL the user gave, `imageId` the id of a stored image
+ * (shared/store/images.ts), never both.
+ */
+export const profileFields = {
+  id: z.string(),
+  email: z.string(),
+  name: z.optional(z.nullable(z.string())),
+  image: z.optional(z.nullable(z.string())),
+  imageId: z.optional(z.string()),
+  emailVerified: z.optional(z.boolean()),
+  createdAt: z.string(),
+  /** `platform` or the id of the application the user belongs to. */
+  scope: z.optional(z.string()),
+  disabledAt: z.optional(z.string()),
+  lastSignInAt: z.optional(z.string()),
+};
+
+const ProfileRecord = z.object(profileFields);
+/** A user item (`USER#<id>` / `PROFILE`) as the repositories return it. */
+export type ProfileRecord = z.infer<typeof ProfileRecord>;
+const profileRecord = decoder('user', ProfileRecord);
+
+/** The read of a user's profile item, for a batch (shared/store/batch.ts `readRecords`). */
+export const profileRead = (userId: string): Read<ProfileRecord> => ({
+  key: keys.user(userId),
+  decode: profileRecord,
+});
+
+/** The profiles of `userIds` that exist, 100 to a BatchGetItem (strongly consistent). */
+export const readProfiles = (db: Db, userIds: readonly string[]): Promise<ProfileRecord[]> =>
+  readMany(db, userIds.map(profileRead));
 
 /**
  * A search key holds at most this many UTF-8 bytes: NFKC can make a 120-character name some 4 KB
@@ -81,11 +116,9 @@ export function countOrganizations(table: string, applicationId: string, by: 1 |
 }
 
 /** A user's profile item, strongly consistent: one GetItem. */
-export async function readUser(db: Db, userId: string): Promise<Item | undefined> {
-  const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.table, Key: keys.user(userId), ConsistentRead: true }),
-  );
-  return Item;
+export async function readUser(db: Db, userId: string): Promise<ProfileRecord | undefined> {
+  const item = await readNow(db, keys.user(userId));
+  return item && profileRecord(item);
 }
 
 const byApplication = (applicationId: string) => ({ ':app': `APPUSERS#${applicationId}` });
@@ -95,7 +128,7 @@ export async function usersOf(
   db: Db,
   applicationId: string,
   page: { limit: number; offset: number },
-): Promise<Item[]> {
+): Promise<ProfileRecord[]> {
   const items = await queryUpTo(
     db,
     {
@@ -108,7 +141,7 @@ export async function usersOf(
     },
     page.offset + page.limit,
   );
-  return items.slice(page.offset);
+  return items.slice(page.offset).map(profileRecord);
 }
 
 /**
@@ -120,7 +153,7 @@ export async function searchUsers(
   applicationId: string,
   prefix: string,
   cap: number,
-): Promise<{ byEmail: Item[]; byName: Item[]; capped: boolean }> {
+): Promise<{ byEmail: ProfileRecord[]; byName: ProfileRecord[]; capped: boolean }> {
   const text = searchText(prefix);
   const [byEmail, byName] = await Promise.all(
     (['gsi1', 'gsi2'] as const).map((index) =>
@@ -139,7 +172,11 @@ export async function searchUsers(
     ),
   );
   const capped = (byEmail?.length ?? 0) > cap || (byName?.length ?? 0) > cap;
-  return { byEmail: (byEmail ?? []).slice(0, cap), byName: (byName ?? []).slice(0, cap), capped };
+  return {
+    byEmail: (byEmail ?? []).slice(0, cap).map(profileRecord),
+    byName: (byName ?? []).slice(0, cap).map(profileRecord),
+    capped,
+  };
 }
 
 /** Whose items a change names: the profile item and the account (email) item sign-in reads. */

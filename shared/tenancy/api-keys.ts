@@ -4,6 +4,8 @@ import { fail } from '../errors.ts';
 import { newId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import {
+  type ApiKeyEntry,
+  type ApiKeyRecord,
   apiKeyEntries,
   noteApiKeyUse,
   putApiKey,
@@ -43,33 +45,24 @@ export function apiKeyHash(presented: string): string | null {
 }
 
 /**
- * Decodes the stored key record, checking the presented prefix agrees with the stored type.
+ * The key of a stored key record, checking the presented prefix agrees with the stored type.
  * A revoked key is null unless `includeRevoked` (sign-out still clears a revoked key's cookie).
  */
-export function apiKeyFromItem(
+export function apiKeyFromRecord(
   presented: string,
-  item: Record<string, unknown> | undefined,
+  record: ApiKeyRecord | undefined,
   { includeRevoked = false } = {},
 ): ApiKey | null {
-  if (!item || (item.revokedAt && !includeRevoked)) return null;
-  const type = item.keyType as ApiKeyType;
+  if (!record || (record.revokedAt && !includeRevoked)) return null;
+  const type = record.keyType;
   if (prefixType[presented.slice(0, 3)] !== type) return null;
-  const keyId = item.keyId as string | undefined;
-  const keyHash = (item.pk as string).slice('APIKEY#'.length);
+  const { keyId, keyHash } = record;
   return {
-    applicationId: item.applicationId as string,
+    applicationId: record.applicationId,
     type,
     keyHash,
-    originKnown: item.originKnown === true,
-    ...(keyId
-      ? {
-          use: {
-            keyId,
-            keyHash,
-            lastUsedAt: (item.lastUsedAt as string | undefined) ?? null,
-          },
-        }
-      : {}),
+    originKnown: record.originKnown === true,
+    ...(keyId ? { use: { keyId, keyHash, lastUsedAt: record.lastUsedAt ?? null } } : {}),
   };
 }
 
@@ -77,7 +70,7 @@ export function apiKeyFromItem(
 export async function resolveApiKey(deps: Deps, presented: string): Promise<ApiKey> {
   const hash = apiKeyHash(presented);
   if (!hash) throw fail('unauthorized', 'The API key is not valid');
-  const key = apiKeyFromItem(presented, await readApiKey(deps.db, hash));
+  const key = apiKeyFromRecord(presented, await readApiKey(deps.db, hash));
   if (!key) throw fail('unauthorized', 'The API key is not valid');
   return key;
 }
@@ -94,14 +87,14 @@ export interface ApiKeySummary {
   revokedAt: string | null;
 }
 
-const summaryFromEntry = (item: Record<string, unknown>): ApiKeySummary => ({
-  id: item.id as string,
-  applicationId: item.applicationId as string,
-  type: item.keyType as ApiKeyType,
-  prefix: item.hint as string,
-  createdAt: item.createdAt as string,
-  lastUsedAt: (item.lastUsedAt as string | undefined) ?? null,
-  revokedAt: (item.revokedAt as string | undefined) ?? null,
+const summaryFromEntry = (entry: ApiKeyEntry): ApiKeySummary => ({
+  id: entry.id,
+  applicationId: entry.applicationId,
+  type: entry.keyType,
+  prefix: entry.hint,
+  createdAt: entry.createdAt,
+  lastUsedAt: entry.lastUsedAt ?? null,
+  revokedAt: entry.revokedAt ?? null,
 });
 
 /**
@@ -166,18 +159,18 @@ export async function createApiKey(
 export async function listApiKeys(deps: Deps, applicationId: string): Promise<ApiKeySummary[]> {
   const nowSeconds = deps.clock.now() / 1000;
   const entries = (await apiKeyEntries(deps.db, applicationId)).filter(
-    (entry) => entry.expiresAt === undefined || (entry.expiresAt as number) > nowSeconds,
+    (entry) => entry.expiresAt === undefined || entry.expiresAt > nowSeconds,
   );
   const used = new Map(
     (
       await readApiKeys(
         deps.db,
-        entries.map((entry) => entry.keyHash as string),
+        entries.map((entry) => entry.keyHash),
       )
-    ).map((item) => [item.keyId as string, (item.lastUsedAt as string | undefined) ?? null]),
+    ).map((key) => [key.keyId, key.lastUsedAt ?? null]),
   );
   return entries
-    .map((entry) => ({ ...summaryFromEntry(entry), lastUsedAt: used.get(entry.id as string) ?? null }))
+    .map((entry) => ({ ...summaryFromEntry(entry), lastUsedAt: used.get(entry.id) ?? null }))
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
@@ -197,13 +190,13 @@ export async function revokeApiKey(
   const now = new Date(deps.clock.now());
   const revoked = await revokeStoredKey(
     deps.db,
-    { applicationId, keyId, keyHash: entry.keyHash as string },
+    { applicationId, keyId, keyHash: entry.keyHash },
     now,
     changeEntry(deps, audit, 'apiKey.revoked', {
       organizationId: application.organizationId,
       applicationId,
       targetId: keyId,
-      targetLabel: entry.hint as string,
+      targetLabel: entry.hint,
     }),
   );
   if (revoked.outcome === 'conflict') throw tooBusy();

@@ -3,6 +3,7 @@ import { fail } from '../errors.ts';
 import { newId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import {
+  type ApplicationRecord,
   applicationsOf,
   createApplication as createStoredApplication,
   deleteApplication as deleteStoredApplication,
@@ -14,7 +15,7 @@ import {
 import { type AuditRequest, changeEntry, changesBetween, valueAt } from './audit.ts';
 import {
   type Configuration,
-  configurationFromItem,
+  configurationFromRecord,
   defaultConfiguration,
   storedConfig,
 } from './configuration-document.ts';
@@ -61,18 +62,18 @@ export const applicationView = (app: Application) => ({
   createdAt: app.createdAt,
 });
 
-export function applicationFromItem(item: Record<string, unknown>): Application {
+export function applicationFromRecord(record: ApplicationRecord): Application {
   return {
-    id: item.id as string,
-    organizationId: item.organizationId as string,
-    name: item.name as string,
-    logoUrl: (item.logoUrl as string | undefined) ?? null,
-    branding: (item.branding as Branding | undefined) ?? {},
-    configuration: configurationFromItem(item),
-    configurationVersion: (item.configVersion as number | undefined) ?? 0,
-    createdAt: item.createdAt as string,
-    userCount: Math.max(0, (item.userCount as number | undefined) ?? 0),
-    organizationCount: Math.max(0, (item.organizationCount as number | undefined) ?? 0),
+    id: record.id,
+    organizationId: record.organizationId,
+    name: record.name,
+    logoUrl: record.logoUrl ?? null,
+    branding: record.branding ?? {},
+    configuration: configurationFromRecord(record),
+    configurationVersion: record.configVersion ?? 0,
+    createdAt: record.createdAt,
+    userCount: Math.max(0, record.userCount ?? 0),
+    organizationCount: Math.max(0, record.organizationCount ?? 0),
   };
 }
 
@@ -89,8 +90,8 @@ const storedApplication = (app: Application) => ({
 });
 
 export async function getApplication(deps: Deps, applicationId: string): Promise<Application | null> {
-  const item = await readApplication(deps.db, applicationId);
-  return item ? applicationFromItem(item) : null;
+  const record = await readApplication(deps.db, applicationId);
+  return record ? applicationFromRecord(record) : null;
 }
 
 export interface NewApplication {
@@ -192,7 +193,7 @@ export async function listApplications(
 ) {
   const items = await applicationsOf(deps.db, organization.id, page);
   return {
-    items: items.map(applicationFromItem),
+    items: items.map(applicationFromRecord),
     page: {
       ...page,
       total: organization.applicationCount,
@@ -251,9 +252,9 @@ export async function updateApplication(
       if (outcome === 'updated') return after;
       if (outcome === 'conflict') throw tooBusy();
     }
-    const item = await readApplicationNow(deps.db, app.id);
-    if (!item) throw fail('notFound', 'No such application');
-    current = applicationFromItem(item);
+    const record = await readApplicationNow(deps.db, app.id);
+    if (!record) throw fail('notFound', 'No such application');
+    current = applicationFromRecord(record);
     consistent = true;
   }
   throw tooBusy();
@@ -303,9 +304,9 @@ export async function deleteApplication(deps: Deps, audit: AuditRequest, app: Ap
     );
     if (outcome === 'deleted') return endRest(deps, endings);
     if (outcome === 'conflict') break;
-    const item = outcome === 'missing' ? undefined : await readApplicationNow(deps.db, app.id);
-    if (!item) throw fail('notFound', 'No such application');
-    current = applicationFromItem(item);
+    const record = outcome === 'missing' ? undefined : await readApplicationNow(deps.db, app.id);
+    if (!record) throw fail('notFound', 'No such application');
+    current = applicationFromRecord(record);
   }
   throw tooBusy();
 }

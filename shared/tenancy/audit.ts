@@ -2,13 +2,13 @@ import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
 import {
   type AuditChange,
+  type AuditEntryRecord,
   type AuditQuery,
   type AuditValue,
   type ChangeAuditEntry,
   type ImpersonationAuditEntry,
   queryAuditTrail,
   type SocialSignInAuditEntry,
-  type StoredAuditEntry,
 } from '../store/audit.ts';
 import { keptUserAgent } from '../user-agent.ts';
 import { type AuditAction, auditActions, type ChangeAction } from './audit-actions.ts';
@@ -117,86 +117,84 @@ export function valueAt(record: object, path: string): AuditValue {
   return JSON.stringify(value);
 }
 
-/** The impersonation and social sign-in entries, whose shapes predate the change entries. */
-type LegacyEntry = ImpersonationAuditEntry | SocialSignInAuditEntry;
-type EntryOf<A extends LegacyEntry['action']> = A extends SocialSignInAuditEntry['action']
-  ? SocialSignInAuditEntry
-  : ImpersonationAuditEntry;
-// Distributed over a union of actions, so a caller can never pass fewer fields than one entry needs.
-type EventOf<A extends LegacyEntry['action']> = A extends LegacyEntry['action']
-  ? Omit<EntryOf<A>, 'id' | 'action' | 'at'>
-  : never;
+/** When and under which id a new entry is written, and how long it is kept. */
+const stamped = (deps: Deps) => ({
+  id: newId(deps.random, 'evt'),
+  at: new Date(deps.clock.now()).toISOString(),
+  ...retention(deps),
+});
 
-/** A new impersonation or social sign-in entry of `action`, at the request's time. */
-export function auditEntry<A extends LegacyEntry['action']>(
+/** A new impersonation entry of `action`, at the request's time (their shape predates the change entries). */
+export function impersonationEntry(
   deps: Deps,
-  action: A,
-  event: EventOf<A>,
-): EntryOf<A> {
-  const entry = {
-    id: newId(deps.random, 'evt'),
-    action,
-    at: new Date(deps.clock.now()).toISOString(),
-    ...retention(deps),
-    ...event,
-  };
-  return entry as unknown as EntryOf<A>;
+  action: ImpersonationAuditEntry['action'],
+  event: Omit<ImpersonationAuditEntry, 'id' | 'action' | 'at'>,
+): ImpersonationAuditEntry {
+  const { id, at, ...kept } = stamped(deps);
+  return { id, action, at, ...kept, ...event };
 }
 
-const actorView = (item: Record<string, unknown>): AuditActor => {
-  switch (item.actorKind) {
+/** A new social sign-in entry, at the request's time (its shape predates the change entries). */
+export function socialSignInEntry(
+  deps: Deps,
+  event: Omit<SocialSignInAuditEntry, 'id' | 'action' | 'at'>,
+): SocialSignInAuditEntry {
+  const { id, at, ...kept } = stamped(deps);
+  return { id, action: 'socialSignIn.changed', at, ...kept, ...event };
+}
+
+const actorView = (entry: AuditEntryRecord): AuditActor => {
+  switch (entry.actorKind) {
     case 'key':
-      return {
-        kind: 'key',
-        keyId: item.actorId as string,
-        prefix: (item.actorPrefix as string | undefined) ?? '',
-      };
+      return { kind: 'key', keyId: entry.actorId, prefix: entry.actorPrefix ?? '' };
     case 'service':
       return { kind: 'service' };
     default:
-      return {
-        kind: 'user',
-        userId: item.actorId as string,
-        email: (item.actorEmail as string | undefined) ?? '',
-      };
+      return { kind: 'user', userId: entry.actorId, email: entry.actorEmail ?? '' };
   }
 };
 
+/** The fields an entry holds only sometimes, shown only where it holds them. */
+type Optional = 'organizationId' | 'applicationId' | 'userId' | 'impersonationId' | 'reason' | 'cause';
+
 /** An entry as the trail routes list it (shared/contracts/audit.ts `AuditEntry`). */
-function auditView(item: Record<string, unknown>) {
-  const action = item.action as AuditAction;
+function auditView(entry: AuditEntryRecord, action: AuditAction) {
   const rule = auditActions[action];
-  if (!rule) throw new Error(`audit entry ${String(item.id)} has an unknown action ${String(item.action)}`);
-  const optional = (name: string) => (typeof item[name] === 'string' ? { [name]: item[name] as string } : {});
-  const entry = item as unknown as StoredAuditEntry;
+  const optional = <Name extends Optional>(name: Name) => {
+    const value = entry[name];
+    return value === undefined ? {} : ({ [name]: value } as { [Key in Name]: string });
+  };
   const legacyTarget =
-    'impersonationId' in entry
-      ? { type: 'user' as const, id: entry.userId, label: null }
-      : { type: 'configuration' as const, id: String(item.applicationId), label: null };
+    entry.impersonationId !== undefined
+      ? { type: 'user' as const, id: String(entry.userId), label: null }
+      : { type: 'configuration' as const, id: String(entry.applicationId), label: null };
   return {
-    id: item.id as string,
+    id: entry.id,
     action,
-    at: item.at as string,
+    at: entry.at,
     ...optional('organizationId'),
     ...optional('applicationId'),
-    actor: actorView(item),
+    actor: actorView(entry),
     target:
-      typeof item.targetId === 'string'
+      entry.targetId !== undefined
         ? {
-            type: item.targetType as typeof rule.target,
-            id: item.targetId,
-            label: (item.targetLabel as string | undefined) ?? null,
+            type: entry.targetType as typeof rule.target,
+            id: entry.targetId,
+            label: entry.targetLabel ?? null,
           }
         : legacyTarget,
-    changes: (item.changes as AuditChange[] | undefined) ?? [],
-    request:
-      typeof item.ip === 'string' ? { ip: item.ip, userAgent: (item.userAgent as string) ?? '' } : null,
+    changes: entry.changes ?? [],
+    request: entry.ip !== undefined ? { ip: entry.ip, userAgent: entry.userAgent ?? '' } : null,
     ...optional('userId'),
     ...optional('impersonationId'),
     ...optional('reason'),
     ...optional('cause'),
   };
 }
+
+/** The entry's action, when this version knows it. */
+const knownAction = (entry: AuditEntryRecord): AuditAction | undefined =>
+  entry.action in auditActions ? (entry.action as AuditAction) : undefined;
 
 /** What a reader sends (shared/contracts/audit.ts `AuditQuery`): `cursor` is already the sort key it encodes. */
 export interface AuditListQuery extends Omit<AuditQuery, 'after' | 'now'> {
@@ -213,14 +211,17 @@ export async function listAudit(deps: Deps, trail: string, query: AuditListQuery
   });
   // An entry of an action this version does not know (written by a newer one, or retired) is left
   // out and logged, rather than failing the whole page.
-  const unknown = page.items.filter((item) => !(String(item.action) in auditActions));
+  const unknown = page.items.filter((entry) => knownAction(entry) === undefined);
   if (unknown.length > 0) {
     deps.logger.log('warn', 'audit entries of unknown actions left out', {
-      actions: [...new Set(unknown.map((item) => String(item.action)))],
+      actions: [...new Set(unknown.map((entry) => entry.action))],
     });
   }
   return {
-    items: page.items.filter((item) => String(item.action) in auditActions).map(auditView),
+    items: page.items.flatMap((entry) => {
+      const action = knownAction(entry);
+      return action === undefined ? [] : [auditView(entry, action)];
+    }),
     page: {
       limit: query.limit,
       hasMore: page.next !== null,

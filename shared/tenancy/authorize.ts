@@ -4,9 +4,9 @@ import type { User } from '../identity/user.ts';
 import { readApplicationNow } from '../store/applications.ts';
 import { readMember, readOrganizationAndMember } from '../store/organizations.ts';
 import type { ApiKey } from './api-keys.ts';
-import { type Application, applicationFromItem } from './applications.ts';
+import { type Application, applicationFromRecord } from './applications.ts';
 import type { MemberActor } from './members.ts';
-import { type Organization, organizationFromItem } from './organizations.ts';
+import { type Organization, organizationFromRecord } from './organizations.ts';
 import { type Action, type Actor, mayAct, permissions, type Role, type TargetKind } from './permissions.ts';
 
 /**
@@ -120,13 +120,13 @@ async function organizationGrant(deps: Deps, caller: ManageCaller, id: string): 
   const user = caller.session.user;
   const found = await readOrganizationAndMember(deps.db, id, user.id);
   if (!found.organization || !found.member) throw notFound('organization');
-  const organization = organizationFromItem(found.organization);
+  const organization = organizationFromRecord(found.organization);
   // Tenant organizations are managed through their application's routes.
   if (organization.kind !== 'platform') throw notFound('organization');
   return {
     target: 'organization',
     organization,
-    principal: { kind: 'member', role: found.member.role as Role, user },
+    principal: { kind: 'member', role: found.member.role, user },
   };
 }
 
@@ -140,15 +140,15 @@ async function applicationGrant(deps: Deps, caller: ManageCaller, id: string): P
     return { target: 'application', application: caller.application, principal, current: false };
   }
   const user = caller.session.user;
-  const item = await readApplicationNow(deps.db, id);
-  if (!item) throw notFound('application');
-  const application = applicationFromItem(item);
+  const record = await readApplicationNow(deps.db, id);
+  if (!record) throw notFound('application');
+  const application = applicationFromRecord(record);
   const member = await readMember(deps.db, application.organizationId, user.id);
   if (!member) throw notFound('application');
   return {
     target: 'application',
     application,
-    principal: { kind: 'member', role: member.role as Role, user },
+    principal: { kind: 'member', role: member.role, user },
     current: true,
   };
 }

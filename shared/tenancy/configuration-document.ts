@@ -157,8 +157,11 @@ export const configurationView = (configuration: Configuration) => ({
  * (test fixtures and the bench were the only writers of a configuration then): it is read as the
  * nested key, and the first configuration write replaces the map.
  */
-export function configurationFromItem(item: Record<string, unknown>): Configuration {
-  const stored = isObject(item.config) ? item.config : {};
+export function configurationFromRecord(application: {
+  config?: Record<string, unknown> | undefined;
+  origin?: string | undefined;
+}): Configuration {
+  const stored = application.config ?? {};
   const authentication = isObject(stored.authentication) ? stored.authentication : {};
   const oauth = isObject(stored.oauth) ? stored.oauth : {};
   const legacyDomain = stored['authentication.syntheticEmailDomain'];
@@ -170,7 +173,7 @@ export function configurationFromItem(item: Record<string, unknown>): Configurat
     },
     // A flat `oauth.resources` was never written: only the nested list has its resource items.
     oauth: { resources: Array.isArray(oauth.resources) ? (oauth.resources as string[]) : [] },
-    origin: typeof item.origin === 'string' ? item.origin : null,
+    origin: application.origin ?? null,
     // Written only by a validated configuration write: parsed again so the type holds.
     socialProviders: z.safeParse(SocialProviders, stored.socialProviders ?? {}).data ?? noSocialProviders(),
     socialReturnUrls: Array.isArray(stored.socialReturnUrls) ? (stored.socialReturnUrls as string[]) : [],

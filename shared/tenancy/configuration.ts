@@ -3,11 +3,11 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { apiKeyEntries } from '../store/api-keys.ts';
-import { readApplicationNow } from '../store/applications.ts';
+import { type ApplicationRecord, readApplicationNow } from '../store/applications.ts';
 import { readResource, writeConfiguration } from '../store/configuration.ts';
 import { invalidRequest } from '../validation.ts';
-import { type Application, applicationFromItem } from './applications.ts';
-import { type AuditRequest, auditEntry, changeEntry, changesBetween } from './audit.ts';
+import { type Application, applicationFromRecord } from './applications.ts';
+import { type AuditRequest, changeEntry, changesBetween, socialSignInEntry } from './audit.ts';
 import { type ApplicationGrant, grantAllows } from './authorize.ts';
 import {
   type Configuration,
@@ -42,7 +42,7 @@ function socialSignInAudit(deps: Deps, grant: ApplicationGrant, before: Configur
     );
   }
   return [
-    auditEntry(deps, 'socialSignIn.changed', {
+    socialSignInEntry(deps, {
       applicationId: grant.application.id,
       organizationId: grant.application.organizationId,
       targetType: 'configuration',
@@ -229,16 +229,16 @@ function refuseServiceResources(deps: Deps, applicationId: string, next: Configu
 }
 
 /** The application as a lost race found it, or read again (consistently) when DynamoDB did not say. */
-async function fresh(deps: Deps, applicationId: string, item: Record<string, unknown> | undefined) {
-  const found = item ?? (await readApplicationNow(deps.db, applicationId));
+async function fresh(deps: Deps, applicationId: string, record: ApplicationRecord | undefined) {
+  const found = record ?? (await readApplicationNow(deps.db, applicationId));
   if (!found) throw fail('notFound', 'No such application');
-  return applicationFromItem(found);
+  return applicationFromRecord(found);
 }
 
 /** The storage hashes of the application's keys that still work (revoked keys never authenticate). */
 async function activeKeyHashes(deps: Deps, applicationId: string): Promise<string[]> {
   const entries = await apiKeyEntries(deps.db, applicationId);
-  return entries.filter((entry) => entry.revokedAt === undefined).map((entry) => entry.keyHash as string);
+  return entries.filter((entry) => entry.revokedAt === undefined).map((entry) => entry.keyHash);
 }
 
 /**
@@ -249,8 +249,7 @@ async function activeKeyHashes(deps: Deps, applicationId: string): Promise<strin
 export async function applicationOfResource(deps: Deps, uri: string): Promise<string | null> {
   const resource = resourceUri(uri);
   if (!resource) return null;
-  const item = await readResource(deps.db, resource);
-  const holder = (item?.applicationId as string | undefined) ?? null;
+  const holder = (await readResource(deps.db, resource))?.applicationId ?? null;
   // A squat stored before the configuration refused it names no application.
   if (holder !== null && isForeignServiceResource(deps.config.ISSUER, holder, resource)) return null;
   return holder;

@@ -1,8 +1,8 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import { publicSession, type SessionRecord } from '../identity/session.ts';
+import { publicSession } from '../identity/session.ts';
 import { type ImpersonationClaims, issueSessionToken } from '../identity/session-token.ts';
-import { type User, userFromItem } from '../identity/user.ts';
+import { type User, userFromRecord } from '../identity/user.ts';
 import { newId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import type { TransactItem } from '../store/errors.ts';
@@ -11,13 +11,13 @@ import {
   impersonationEndWrites,
   readImpersonation,
   readLiveImpersonations,
-  readUserProfile,
   type StoredImpersonation,
   startImpersonation as startStored,
 } from '../store/impersonations.ts';
-import { deleteSession } from '../store/sessions.ts';
+import { deleteSession, type SessionRecord } from '../store/sessions.ts';
+import { readUser } from '../store/users.ts';
 import { keptUserAgent } from '../user-agent.ts';
-import { auditEntry } from './audit.ts';
+import { impersonationEntry } from './audit.ts';
 import { mayAct, ROLES, type Role } from './permissions.ts';
 
 /**
@@ -50,17 +50,17 @@ const impersonatingRoles = ROLES.filter((role) => mayAct('impersonation.start', 
 export const mayImpersonate = (role: Role): boolean => impersonatingRoles.includes(role);
 
 /** The ImpersonationRecord, as the API answers it (docs/api.md, Impersonation). */
-function impersonationRecord(item: Record<string, unknown>) {
+function impersonationRecord(stored: StoredImpersonation) {
   return {
-    id: item.id as string,
-    applicationId: item.applicationId as string,
-    userId: item.userId as string,
-    actor: { userId: item.actorId as string, email: item.actorEmail as string },
-    reason: item.reason as string,
-    startedAt: item.startedAt as string,
-    expiresAt: item.lapsesAt as string,
-    endedAt: (item.endedAt as string | undefined) ?? null,
-    sessionId: item.sessionId as string,
+    id: stored.id,
+    applicationId: stored.applicationId,
+    userId: stored.userId,
+    actor: { userId: stored.actorId, email: stored.actorEmail },
+    reason: stored.reason,
+    startedAt: stored.startedAt,
+    expiresAt: stored.lapsesAt,
+    endedAt: stored.endedAt ?? null,
+    sessionId: stored.sessionId,
   };
 }
 
@@ -89,11 +89,11 @@ export async function startImpersonation(
   // The matrix lets only owners and admins here, and they are platform members.
   if (principal.kind !== 'member') throw new Error('impersonation.start granted to a non-member');
   const actor = principal.user;
-  const profile = await readUserProfile(deps.db, input.userId);
+  const profile = await readUser(deps.db, input.userId);
   // A user of another application (or the platform) is not one of this application's users.
   if (!profile || profile.scope !== application.id) throw fail('notFound', 'No such user');
   if (profile.disabledAt !== undefined) throw disabledUser();
-  const user = userFromItem(profile, deps.config.ISSUER);
+  const user = userFromRecord(profile, deps.config.ISSUER);
 
   const now = deps.clock.now();
   const startedAt = new Date(now).toISOString();
@@ -138,7 +138,7 @@ export async function startImpersonation(
   const outcome = await startStored(deps.db, {
     impersonation: { ...impersonation, organizationId: application.organizationId },
     session,
-    audit: auditEntry(deps, 'impersonation.started', {
+    audit: impersonationEntry(deps, 'impersonation.started', {
       ...trailFields(impersonation),
       ip: input.ip,
       userAgent: keptUserAgent(input.userAgent),
@@ -192,13 +192,12 @@ const issuedBy = (impersonation: StoredImpersonation, token: ImpersonationClaims
  * token proves nothing (403), and the impersonation then stays as it lapsed (`endedAt` null).
  */
 export async function endImpersonation(deps: Deps, presented: readonly ImpersonationClaims[], id: string) {
-  const item = await readImpersonation(deps.db, id);
-  if (!item) throw fail('notFound', 'No such impersonation');
-  const impersonation = item as unknown as StoredImpersonation;
+  const impersonation = await readImpersonation(deps.db, id);
+  if (!impersonation) throw fail('notFound', 'No such impersonation');
   if (!presented.some((token) => issuedBy(impersonation, token))) {
     throw fail('forbidden', "Only the impersonation's own token may end it");
   }
-  if (item.endedAt !== undefined) return impersonationRecord(item);
+  if (impersonation.endedAt !== undefined) return impersonationRecord(impersonation);
   const endedAt = new Date(deps.clock.now()).toISOString();
   const ended = await endStored(deps.db, {
     impersonation,
@@ -207,8 +206,8 @@ export async function endImpersonation(deps: Deps, presented: readonly Impersona
   });
   if (ended.outcome === 'conflict') throw tooBusy();
   // A concurrent end won: its record, unchanged by this one.
-  if (ended.outcome === 'alreadyEnded') return impersonationRecord(ended.item);
-  return impersonationRecord({ ...item, endedAt });
+  if (ended.outcome === 'alreadyEnded') return impersonationRecord(ended.record);
+  return impersonationRecord({ ...impersonation, endedAt });
 }
 
 /**
@@ -248,7 +247,7 @@ export async function endImpersonatedSession(
 
 /** The trail's `impersonation.ended` entry, naming what ended it. */
 const endedEntry = (deps: Deps, impersonation: StoredImpersonation, cause: EndCause) =>
-  auditEntry(deps, 'impersonation.ended', { ...trailFields(impersonation), cause });
+  impersonationEntry(deps, 'impersonation.ended', { ...trailFields(impersonation), cause });
 
 /**
  * How many impersonations a membership change or an application's deletion ends in its own

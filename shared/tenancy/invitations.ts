@@ -3,7 +3,6 @@ import { fail } from '../errors.ts';
 import type { User } from '../identity/user.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { type AuditChange, auditWrites } from '../store/audit.ts';
-import type { Item } from '../store/batch.ts';
 import {
   acceptInvitation as acceptStored,
   deleteInvitation,
@@ -17,7 +16,7 @@ import {
   revokeInvitation as revokeStored,
   type StoredInvitation,
 } from '../store/invitations.ts';
-import { readMember } from '../store/organizations.ts';
+import { type MemberRecord, readMember } from '../store/organizations.ts';
 import { type AuditRequest, changeEntry } from './audit.ts';
 import type { Member, MemberActor } from './members.ts';
 import type { Organization } from './organizations.ts';
@@ -62,9 +61,9 @@ const rolesOffering = (role: Role): Role[] => ROLES.filter((held) => mayOffer(he
  * Whether an invitation stands: its inviter is a member now (`membership`, absent: not), of a role
  * that may offer it, and has been since it was sent (not made again, no rights lost in between).
  */
-const stands = (membership: Item | undefined, invitation: StoredInvitation): boolean =>
+const stands = (membership: MemberRecord | undefined, invitation: StoredInvitation): boolean =>
   membership !== undefined &&
-  mayOffer(membership.role as Role, invitation.role) &&
+  mayOffer(membership.role, invitation.role) &&
   heldSinceInvited(membership, invitation.role, invitation.createdAt);
 
 const noInvitation = () => fail('notFound', 'No pending invitation to this organization');
@@ -117,7 +116,7 @@ const live = (deps: Deps) => (stored: StoredInvitation) => stored.expiresAt * 10
 
 /** The caller's pending invitations, newest first (TTL deletes late: expired ones are left out). */
 export async function listInvitations(deps: Deps, user: User): Promise<Invitation[]> {
-  const stored = (await invitationsOf(deps.db, user.email)) as unknown as StoredInvitation[];
+  const stored = await invitationsOf(deps.db, user.email);
   return stored
     .filter(live(deps))
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
@@ -133,9 +132,7 @@ export async function listOrganizationInvitations(
   deps: Deps,
   org: Organization,
 ): Promise<PendingInvitation[]> {
-  const pending = (
-    (await invitationsOfOrganization(deps.db, org.id)) as unknown as StoredInvitation[]
-  ).filter(live(deps));
+  const pending = (await invitationsOfOrganization(deps.db, org.id)).filter(live(deps));
   if (pending.length === 0) return [];
   const inviters = await memberships(deps.db, org.id, [
     ...new Set(pending.map((stored) => stored.invitedBy.userId)),
@@ -183,7 +180,7 @@ export async function acceptInvitation(
   user: User,
   organizationId: string,
 ): Promise<Member> {
-  const stored = (await readInvitation(deps.db, user.email, organizationId)) as StoredInvitation | undefined;
+  const stored = await readInvitation(deps.db, user.email, organizationId);
   if (!stored || !live(deps)(stored)) throw noInvitation();
   if (stored.invitedBy.userId === user.id) return acceptOwnInvitation(deps, stored);
   const member: Member = {

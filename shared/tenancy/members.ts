@@ -3,14 +3,14 @@ import { fail } from '../errors.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { readAccount } from '../store/accounts.ts';
 import type { AuditChange } from '../store/audit.ts';
-import { keys } from '../store/keys.ts';
 import {
   addMember as addStoredMember,
   changeMember,
+  type MemberRecord,
   membersOf,
-  readMany,
   readMember,
 } from '../store/organizations.ts';
+import { readProfiles } from '../store/users.ts';
 import { type AuditRequest, changeEntry } from './audit.ts';
 import { type EndCause, endingsOf, endRest, mayImpersonate } from './impersonation.ts';
 import type { Organization } from './organizations.ts';
@@ -24,15 +24,15 @@ export interface Member {
 }
 
 /**
- * Memberships written at first sign-in before this API existed hold only `role` and `createdAt`:
- * their ids come from the keys (`ORG#<org>` / `MEMBER#<user>`), their address from the user's
- * profile when listed (`listMembers`).
+ * Memberships written at first sign-in before this API existed hold only `role` and `createdAt`
+ * (the store takes their ids from their keys): their address comes from the user's profile when
+ * listed (`listMembers`).
  */
-const memberFromItem = (item: Record<string, unknown>): Member => ({
-  userId: (item.userId as string | undefined) ?? String(item.sk).slice('MEMBER#'.length),
-  email: (item.email as string | undefined) ?? '',
-  role: item.role as Role,
-  joinedAt: item.createdAt as string,
+const memberFromRecord = (record: MemberRecord): Member => ({
+  userId: record.userId,
+  email: record.email ?? '',
+  role: record.role,
+  joinedAt: record.createdAt,
 });
 
 /** Who changes the membership: a member of the organization with its role, or the application's secret key. */
@@ -46,14 +46,14 @@ const scopeOf = (org: Organization) => org.applicationId ?? 'platform';
 /** Every member, owners first, then by joining time. */
 export async function listMembers(deps: Deps, org: Organization): Promise<Member[]> {
   const order: Record<Role, number> = { owner: 0, admin: 1, member: 2 };
-  const members = (await membersOf(deps.db, org.id)).map(memberFromItem);
+  const members = (await membersOf(deps.db, org.id)).map(memberFromRecord);
   const unnamed = members.filter((member) => member.email === '');
   if (unnamed.length > 0) {
-    const profiles = await readMany(
+    const profiles = await readProfiles(
       deps.db,
-      unnamed.map((member) => keys.user(member.userId)),
+      unnamed.map((member) => member.userId),
     );
-    const emails = new Map(profiles.map((item) => [item.id as string, item.email as string]));
+    const emails = new Map(profiles.map((profile) => [profile.id, profile.email]));
     for (const member of unnamed) member.email = emails.get(member.userId) ?? '';
   }
   return members.sort((a, b) => order[a.role] - order[b.role] || a.joinedAt.localeCompare(b.joinedAt));
@@ -78,7 +78,7 @@ export async function addMember(
     throw fail('notFound', 'No account has this address yet: its owner signs in once, then can be added');
   }
   const member: Member = {
-    userId: account.userId as string,
+    userId: account.userId,
     email: input.email,
     role: input.role,
     joinedAt: new Date(deps.clock.now()).toISOString(),
@@ -170,9 +170,9 @@ async function updateMember(
   to: Role | 'removed',
 ): Promise<Member | null> {
   for (let round = 0; round < CHANGE_ROUNDS; round++) {
-    const item = await readMember(deps.db, org.id, userId);
-    if (!item) throw fail('notFound', 'No such member');
-    const member = memberFromItem(item);
+    const record = await readMember(deps.db, org.id, userId);
+    if (!record) throw fail('notFound', 'No such member');
+    const member = memberFromRecord(record);
     if (!mayChangeMember(actor, member, to)) {
       throw fail(
         'forbidden',
@@ -192,7 +192,7 @@ async function updateMember(
       to,
       endings
         ? {
-            impersonationStarts: (item.impersonationStarts as number | undefined) ?? 0,
+            impersonationStarts: record.impersonationStarts ?? 0,
             writes: endings.writes,
           }
         : undefined,

@@ -4,13 +4,13 @@ import type { User } from '../identity/user.ts';
 import { newId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { auditWrites } from '../store/audit.ts';
-import { keys } from '../store/keys.ts';
 import {
   createOrganization as createStoredOrganization,
   deleteOrganization as deleteStoredOrganization,
   membershipsOf,
-  readMany,
+  type OrganizationRecord,
   readOrganization,
+  readOrganizations,
   renameOrganization as renameStoredOrganization,
   uncountCreatedOrganization,
 } from '../store/organizations.ts';
@@ -34,20 +34,20 @@ export interface Organization {
   createdBy: string | null;
 }
 
-export function organizationFromItem(item: Record<string, unknown>): Organization {
+export function organizationFromRecord(record: OrganizationRecord): Organization {
   return {
-    id: item.id as string,
-    name: item.name as string,
-    kind: item.kind as Organization['kind'],
-    applicationId: (item.applicationId as string | undefined) ?? null,
-    plan: planOf(item.plan),
-    planSetting: typeof item.plan === 'string' ? item.plan : null,
-    applicationCount: (item.applicationCount as number | undefined) ?? 0,
+    id: record.id,
+    name: record.name,
+    kind: record.kind,
+    applicationId: record.applicationId ?? null,
+    plan: planOf(record.plan),
+    planSetting: typeof record.plan === 'string' ? record.plan : null,
+    applicationCount: record.applicationCount ?? 0,
     // Organizations made at first sign-in before the counters existed have their one owner.
-    memberCount: (item.memberCount as number | undefined) ?? 1,
-    createdAt: item.createdAt as string,
+    memberCount: record.memberCount ?? 1,
+    createdAt: record.createdAt,
     // Organizations made at first sign-in before `createdBy` existed name their owner.
-    createdBy: ((item.createdBy ?? item.ownerId) as string | undefined) ?? null,
+    createdBy: record.createdBy ?? record.ownerId ?? null,
   };
 }
 
@@ -109,16 +109,10 @@ export async function createOrganization(
 /** The caller's platform organizations with their role, plan and usage, oldest first. */
 export async function listOrganizationsOf(deps: Deps, userId: string) {
   const memberships = await membershipsOf(deps.db, userId);
-  // Memberships older than this API hold no `organizationId`: their gsi1 sort key names it.
-  const roles = new Map(
-    memberships.map((item) => [String(item.gsi1sk).slice('ORG#'.length), item.role as Role]),
-  );
-  const found = await readMany(
-    deps.db,
-    [...roles.keys()].map((id) => keys.organization(id)),
-  );
+  const roles = new Map(memberships.map((membership) => [membership.organizationId, membership.role]));
+  const found = await readOrganizations(deps.db, [...roles.keys()]);
   return found
-    .map(organizationFromItem)
+    .map(organizationFromRecord)
     .filter((org) => org.kind === 'platform')
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
     .map((org) => organizationView(org, roles.get(org.id) ?? 'member'));
@@ -163,9 +157,9 @@ export async function renameOrganization(
     if (outcome === 'renamed') return { ...current, name };
     if (outcome === 'missing') throw fail('notFound', 'No such organization');
     if (outcome === 'conflict') throw tooBusy();
-    const item = await readOrganization(deps.db, current.id);
-    if (!item) throw fail('notFound', 'No such organization');
-    current = organizationFromItem(item);
+    const record = await readOrganization(deps.db, current.id);
+    if (!record) throw fail('notFound', 'No such organization');
+    current = organizationFromRecord(record);
   }
   throw tooBusy();
 }

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { readApiKey } from '../store/api-keys.ts';
 import { PLATFORM } from '../store/keys.ts';
-import { type ApiKey, apiKeyFromItem, apiKeyHash, resolveApiKey } from './api-keys.ts';
+import { type ApiKey, apiKeyFromRecord, apiKeyHash, resolveApiKey } from './api-keys.ts';
 
 export interface KeyScope {
   /** `platform` without a key, else the key's application id. */
@@ -26,6 +26,6 @@ export async function keyScopeEvenIfRevoked(
 ): Promise<string | null> {
   const hash = presented === undefined ? null : apiKeyHash(presented);
   if (!presented || !hash) return null;
-  const item = await readApiKey(deps.db, hash);
-  return apiKeyFromItem(presented, item, { includeRevoked: true })?.applicationId ?? null;
+  const record = await readApiKey(deps.db, hash);
+  return apiKeyFromRecord(presented, record, { includeRevoked: true })?.applicationId ?? null;
 }

@@ -10,18 +10,17 @@ import { fail } from '../errors.ts';
 import { newId } from '../random.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { readAccount } from '../store/accounts.ts';
-import type { Item } from '../store/batch.ts';
 import {
   createTenantOrganization as createStored,
   deleteTenantOrganization as deleteStored,
   readOrganization,
   tenantOrganizationsOf,
 } from '../store/organizations.ts';
-import { readUser } from '../store/users.ts';
+import { type ProfileRecord, readUser } from '../store/users.ts';
 import type { Application } from './applications.ts';
 import { type AuditRequest, changeEntry } from './audit.ts';
 import type { MemberActor } from './members.ts';
-import { type Organization, organizationFromItem } from './organizations.ts';
+import { type Organization, organizationFromRecord } from './organizations.ts';
 
 export const tenantOrganizationView = (org: Organization) => ({
   id: org.id,
@@ -43,8 +42,8 @@ export async function findTenantOrganization(
   application: Application,
   organizationId: string,
 ): Promise<Organization> {
-  const item = await readOrganization(deps.db, organizationId);
-  const org = item ? organizationFromItem(item) : null;
+  const record = await readOrganization(deps.db, organizationId);
+  const org = record ? organizationFromRecord(record) : null;
   if (org?.kind !== 'tenant' || org.applicationId !== application.id) {
     throw fail('notFound', 'No such organization');
   }
@@ -57,7 +56,7 @@ export async function listTenantOrganizations(
   application: Application,
   page: { limit: number; offset: number },
 ) {
-  const items = (await tenantOrganizationsOf(deps.db, application.id, page)).map(organizationFromItem);
+  const items = (await tenantOrganizationsOf(deps.db, application.id, page)).map(organizationFromRecord);
   const total = application.organizationCount;
   return {
     items: items.map(tenantOrganizationView),
@@ -85,8 +84,8 @@ export async function createTenantOrganization(
     deps.db,
     stored,
     {
-      userId: owner.id as string,
-      email: owner.email as string,
+      userId: owner.id,
+      email: owner.email,
       role: 'owner',
       createdAt,
     },
@@ -97,7 +96,7 @@ export async function createTenantOrganization(
       targetLabel: stored.name,
       changes: [
         { path: 'name', from: null, to: stored.name },
-        { path: 'owner', from: null, to: owner.id as string },
+        { path: 'owner', from: null, to: owner.id },
       ],
     }),
   );
@@ -120,7 +119,7 @@ async function ownerOf(
   deps: Deps,
   application: Application,
   input: { userId?: string; email?: string },
-): Promise<Item> {
+): Promise<ProfileRecord> {
   const found = input.email
     ? await readAccount(deps.db, application.id, input.email)
     : await readUser(deps.db, input.userId as string);

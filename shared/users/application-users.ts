@@ -6,12 +6,17 @@
  */
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import { storedImageIdOf, userFromItem } from '../identity/user.ts';
+import { storedImageIdOf, userFromRecord } from '../identity/user.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
 import { endAllSessions } from '../sessions/manage.ts';
 import { type AuditChange, appendAudit, type StoredAuditEntry } from '../store/audit.ts';
-import type { Item } from '../store/batch.ts';
-import { readUser, searchUsers as searchStoredUsers, setDisabled, usersOf } from '../store/users.ts';
+import {
+  type ProfileRecord,
+  readUser,
+  searchUsers as searchStoredUsers,
+  setDisabled,
+  usersOf,
+} from '../store/users.ts';
 import type { Application } from '../tenancy/applications.ts';
 import { type AuditRequest, changeEntry, changesBetween } from '../tenancy/audit.ts';
 import type { EndCause } from '../tenancy/impersonation.ts';
@@ -21,16 +26,16 @@ import { changeProfile, type ProfileChange } from './update-user.ts';
  * The User plus what managers see (docs/api.md, "The managed User"; shared/contracts/users.ts
  * ManagedUser).
  */
-function managedUserFromItem(item: Item, issuer: string) {
-  const disabledAt = (item.disabledAt as string | undefined) ?? null;
+function managedUserFromRecord(profile: ProfileRecord, issuer: string) {
+  const disabledAt = profile.disabledAt ?? null;
   return {
-    ...userFromItem(item, issuer),
+    ...userFromRecord(profile, issuer),
     disabled: disabledAt !== null,
     disabledAt,
-    lastSignInAt: (item.lastSignInAt as string | undefined) ?? null,
+    lastSignInAt: profile.lastSignInAt ?? null,
   };
 }
-export type ManagedUser = ReturnType<typeof managedUserFromItem>;
+export type ManagedUser = ReturnType<typeof managedUserFromRecord>;
 
 interface PageRequest {
   limit: number;
@@ -38,10 +43,10 @@ interface PageRequest {
 }
 
 /** The application's user item of `userId`: 404 for no such user, or one of another scope. */
-export async function findUser(deps: Deps, application: Application, userId: string): Promise<Item> {
-  const item = await readUser(deps.db, userId);
-  if (!item || item.scope !== application.id) throw fail('notFound', 'No such user');
-  return item;
+export async function findUser(deps: Deps, application: Application, userId: string): Promise<ProfileRecord> {
+  const profile = await readUser(deps.db, userId);
+  if (!profile || profile.scope !== application.id) throw fail('notFound', 'No such user');
+  return profile;
 }
 
 /** One page by address; `total` is the application's counter, moved with each account (never a scan). */
@@ -49,7 +54,7 @@ export async function listUsers(deps: Deps, application: Application, page: Page
   const items = await usersOf(deps.db, application.id, page);
   const total = application.userCount;
   return {
-    items: items.map((item) => managedUserFromItem(item, deps.config.ISSUER)),
+    items: items.map((profile) => managedUserFromRecord(profile, deps.config.ISSUER)),
     page: { ...page, total, hasMore: page.offset + items.length < total },
   };
 }
@@ -64,14 +69,13 @@ const SEARCH_CAP = 1000;
  */
 export async function searchUsers(deps: Deps, application: Application, q: string, page: PageRequest) {
   const found = await searchStoredUsers(deps.db, application.id, q, SEARCH_CAP);
-  const byId = new Map([...found.byEmail, ...found.byName].map((item) => [item.id as string, item]));
+  const byId = new Map([...found.byEmail, ...found.byName].map((profile) => [profile.id, profile]));
   const matches = [...byId.values()].sort(
-    (a, b) =>
-      (a.email as string).localeCompare(b.email as string) || (a.id as string).localeCompare(b.id as string),
+    (a, b) => a.email.localeCompare(b.email) || a.id.localeCompare(b.id),
   );
   const items = matches.slice(page.offset, page.offset + page.limit);
   return {
-    items: items.map((item) => managedUserFromItem(item, deps.config.ISSUER)),
+    items: items.map((profile) => managedUserFromRecord(profile, deps.config.ISSUER)),
     page: {
       ...page,
       total: found.capped ? null : matches.length,
@@ -82,7 +86,7 @@ export async function searchUsers(deps: Deps, application: Application, q: strin
 }
 
 export async function getUser(deps: Deps, application: Application, userId: string): Promise<ManagedUser> {
-  return managedUserFromItem(await findUser(deps, application, userId), deps.config.ISSUER);
+  return managedUserFromRecord(await findUser(deps, application, userId), deps.config.ISSUER);
 }
 
 /** PATCH: name and image as in update-user (docs/api.md, Users), with the same stored-image handling. */
@@ -94,7 +98,7 @@ export async function updateUser(
   change: ProfileChange,
 ): Promise<ManagedUser> {
   const item = await findUser(deps, application, userId);
-  const user = userFromItem(item, deps.config.ISSUER);
+  const user = userFromRecord(item, deps.config.ISSUER);
   const updated = await changeProfile(
     deps,
     { user, imageId: storedImageIdOf(item), scope: application.id },
@@ -106,7 +110,7 @@ export async function updateUser(
     },
   );
   if (!updated) throw fail('notFound', 'No such user');
-  return { ...managedUserFromItem(item, deps.config.ISSUER), ...updated };
+  return { ...managedUserFromRecord(item, deps.config.ISSUER), ...updated };
 }
 
 /**
@@ -121,10 +125,10 @@ export async function disableUser(
   userId: string,
 ): Promise<ManagedUser> {
   const item = await findUser(deps, application, userId);
-  const at = (item.disabledAt as string | undefined) ?? new Date(deps.clock.now()).toISOString();
+  const at = item.disabledAt ?? new Date(deps.clock.now()).toISOString();
   await writeDisabled(deps, item, at, userEntry(deps, audit, 'user.disabled', application, item));
   await endSessions(deps, userId, 'user-disabled');
-  return managedUserFromItem({ ...item, disabledAt: at }, deps.config.ISSUER);
+  return managedUserFromRecord({ ...item, disabledAt: at }, deps.config.ISSUER);
 }
 
 /**
@@ -142,7 +146,7 @@ export async function enableUser(
   if (item.disabledAt !== undefined) await endSessions(deps, userId, 'user-disabled');
   await writeDisabled(deps, item, null, userEntry(deps, audit, 'user.enabled', application, item));
   const { disabledAt: _gone, ...enabled } = item;
-  return managedUserFromItem(enabled, deps.config.ISSUER);
+  return managedUserFromRecord(enabled, deps.config.ISSUER);
 }
 
 /**
@@ -151,12 +155,12 @@ export async function enableUser(
  */
 export async function writeDisabled(
   deps: Deps,
-  item: Item,
+  profile: ProfileRecord,
   at: string | null,
   audit?: StoredAuditEntry,
 ): Promise<void> {
-  const account = { userId: item.id as string, scope: item.scope as string, email: item.email as string };
-  const changes = (item.disabledAt === undefined) === (at !== null);
+  const account = { userId: profile.id, scope: String(profile.scope), email: profile.email };
+  const changes = (profile.disabledAt === undefined) === (at !== null);
   let outcome = await setDisabled(deps.db, account, at, changes ? audit : undefined);
   if (outcome === 'unchanged') outcome = await setDisabled(deps.db, account, at);
   if (outcome === 'missing' || outcome === 'unchanged') throw fail('notFound', 'No such user');
@@ -169,14 +173,14 @@ export const userEntry = (
   audit: AuditRequest,
   action: 'user.updated' | 'user.disabled' | 'user.enabled' | 'user.deleted' | 'user.sessionsRevoked',
   application: Application,
-  item: Item,
+  profile: ProfileRecord,
   changes?: AuditChange[],
 ) =>
   changeEntry(deps, audit, action, {
     organizationId: application.organizationId,
     applicationId: application.id,
-    targetId: item.id as string,
-    targetLabel: item.email as string,
+    targetId: profile.id,
+    targetLabel: profile.email,
     ...(changes ? { changes } : {}),
   });
 

@@ -2,12 +2,15 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { storedImageIdOf } from '../identity/user.ts';
 import { tooBusy } from '../rate-limit/rate-limit.ts';
-import { keys } from '../store/keys.ts';
-import { deleteTenantOrganization, dropMember, membershipsOf, readMany } from '../store/organizations.ts';
+import {
+  deleteTenantOrganization,
+  dropMember,
+  membershipsOf,
+  readOrganizations,
+} from '../store/organizations.ts';
 import { deleteUser as deleteStoredUser } from '../store/users.ts';
 import type { Application } from '../tenancy/applications.ts';
 import type { AuditRequest } from '../tenancy/audit.ts';
-import type { Role } from '../tenancy/permissions.ts';
 import { endSessions, findUser, userEntry, writeDisabled } from './application-users.ts';
 
 /**
@@ -40,7 +43,7 @@ export async function deleteUser(
     {
       userId,
       scope: application.id,
-      email: item.email as string,
+      email: item.email,
       imageId: storedImageIdOf(item),
     },
     userEntry(deps, audit, 'user.deleted', application, item),
@@ -52,16 +55,14 @@ export async function deleteUser(
 async function leaveOrganizations(deps: Deps, application: Application, userId: string): Promise<void> {
   const memberships = await membershipsOf(deps.db, userId);
   if (memberships.length === 0) return;
-  const organizations = await readMany(
+  const organizations = await readOrganizations(
     deps.db,
-    memberships.map((membership) => keys.organization(membership.organizationId as string)),
+    memberships.map((membership) => membership.organizationId),
   );
-  const memberCounts = new Map(
-    organizations.map((org) => [org.id as string, (org.memberCount as number) ?? 1]),
-  );
+  const memberCounts = new Map(organizations.map((org) => [org.id, org.memberCount ?? 1]));
   for (const membership of memberships) {
-    const organizationId = membership.organizationId as string;
-    const member = { userId, role: membership.role as Role };
+    const organizationId = membership.organizationId;
+    const member = { userId, role: membership.role };
     // A membership read from the index may outlive its organization by the index's lag (a retry).
     if (!memberCounts.has(organizationId)) continue;
     // Deleted with the user only while the user is still its one member: the delete is conditioned

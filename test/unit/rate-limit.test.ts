@@ -4,6 +4,7 @@ import { cryptoRandom } from '../../shared/random.ts';
 import type { Limit } from '../../shared/rate-limit/limits.ts';
 import { newHit, rateLogFrom, recordHit, withState } from '../../shared/rate-limit/rate-limit.ts';
 import { cancellationItems, conditionFailureItem } from '../../shared/store/errors.ts';
+import { storedState } from '../../shared/store/rate-logs.ts';
 
 const limit: Limit = { bucket: 'test', max: 3, windowSeconds: 600 };
 const hitAt = (at: number) => newHit(cryptoRandom, at);
@@ -74,7 +75,7 @@ describe('sliding-log rate limits', () => {
     expect(entryOf(second)).not.toBe(entryOf(first));
     // Read back, three entries of one millisecond are three hits: the log is full, the next refused.
     const item = { hits: new Set([first, second, hitAt(5)].map(entryOf)), version: 3 };
-    const refused = refusal(() => recordHit('t', rateLogFrom(limit, 's', item), hitAt(6)));
+    const refused = refusal(() => recordHit('t', rateLogFrom(limit, 's', storedState(item)), hitAt(6)));
     expect(refused.headers?.['retry-after']).toBe('600');
   });
 
@@ -84,14 +85,14 @@ describe('sliding-log rate limits', () => {
       name: 'ConditionalCheckFailedException',
       Item: marshalled,
     });
-    expect(rateLogFrom(limit, 's', conditionFailureItem(failure))).toMatchObject({
+    expect(rateLogFrom(limit, 's', storedState(conditionFailureItem(failure)))).toMatchObject({
       version: 4,
       hits: [
         { at: 10, id: 'x1' },
         { at: 20, id: 'y2' },
       ],
     });
-    expect(withState(log([1], 1), conditionFailureItem(failure))).toMatchObject({
+    expect(withState(log([1], 1), storedState(conditionFailureItem(failure)))).toMatchObject({
       version: 4,
       hits: [
         { at: 10, id: 'x1' },
