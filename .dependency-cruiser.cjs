@@ -1,26 +1,64 @@
 /**
- * The layering the README's Architecture section describes, checked on every `npm test` (`npm run deps`):
+ * The layering CONTRIBUTING.md describes ("Layout and layering"), checked on every `npm test` (`npm run deps`).
+ * Every file of shared/ belongs to one layer, and imports only its own layer and those below it:
  *
- *   functions/  ->  shared/ domain  ->  shared/store, shared/crypto, shared/mail  (-> @aws-sdk/*)
+ *   transport    shared/http, shared/local, shared/route-table, shared/openapi, the route table files
+ *   protocol     shared/oauth, shared/mcp, shared/social
+ *   contracts    shared/contracts
+ *   domain       shared/users > sessions > sign-in > tenancy > identity; rate-limit, status
+ *   adapters     shared/store, shared/crypto, shared/mail, shared/net, shared/metrics  (-> @aws-sdk/*)
+ *   kernel       the top-level helpers of shared/ (errors, config, clock, random, log, ...)
  *
- * `lib/` is CDK only, `bin/` holds the entry points, `test/` and `bench/` sit outside and may use
- * anything but each other in the bench's direction; `fixtures/` holds the loopback hosts and the call
- * counter both use, and imports neither.
+ * The composition root (shared/deps.ts, shared/undeclared.ts, shared/adapters/) stands beside them:
+ * it builds the ports, and every layer may import shared/deps.ts for the `Deps` type. A file of
+ * shared/ in no layer fails the check. No two folders of shared/ import each other, directly or
+ * round a longer cycle (`no-folder-cycles`), so the domain folders keep one order.
+ *
+ * Outside shared/: `functions/` holds the handlers, `lib/` is CDK only, `bin/` holds the entry points,
+ * `test/` and `bench/` sit outside and may use anything but each other in the bench's direction;
+ * `fixtures/` holds the loopback hosts and the call counter both use, and imports neither.
  *
  * TypeScript imports carry their `.ts` extension (allowImportingTsExtensions); `tsConfig` makes the
  * resolver read tsconfig.json, and the swc parser (TypeScript 7 has no compiler API for
  * dependency-cruiser) sees type-only imports too, which count like any other import here.
  */
 
-/** The domain folders of shared/: business rules, no transport, no AWS SDK. */
-const DOMAIN = '^shared/(sign-in|sessions|users|tenancy|rate-limit|status)/';
-/** The adapters: with local mode, the only code that may talk to AWS through the SDK. */
-const ADAPTERS = '^shared/(store|crypto|mail)/';
+/** Transport: the handler chain, local mode, the route table (its entries' shape included) and the OpenAPI document. */
+const TRANSPORT =
+  '^shared/((http|local|route-table|openapi)/|(routes|route-spec|route-access|auth-modes)[.]ts$)';
 /**
- * The domain modules that define the records the repositories store (request, session, user,
- * image). The swc parser cannot tell a type-only import, so these are named instead.
+ * Protocol: OAuth 2.1, MCP and social sign-in, each its own flows and pages over the domain. They sit
+ * above the domain, which never imports them, and below the transport that serves them.
  */
-const RECORD_MODULES = '^shared/(sign-in/request|sessions/session|users/(image|user)|oauth/model)[.]ts$';
+const PROTOCOL = '^shared/(oauth|mcp|social)/';
+/**
+ * Contracts: the zod schemas of every route's requests and answers. The route table and OpenAPI
+ * (transport) and the MCP tools and OAuth answers (protocol) read them, and they reuse the domain's
+ * input schemas (an address, a name, an audit action), so they sit right above the domain, which
+ * only ever returns plain values for a contract to check.
+ */
+const CONTRACTS = '^shared/contracts/';
+/**
+ * The domain folders of shared/: business rules, no transport, no AWS SDK. Within it, users (profile
+ * changes, images, the application users managers see) > sessions (callers, session management) >
+ * sign-in > tenancy > identity (the User, addresses, names, the session token and record): each
+ * imports only those after it, and rate-limit and status no other domain folder.
+ */
+const DOMAIN = '^shared/(users|sessions|sign-in|tenancy|identity|rate-limit|status)/';
+/**
+ * The adapters: the ports to what is outside the process. store (DynamoDB), crypto (KMS, Secrets
+ * Manager), mail (SES); net, the SSRF-safe request and the fetch of a metadata document, because it is
+ * the one way out to the open internet and knows nothing of OAuth; metrics, because it is the port
+ * to CloudWatch (EMF lines in the log) that the handler chain, the rate limits and the KMS signer count
+ * through.
+ */
+const ADAPTERS = '^shared/(store|crypto|mail|net|metrics)/';
+/** The kernel: small helpers every layer uses; they import nothing of shared/ but each other. */
+const KERNEL =
+  '^shared/(clock|config|errors|html-escape|html-page|json-schema|log|original-stack|random|service-url|user-agent|validation)[.]ts$';
+/** The composition root: the ports it builds, the stand-ins of undeclared ports and of absent adapters. */
+const COMPOSITION = '^shared/((deps|undeclared)[.]ts$|adapters/)';
+const LAYERS = [TRANSPORT, PROTOCOL, CONTRACTS, DOMAIN, ADAPTERS, KERNEL, COMPOSITION];
 /** Local mode starts DynamoDB Local and creates its table: infrastructure of `npm start`, as lib/ is on AWS. */
 const LOCAL_MODE = '^shared/local/';
 const COMPOSITION_ROOT = '^shared/deps[.]ts$';
@@ -34,22 +72,73 @@ function rule(name, comment, from, to) {
 module.exports = {
   forbidden: [
     rule(
-      'domain-not-transport-or-cdk',
-      'A domain folder takes a typed caller and deps: it never imports shared/http, shared/local or lib/.',
+      'layer-of-every-file',
+      'Every file of shared/ belongs to a layer (the header above): a new folder or top-level file is placed in one.',
+      { path: '^shared/', pathNot: LAYERS },
+      {},
+    ),
+    rule(
+      'layer-of-every-imported-file',
+      'The same seen from the importing side, so an unplaced file that imports nothing is caught too.',
+      {},
+      { path: '^shared/', pathNot: LAYERS },
+    ),
+    rule(
+      'transport-on-top',
+      'Nothing below the transport imports it: protocol, contracts, domain, adapters and kernel are called, never call up.',
+      { path: [PROTOCOL, CONTRACTS, DOMAIN, ADAPTERS, KERNEL] },
+      { path: TRANSPORT },
+    ),
+    rule(
+      'protocol-above-domain',
+      'OAuth, MCP and social sign-in use the domain; the domain, the contracts, the adapters and the kernel never import them.',
+      { path: [CONTRACTS, DOMAIN, ADAPTERS, KERNEL] },
+      { path: PROTOCOL },
+    ),
+    rule(
+      'contracts-above-domain',
+      'The domain returns plain values; it never imports the route contracts that check them.',
+      { path: [DOMAIN, ADAPTERS, KERNEL] },
+      { path: CONTRACTS },
+    ),
+    rule(
+      'adapters-below-domain',
+      'The store, crypto, mail, net and metrics adapters sit below the domain: they never import a domain module. The repositories define the records they store and return (shared/store/), and a rule such as the 5-attempt cap comes in as an argument.',
+      { path: [ADAPTERS, KERNEL] },
       { path: DOMAIN },
-      { path: '^(shared/http|shared/local|lib)/' },
+    ),
+    rule(
+      'store-records-only',
+      'Outside shared/store/ an item is only ever a typed record: nothing reads raw items (batch.ts, items.ts) or decodes them (decode.ts); a batch read goes through reads.ts `readRecords`.',
+      { path: '^shared/', pathNot: '^shared/store/' },
+      { path: '^shared/store/(batch|items|decode)[.]ts$' },
+    ),
+    {
+      name: 'no-folder-cycles',
+      comment:
+        'No two folders of shared/ import each other, directly or round a longer cycle: what two folders both need moves down into a third (as shared/identity/ did for the domain).',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^shared/' },
+      to: { path: '^shared/', circular: true },
+    },
+    rule(
+      'kernel-at-the-bottom',
+      'The kernel helpers import nothing of shared/ but each other.',
+      { path: KERNEL },
+      { path: '^shared/', pathNot: KERNEL },
+    ),
+    rule(
+      'composition-beside-layers',
+      'The layers import the composition root only for the `Deps` type (shared/deps.ts); the stand-ins are for it and for lib/bundling.ts alone.',
+      { path: [TRANSPORT, PROTOCOL, CONTRACTS, DOMAIN, ADAPTERS, KERNEL] },
+      { path: COMPOSITION, pathNot: COMPOSITION_ROOT },
     ),
     rule(
       'aws-sdk-only-in-adapters',
-      'Only shared/store/, shared/crypto/, shared/mail/, shared/local/ and shared/deps.ts import @aws-sdk/*; the rest of shared/ names its conditions through them.',
+      'Only the adapters, shared/local/ and shared/deps.ts import @aws-sdk/*; the rest of shared/ names its conditions through them.',
       { path: '^shared/', pathNot: [ADAPTERS, LOCAL_MODE, COMPOSITION_ROOT] },
       { path: AWS_SDK },
-    ),
-    rule(
-      'adapters-not-domain',
-      'The store, crypto and mail adapters sit below the domain: they never import shared/http, shared/local or a domain module, except the modules that define the records a repository stores and returns (for their types; a rule such as the 5-attempt cap comes in as an argument).',
-      { path: ADAPTERS },
-      { path: `${DOMAIN}|^shared/(http|local)/`, pathNot: RECORD_MODULES },
     ),
     rule(
       'shared-not-outer-layers',

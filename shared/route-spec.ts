@@ -168,7 +168,7 @@ export interface RouteSpec {
   readonly reserved?: true;
 }
 
-export interface Permission {
+interface Permission {
   readonly action: Action;
   /** Where the target's id is read; absent for actions on the caller's own platform account. */
   readonly from?: 'params' | 'body';
