@@ -23,7 +23,7 @@ export const keys = {
   /** The one pending sign-in request of an address in a scope (a new start replaces it). */
   signIn: (scope: Scope, email: string) => ({ pk: `ACCOUNT#${scope}#${email}`, sk: 'SIGNIN' }),
   /**
-   * A stored profile image, by its id (owner and bytes, shared/users/image.ts): a small head, read
+   * A stored profile image, by its id (owner and bytes, shared/identity/image.ts): a small head, read
    * alone to revalidate, and the bytes in parts (one item holds at most 400 KB).
    */
   image: (imageId: string) => `IMAGE#${imageId}`,
@@ -125,10 +125,10 @@ export const keys = {
     sk: `ENTRY#${at}#${entryId}`,
   }),
   /**
-   * OAuth (docs/data-model.md, "OAuth authorization"; shared/oauth/model.ts): a pending authorization request
-   * between authorize, the sign-in bridge and consent; an authorization code by its hash; a grant (a
-   * connection) in its user's partition, so the MCP endpoint reads it from the token's `sub` and `gid`; a
-   * refresh token by its hash.
+   * OAuth (docs/data-model.md, "OAuth authorization"; the records: oauth.ts, oauth-requests.ts): a
+   * pending authorization request between authorize, the sign-in bridge and consent; an authorization
+   * code by its hash; a grant (a connection) in its user's partition, so the MCP endpoint reads it from
+   * the token's `sub` and `gid`; a refresh token by its hash.
    */
   oauthRequest: (requestId: string) => ({ pk: `OAUTHREQ#${requestId}`, sk: 'REQUEST' }),
   authorizationCode: (codeHash: string) => ({ pk: `OAUTHCODE#${codeHash}`, sk: 'CODE' }),

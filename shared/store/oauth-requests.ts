@@ -1,7 +1,7 @@
 /**
- * Pending OAuth authorization requests (`OAUTHREQ#<id>`, shared/oauth/model.ts): stored by
- * `GET /oauth/authorize`, read by the sign-in bridge, spent by the consent POST. Every read checks
- * expiry itself (TTL is best-effort: docs/data-model.md).
+ * Pending OAuth authorization requests (`OAUTHREQ#<id>`): stored by `GET /oauth/authorize`, read by
+ * the sign-in bridge, spent by the consent POST. Every read checks expiry itself (TTL is best-effort:
+ * docs/data-model.md).
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
