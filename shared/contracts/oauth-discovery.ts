@@ -11,6 +11,8 @@ export const AuthorizationServerMetadata = z.object({
   grant_types_supported: z.array(z.string()),
   code_challenge_methods_supported: z.array(z.string()),
   token_endpoint_auth_methods_supported: z.array(z.string()),
+  revocation_endpoint: z.string(),
+  revocation_endpoint_auth_methods_supported: z.array(z.string()),
   scopes_supported: z.array(z.string()),
   client_id_metadata_document_supported: z.boolean(),
   authorization_response_iss_parameter_supported: z.boolean(),

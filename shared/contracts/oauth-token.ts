@@ -22,6 +22,20 @@ export const TokenForm = z.object({
 });
 export type TokenForm = z.infer<typeof TokenForm>;
 
+/**
+ * RFC 7009 §2.1 (docs/api.md, OAuth tokens and connections): `token` is checked by the endpoint
+ * itself (an RFC 6749 `invalid_request` when missing); any `token_type_hint` is taken, as the RFC's
+ * search goes on over every type; `client_id` identifies a public client; `client_secret` is read
+ * only to refuse it.
+ */
+export const RevocationForm = z.object({
+  token: field,
+  token_type_hint: field,
+  client_id: field,
+  client_secret: field,
+});
+export type RevocationForm = z.infer<typeof RevocationForm>;
+
 /** The token endpoint reads `Authorization` only to refuse client authentication (public clients only). */
 export const TokenHeaders = z.object({ authorization: z.optional(z.string()) });
 

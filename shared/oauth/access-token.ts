@@ -44,16 +44,17 @@ export async function issueAccessToken(
 /**
  * The claims of an access token for `resource`, verified locally (RS256 only, issuer, audience,
  * expiry, the `at+jwt` type): null for anything else, a session token included. Not a liveness
- * check: the caller reads the grant (`gid`) for that.
+ * check: the caller reads the grant (`gid`) for that. `resource: 'any'` skips the audience check,
+ * for the revocation endpoint, which ends the token whatever it was issued for.
  */
 export async function verifyAccessToken(
   deps: Deps,
   token: string,
-  resource: string,
+  resource: string | 'any',
 ): Promise<AccessTokenClaims | null> {
   const payload = await verifyJwt(deps.signer, token, {
     issuer: deps.config.ISSUER,
-    audience: resource,
+    ...(resource === 'any' ? {} : { audience: resource }),
     typ: ACCESS_TOKEN_TYPE,
     clock: deps.clock,
   });
@@ -62,7 +63,7 @@ export async function verifyAccessToken(
     Record<string, unknown>;
   if (!isString(sub) || !isString(client_id) || !isString(gid) || !isString(jti) || !isString(iss))
     return null;
-  if (typeof scope !== 'string' || aud !== resource) return null;
+  if (typeof scope !== 'string' || !isString(aud) || (resource !== 'any' && aud !== resource)) return null;
   if (typeof iat !== 'number' || typeof exp !== 'number') return null;
   const scopes = scope.split(' ').filter(Boolean);
   if (!scopes.every((value) => (SCOPES as readonly string[]).includes(value))) return null;

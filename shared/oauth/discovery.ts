@@ -23,6 +23,9 @@ export function authorizationServerMetadata(issuer: string) {
     code_challenge_methods_supported: ['S256'],
     // Public clients only: no client secret is ever issued or accepted.
     token_endpoint_auth_methods_supported: ['none'],
+    // RFC 7009 via RFC 8414 §2: a client ends a refresh or access token (and its grant) itself.
+    revocation_endpoint: serviceUrl(issuer, '/oauth/revoke'),
+    revocation_endpoint_auth_methods_supported: ['none'],
     scopes_supported: [...SCOPES],
     client_id_metadata_document_supported: true,
     authorization_response_iss_parameter_supported: true,

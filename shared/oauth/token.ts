@@ -18,17 +18,37 @@ import { refreshGrant } from './refresh.ts';
 import { holdsResource, roleOnApplication, sameResource } from './role.ts';
 import { answerOf, required, type TokenAnswer } from './token-answer.ts';
 
-/**
- * Public clients only (`token_endpoint_auth_methods_supported: ["none"]`): a client that
- * tries to authenticate uses a method we do not support, which RFC 6749 §5.2 names `invalid_client`.
- * By an `Authorization` header: 401 with a `WWW-Authenticate` challenge of the scheme it used
- * (§5.2 requires it then); by a `client_secret` in the body: 400 like every other OAuth error here.
- */
+/** The token endpoint: the grant by its `grant_type`, after refusing client authentication. */
 export async function exchangeToken(
   deps: Deps,
   form: TokenForm,
   authorization: string | undefined,
 ): Promise<TokenAnswer> {
+  refuseClientAuthentication(deps, form, authorization);
+  switch (form.grant_type) {
+    case undefined:
+      throw fail('oauthInvalidRequest', 'grant_type is required');
+    case 'authorization_code':
+      return exchangeCode(deps, form);
+    case 'refresh_token':
+      return refreshGrant(deps, form);
+    default:
+      throw fail('unsupportedGrantType', 'Only authorization_code and refresh_token are supported');
+  }
+}
+
+/**
+ * Public clients only (`token_endpoint_auth_methods_supported: ["none"]`), at the token and the
+ * revocation endpoints alike: a client that tries to authenticate uses a method we do not support,
+ * which RFC 6749 §5.2 names `invalid_client`. By an `Authorization` header: 401 with a
+ * `WWW-Authenticate` challenge of the scheme it used (§5.2 requires it then); by a `client_secret`
+ * in the body: 400 like every other OAuth error here.
+ */
+export function refuseClientAuthentication(
+  deps: Deps,
+  form: { client_secret?: string | undefined },
+  authorization: string | undefined,
+): void {
   if (authorization !== undefined)
     throw new AppError(
       'invalidClientAuthentication',
@@ -40,16 +60,6 @@ export async function exchangeToken(
       'invalidClient',
       'Client authentication is not supported: this server has public clients only',
     );
-  switch (form.grant_type) {
-    case undefined:
-      throw fail('oauthInvalidRequest', 'grant_type is required');
-    case 'authorization_code':
-      return exchangeCode(deps, form);
-    case 'refresh_token':
-      return refreshGrant(deps, form);
-    default:
-      throw fail('unsupportedGrantType', 'Only authorization_code and refresh_token are supported');
-  }
 }
 
 // RFC 9110 §11.1: an auth-scheme is a token; anything else is answered as Basic (RFC 6749 §2.3.1).

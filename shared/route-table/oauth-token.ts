@@ -2,9 +2,12 @@
  * The OAuth token endpoint and the user's connections (docs/api.md "OAuth tokens and connections").
  * Spread into the one table (shared/routes.ts).
  */
+
+import { NoBody } from '../contracts/common.ts';
 import {
   ConnectionList,
   ConnectionRevoked,
+  RevocationForm,
   RevokeConnectionBody,
   TokenForm,
   TokenHeaders,
@@ -48,6 +51,25 @@ export const oauthTokenRoutes = {
         'unsupportedGrantType',
         'rateLimited',
       ],
+    },
+  },
+  /**
+   * RFC 7009 revocation (docs/oauth.md "Revocation"): public clients, as the token endpoint. It reads
+   * a refresh token by its hash or verifies an access token locally (`publicKeys`), then revokes the
+   * grant in its user's partition by one conditional write.
+   */
+  oauthRevoke: {
+    method: 'POST',
+    path: '/oauth/revoke',
+    entry: 'functions/oauth/revoke.ts',
+    errorStyle: 'oauth',
+    auth: 'none',
+    access: { table: 'readwrite', publicKeys: true, items: ['refreshToken', 'user'] },
+    contract: {
+      headers: TokenHeaders,
+      body: { form: RevocationForm },
+      responses: { 200: NoBody },
+      errors: [...bodyErrors, 'oauthInvalidRequest', 'invalidClient', 'invalidClientAuthentication'],
     },
   },
   listConnections: {

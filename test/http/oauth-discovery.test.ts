@@ -34,6 +34,8 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none'],
+      revocation_endpoint: `${TEST_ISSUER}/oauth/revoke`,
+      revocation_endpoint_auth_methods_supported: ['none'],
       scopes_supported: ['auth:read', 'auth:write'],
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
