@@ -38,8 +38,9 @@ const config: KnipConfig = {
   // Debian's apt-get (scripts/ensure-chromium.mjs) and the JDK's java and javac (DynamoDB Local and
   // its loopback wrapper) are system tools.
   ignoreBinaries: ['apt-get', 'java', 'javac'],
-  // The parser dependency-cruiser loads by name (.dependency-cruiser.cjs: parser 'swc').
-  ignoreDependencies: ['@swc/core'],
+  // The parser dependency-cruiser loads by name (.dependency-cruiser.cjs: parser 'swc'); the MCP
+  // Inspector CLI, which test/e2e/mcp-legacy-clients.test.ts runs as a child process by its path.
+  ignoreDependencies: ['@swc/core', '@modelcontextprotocol/inspector'],
 };
 
 export default config;

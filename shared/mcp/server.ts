@@ -27,7 +27,7 @@ import { mayUseTool, TOOLS, type ToolSpec } from './tools.ts';
  * 2025-era ones by the `initialize` handshake, whose answer names the client's revision when it is
  * one of these and the newest 2025-era one otherwise.
  */
-export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
+const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
 
 const SERVER_VERSION = '1.0.0';
 
