@@ -19,6 +19,25 @@ const linkedPages = [
   ...markdownIn('verifier'),
 ];
 
+// Written with escapes (\x53 is S, \x44 is D, \x38 is 8), so this file does not cite what it looks for.
+const unopenable = new RegExp(
+  ['\\b(\\x53PEC|\\x44ESIGN)\\s*(§|["“]|\\d+\\.\\d)', '\\b[Ii]ssue \\d+\\b', '\\.\\./shared/'].join('|'),
+);
+
+/**
+ * Where a page cites what its reader cannot open (the notes the repository was planned from, an
+ * issue of the tracker, a file of ../shared/), as `page:line: text`; a citation split over two
+ * lines is found too.
+ */
+function unopenableCitations(page: string, text: string): string[] {
+  const lines = text
+    .split('\n')
+    .flatMap((line, index) => (unopenable.test(line) ? [`${page}:${index + 1}: ${line.trim()}`] : []));
+  return lines.length > 0 || !unopenable.test(text.replace(/\s*\n\s*/g, ' '))
+    ? lines
+    : [`${page}: across two lines`];
+}
+
 /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, each space a hyphen. */
 const slug = (heading: string) =>
   heading
@@ -54,6 +73,28 @@ describe('README and docs/', () => {
   it.each(pages)('%s names no file outside the repository', (page) => {
     const text = readFileSync(join(root, page), 'utf8');
     expect(text).not.toMatch(/\.\.\/shared|\/work\/|\b(SPEC|DESIGN|STYLE)\.md\b/);
+  });
+});
+
+describe('citations', () => {
+  it.each(linkedPages)('%s cites only what a reader can open', (page) => {
+    const text = readFileSync(join(root, page), 'utf8');
+    expect(unopenableCitations(page, text), 'cite a docs/ section or an RFC instead').toEqual([]);
+  });
+
+  it('finds each citation of a note, an issue or ../shared/ and names its line', () => {
+    const text = [
+      'A rule (\x53PEC §3.1) and its choice',
+      '(\x44ESIGN §5 trade-off), \x53PEC "Application organizations", \x53PEC 1.7',
+      'issue \x38 item 9, [style](../shared/STYLE.md)',
+      'MCP_IN\x53PECTOR_SECRET_STORE, a later issue, RFC 6749 §4.1.2.1',
+    ].join('\n');
+    expect(unopenableCitations('a.md', text)).toEqual([
+      'a.md:1: A rule (\x53PEC §3.1) and its choice',
+      'a.md:2: (\x44ESIGN §5 trade-off), \x53PEC "Application organizations", \x53PEC 1.7',
+      'a.md:3: issue \x38 item 9, [style](../shared/STYLE.md)',
+    ]);
+    expect(unopenableCitations('a.md', 'see \x53PEC\n§3.1')).toEqual(['a.md: across two lines']);
   });
 });
 
