@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { bundling } from '../../lib/bundling.ts';
 import { FUNCTION_RUNTIME } from '../../lib/route-function.ts';
 
 interface Manifest {
@@ -37,6 +38,15 @@ describe('dependency versions', () => {
     expect(runtimeMajor).toBeDefined();
     expect(declared['@types/node']).toMatch(new RegExp(`^\\^${runtimeMajor}\\.`));
     expect(lock.packages['node_modules/@types/node']?.version?.split('.')[0]).toBe(runtimeMajor);
+  });
+
+  it("develops, tests and bundles on the Lambda runtime's Node major: the pinned node package, esbuild's target, this process", () => {
+    const runtimeMajor = /^nodejs(\d+)\.x$/.exec(FUNCTION_RUNTIME.name)?.[1];
+    // The registry's `node` package puts that Node first on the PATH of every npm script (docs/deploy.md).
+    expect(declared.node).toMatch(new RegExp(`^${runtimeMajor}\\.\\d+\\.\\d+$`));
+    expect(lock.packages['node_modules/node']?.version).toBe(declared.node);
+    expect(bundling.target).toBe(`node${runtimeMajor}`);
+    expect(process.versions.node.split('.')[0]).toBe(runtimeMajor);
   });
 
   it('pins Biome exactly, and the lock lists its platform packages for macOS, Linux and Windows', () => {
