@@ -37,7 +37,7 @@ export async function issueAccessToken(
     iat,
     exp: iat + ACCESS_TOKEN_TTL_SECONDS,
   };
-  const accessToken = await signToken(deps, claims as unknown as JWTPayload, ACCESS_TOKEN_TYPE);
+  const accessToken = await signToken(deps, claims, ACCESS_TOKEN_TYPE);
   return { accessToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS, claims };
 }
 

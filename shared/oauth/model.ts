@@ -63,8 +63,11 @@ export interface ClientMetadata {
   logoUri?: string;
 }
 
-/** The claims of an OAuth access token (RS256, `typ: at+jwt`, RFC 9068). */
-export interface AccessTokenClaims {
+/**
+ * The claims of an OAuth access token (RS256, `typ: at+jwt`, RFC 9068): a type, not an interface,
+ * so it is a JWT payload as it stands (a payload is any object of claims).
+ */
+export type AccessTokenClaims = {
   iss: string;
   sub: string;
   /** The resource (RFC 8707): `<ISSUER>/mcp/<applicationId>` for the MCP endpoint. */
@@ -76,4 +79,4 @@ export interface AccessTokenClaims {
   jti: string;
   iat: number;
   exp: number;
-}
+};
