@@ -39,8 +39,14 @@ const config: KnipConfig = {
   // its loopback wrapper) are system tools.
   ignoreBinaries: ['apt-get', 'java', 'javac'],
   // The parser dependency-cruiser loads by name (.dependency-cruiser.cjs: parser 'swc'); the MCP
-  // Inspector CLI, which test/e2e/mcp-legacy-clients.test.ts runs as a child process by its path.
-  ignoreDependencies: ['@swc/core', '@modelcontextprotocol/inspector'],
+  // Inspector CLI, which test/e2e/mcp-legacy-clients.test.ts runs as a child process by its path;
+  // the OpenAPI linters, which scripts/lint-openapi.ts runs by their bins in node_modules/.bin.
+  ignoreDependencies: [
+    '@swc/core',
+    '@modelcontextprotocol/inspector',
+    '@redocly/cli',
+    '@stoplight/spectral-cli',
+  ],
 };
 
 export default config;

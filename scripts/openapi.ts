@@ -11,6 +11,6 @@ export const OPENAPI_DOC = fileURLToPath(new URL('../docs/openapi.json', import.
 
 /** The committed document: the local server (`npm start`) with the default service name. */
 export const renderOpenApi = (): string =>
-  `${JSON.stringify(openApiDocument({ serverUrl: 'http://localhost:3000', serviceName: 'doorcode' }), null, 2)}\n`;
+  `${JSON.stringify(openApiDocument({ serverUrl: 'http://127.0.0.1:3000', serviceName: 'doorcode' }), null, 2)}\n`;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(OPENAPI_DOC, renderOpenApi());

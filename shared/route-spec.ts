@@ -114,13 +114,27 @@ export type AuthMode =
   | 'impersonation'
   | 'platform-cookie';
 
-/** How a request body is encoded; the chain answers 415 for any other content type. */
-export type BodySpec = { readonly json: z.$ZodType } | { readonly form: z.$ZodType };
+/**
+ * How a request body is encoded; the chain answers 415 for any other content type. A JSON body is
+ * accepted as any JSON media type (`application/json`, `application/<x>+json`); `mergePatch` marks
+ * an RFC 7396 merge patch, which the OpenAPI document offers as `application/merge-patch+json` too.
+ */
+export type BodySpec =
+  | { readonly json: z.$ZodType; readonly mergePatch?: true }
+  | { readonly form: z.$ZodType };
 
-/** An answer whose body is not JSON (an image): the handler gives its bytes and type. */
+/**
+ * An answer the chain passes on as bytes, unparsed (an image, a page, the MCP SDK's JSON-RPC):
+ * the handler gives its bytes and type.
+ */
 export interface RawResponse {
   /** The media type(s) it may have, e.g. `image/*`. */
   readonly raw: string;
+  /**
+   * What JSON bytes hold, for the OpenAPI document only: the chain never parses a raw answer, and
+   * test/http/openapi-answers.test.ts checks the answers the tests record against it.
+   */
+  readonly schema?: z.$ZodType;
 }
 
 /** A route's interface: what it accepts and everything it may answer. */
@@ -142,6 +156,11 @@ export interface RouteSpec {
   readonly path: string;
   /** Handler module, relative to the repository root; it exports `handler`. */
   readonly entry: string;
+  /**
+   * What the route does, for its callers: a first sentence that is its OpenAPI `summary`, then what
+   * a caller must know (one to three sentences). The route checklist names a route without one.
+   */
+  readonly description?: string;
   readonly errorStyle: ErrorStyle;
   readonly auth: AuthMode;
   readonly access: RouteAccess;

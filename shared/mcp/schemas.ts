@@ -26,3 +26,27 @@ export const McpErrorBody = z.object({
   id: z.null(),
   error: z.object({ code: z.int(), message: z.string() }),
 });
+
+/** JSON-RPC 2.0 §5.1: an error object; `data` is the server's own. */
+const JsonRpcError = z.object({ code: z.int(), message: z.string(), data: z.optional(z.unknown()) });
+
+/**
+ * What the MCP SDK answers a POST with in JSON mode when it refuses the message (400, 404, 406), or a
+ * request it could not serve (200): a JSON-RPC 2.0 error, `id` as sent or `null` (JSON-RPC 2.0 §5).
+ * The chain passes these bytes on unparsed (`raw`): this schema is what the OpenAPI document says of them.
+ */
+export const McpErrorAnswer = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string(), z.number(), z.null()]),
+  error: JsonRpcError,
+});
+
+/** A served request's answer: a JSON-RPC 2.0 response, its `result` an MCP result object (docs/mcp.md). */
+export const McpAnswer = z.union([
+  z.object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number()]),
+    result: z.record(z.string(), z.unknown()),
+  }),
+  McpErrorAnswer,
+]);

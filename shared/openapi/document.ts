@@ -16,6 +16,7 @@ import { jsonSchemaOf } from '../json-schema.ts';
 import { jsonRpcCodeOf } from '../mcp/json-rpc.ts';
 import type { AuthMode, ErrorStyle, RawResponse, RouteSpec } from '../route-spec.ts';
 import { type RouteId, routeList } from '../routes.ts';
+import { routeAreas } from './areas.ts';
 import { exampleOf } from './examples.ts';
 
 /** The interface version (docs/openapi.md): changes with the interface, not with the package. */
@@ -147,8 +148,9 @@ function parametersOf(route: RouteSpec): Json[] {
         schema: property,
       }));
   });
-  // A template the contract does not validate (the preflight's `{proxy+}`) is still a parameter.
-  const templated = [...route.path.matchAll(/\{([^}]+)\}/g)]
+  // A template the contract does not validate is still a parameter. Not API Gateway's greedy
+  // `{proxy+}` (the preflight's): it spans segments, which no OpenAPI path parameter can.
+  const templated = [...route.path.matchAll(/\{([^}+]+)\}/g)]
     .map((match) => match[1] as string)
     .filter((name) => !declared.some((parameter) => parameter.in === 'path' && parameter.name === name))
     .map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
@@ -158,10 +160,19 @@ function parametersOf(route: RouteSpec): Json[] {
 function requestBodyOf(route: RouteSpec): Json | undefined {
   const body = route.contract.body;
   if (!body) return undefined;
-  const [mediaType, schema] =
-    'json' in body ? ['application/json', body.json] : ['application/x-www-form-urlencoded', body.form];
+  const [mediaTypes, schema] =
+    'json' in body
+      ? [
+          body.mergePatch ? ['application/merge-patch+json', 'application/json'] : ['application/json'],
+          body.json,
+        ]
+      : [['application/x-www-form-urlencoded'], body.form];
   const json = openApiSchemaOf(schema, 'input');
-  return { required: true, content: { [mediaType]: { schema: json, example: exampleOf(json) } } };
+  const example = exampleOf(json);
+  return {
+    required: true,
+    content: Object.fromEntries(mediaTypes.map((mediaType) => [mediaType, { schema: json, example }])),
+  };
 }
 
 interface Variant {
@@ -285,6 +296,16 @@ function headersOf(route: RouteSpec & { readonly id: string }, status: number): 
   // The sign-in bridge's session travels as the platform session cookie, never in a header.
   if (status === 303 && route.id === 'oauthSignInVerify')
     headers['Set-Cookie'] = header('The platform session cookie of the bridge sign-in.', true);
+  // The preflight's answer to a request with an `Origin` (docs/api.md, Endpoints: CORS).
+  if (route.method === 'OPTIONS' && status === 204)
+    Object.assign(headers, {
+      'Access-Control-Allow-Origin': header("The request's `Origin`, when it sent one."),
+      'Access-Control-Allow-Methods': header('`GET, POST, PUT, PATCH, DELETE, OPTIONS`.'),
+      'Access-Control-Allow-Headers': header(
+        'The request headers a browser may send: credentials, JSON, MCP.',
+      ),
+      'Access-Control-Max-Age': header('`600`: the browser keeps the answer 10 minutes.'),
+    });
   if (status >= 200 && status < 300 && SETS_AUTH_TOKEN.has(route.id as RouteId))
     headers['set-auth-token'] = header('The session token of the body, for clients that read headers.', true);
   const challenged =
@@ -311,7 +332,12 @@ function responsesOf(route: RouteSpec & { readonly id: string }): Json {
       parts.descriptions.push('Not Modified: the cached copy is current');
     } else if (isRaw(declared)) {
       parts.descriptions.push(`Answer as ${declared.raw}`);
-      parts.variants.push({ mediaType: declared.raw, schema: rawSchema(declared.raw) });
+      const schema = declared.schema ? openApiSchemaOf(declared.schema, 'output') : rawSchema(declared.raw);
+      parts.variants.push({
+        mediaType: declared.raw,
+        schema,
+        ...(declared.schema ? { example: exampleOf(schema) } : {}),
+      });
     } else if (isNoBody(declared)) {
       parts.descriptions.push('No body');
     } else {
@@ -343,7 +369,10 @@ function responsesOf(route: RouteSpec & { readonly id: string }): Json {
   );
 }
 
-/** A raw answer: bytes for images, text for pages, any JSON for a body the route does not shape. */
+/**
+ * A raw answer without a schema of its own: bytes for images, text for pages, any JSON for a body
+ * the route does not shape (give it `schema` instead: shared/route-spec.ts, RawResponse).
+ */
 const rawSchema = (mediaType: string): JsonSchema =>
   mediaType === 'application/json'
     ? {}
@@ -351,29 +380,40 @@ const rawSchema = (mediaType: string): JsonSchema =>
       ? { type: 'string' }
       : { type: 'string', contentMediaType: mediaType };
 
-/** Variants of one media type become one `anyOf`. */
+/** Variants of one media type become one `anyOf`, each schema once (an HTML page is one string). */
 function contentOf(variants: readonly Variant[]): Json {
   const content: Json = {};
   for (const mediaType of unique(variants.map((variant) => variant.mediaType))) {
     const same = variants.filter((variant) => variant.mediaType === mediaType);
-    const [first] = same;
-    const schema =
-      same.length === 1 && first ? first.schema : { anyOf: same.map((variant) => variant.schema) };
+    const schemas = [
+      ...new Map(same.map((variant) => [JSON.stringify(variant.schema), variant.schema])).values(),
+    ];
+    const [first] = schemas;
+    const schema = schemas.length === 1 && first ? first : { anyOf: schemas };
     const example = same.find((variant) => variant.example !== undefined)?.example;
     content[mediaType] = example === undefined ? { schema } : { schema, example };
   }
   return content;
 }
 
-const tagOf = (path: string): string => path.split('/').filter(Boolean)[0]?.replace(/^\./, '') ?? 'service';
+/** Each route's tag: the area of the route table that holds it (shared/openapi/areas.ts). */
+const tagById = new Map(
+  routeAreas.flatMap((area) => Object.keys(area.routes).map((id) => [id, area.tag] as const)),
+);
+
+/** The summary is the description's first sentence (shared/route-spec.ts, `description`). */
+const summaryOf = (description: string): string =>
+  description.split(/(?<=\.)\s/)[0]?.replace(/\.$/, '') ?? '';
 
 function operationOf(route: RouteSpec & { readonly id: string }): Json {
   const parameters = parametersOf(route);
   const requestBody = requestBodyOf(route);
+  const description = route.description ?? '';
   return {
     operationId: route.id,
-    summary: `${route.method} ${route.path}`,
-    tags: [tagOf(route.path)],
+    summary: summaryOf(description),
+    description,
+    tags: [tagById.get(route.id)],
     security: securityOf(route),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
@@ -396,11 +436,13 @@ export function openApiDocument(options: DocumentOptions): mini.output<typeof Op
     info: {
       title: `${options.serviceName} authentication API`,
       version: API_VERSION,
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       description:
         'Passwordless sign-in (email code, device approval and poll), sessions, tenancy management, OAuth 2.1 and MCP. ' +
         'Errors use the envelope `{ error: { code, message, details? } }`; OAuth routes answer RFC 6749 `{ error, error_description }`.',
     },
     servers: [{ url: options.serverUrl }],
+    tags: routeAreas.map(({ tag, description }) => ({ name: tag, description })),
     paths,
     components: { securitySchemes: securitySchemes(options.serviceName) },
   };

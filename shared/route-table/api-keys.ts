@@ -10,6 +10,8 @@ export const apiKeyRoutes = {
     method: 'POST',
     path: '/api-keys',
     entry: 'functions/api-keys/create.ts',
+    description:
+      'Create a public (`pu_…`) or secret (`sk_…`) key of an application. The full key is in this answer only; an application holds at most 20 active keys.',
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true, items: [...manager, 'audit'] },
@@ -25,6 +27,8 @@ export const apiKeyRoutes = {
     method: 'GET',
     path: '/applications/{applicationId}/api-keys',
     entry: 'functions/api-keys/list.ts',
+    description:
+      "List an application's keys. Newest first, each by its prefix; revoked ones stay listed for 30 days.",
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'read', publicKeys: true, items: manager },
@@ -35,6 +39,8 @@ export const apiKeyRoutes = {
     method: 'DELETE',
     path: '/applications/{applicationId}/api-keys/{keyId}',
     entry: 'functions/api-keys/revoke.ts',
+    description:
+      'Revoke a key. It answers 401 on the very next request; revoking again answers the same record.',
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true, items: [...manager, 'audit'] },

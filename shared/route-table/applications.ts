@@ -17,6 +17,8 @@ export const applicationRoutes = {
     method: 'POST',
     path: '/application/{organizationId}',
     entry: 'functions/applications/create.ts',
+    description:
+      "Create an application in an organization. Counted against the organization's plan (`PLAN_LIMIT_REACHED`).",
     errorStyle: 'app',
     auth: 'manage',
     access: {
@@ -37,6 +39,7 @@ export const applicationRoutes = {
     method: 'GET',
     path: '/organizations/{organizationId}/applications',
     entry: 'functions/applications/list.ts',
+    description: "List an organization's applications. Oldest first, paged by `limit` and `offset`.",
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'read', publicKeys: true, items: [...manager, 'organizationApplications'] },
@@ -52,6 +55,7 @@ export const applicationRoutes = {
     method: 'GET',
     path: '/applications/{applicationId}',
     entry: 'functions/applications/get.ts',
+    description: 'Read one application: its name, logo and branding.',
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'read', publicKeys: true, items: manager },
@@ -62,6 +66,8 @@ export const applicationRoutes = {
     method: 'PATCH',
     path: '/applications/{applicationId}',
     entry: 'functions/applications/update.ts',
+    description:
+      "Change an application's name, logo or branding. At least one of them; `branding` is replaced whole.",
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true, items: [...manager, 'resource', 'audit'] },
@@ -78,6 +84,8 @@ export const applicationRoutes = {
     method: 'DELETE',
     path: '/applications/{applicationId}',
     entry: 'functions/applications/delete.ts',
+    description:
+      'Delete an application. Revokes all its keys and ends its impersonations; its users and trail stay stored, out of reach.',
     errorStyle: 'app',
     auth: 'manage',
     access: {
@@ -99,6 +107,7 @@ export const applicationRoutes = {
     method: 'GET',
     path: '/application/by-api-key',
     entry: 'functions/applications/by-api-key.ts',
+    description: 'Read the application of the key sent. What a sign-in page shows: name, logo and branding.',
     errorStyle: 'app',
     auth: 'api-key',
     access: { table: 'readwrite', items: byKey },

@@ -10,6 +10,8 @@ export const auditRoutes = {
     method: 'GET',
     path: '/applications/{applicationId}/audit',
     entry: 'functions/audit/application.ts',
+    description:
+      "List an application's audit trail. Newest first, paged by cursor, filtered by action, actor, target and time.",
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'read', publicKeys: true, items: [...manager, 'audit'] },
@@ -26,6 +28,8 @@ export const auditRoutes = {
     method: 'GET',
     path: '/organizations/{organizationId}/audit',
     entry: 'functions/audit/organization.ts',
+    description:
+      "List an organization's audit trail. Newest first, paged by cursor, filtered by action, actor, target and time.",
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'read', publicKeys: true, items: [...manager, 'audit'] },

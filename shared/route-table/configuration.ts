@@ -14,6 +14,8 @@ export const configurationRoutes = {
     method: 'GET',
     path: '/applications/{applicationId}/configuration',
     entry: 'functions/configuration/get.ts',
+    description:
+      "Read an application's configuration document. Client secrets show only whether they are set.",
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'read', publicKeys: true, items: manager },
@@ -24,6 +26,8 @@ export const configurationRoutes = {
     method: 'PUT',
     path: '/applications/{applicationId}/configuration',
     entry: 'functions/configuration/replace.ts',
+    description:
+      "Replace an application's configuration document. Checked whole, unknown keys refused; a new external OAuth resource must prove that its server names this service.",
     errorStyle: 'app',
     auth: 'manage',
     access: {
@@ -47,6 +51,8 @@ export const configurationRoutes = {
     method: 'PATCH',
     path: '/applications/{applicationId}/configuration',
     entry: 'functions/configuration/patch.ts',
+    description:
+      "Change part of an application's configuration by an RFC 7396 merge patch. Keys left out stay, `null` removes one; the result is checked whole and merged again if another write lands first.",
     errorStyle: 'app',
     auth: 'manage',
     access: {
@@ -59,7 +65,7 @@ export const configurationRoutes = {
     audit: ['configuration.changed', 'socialSignIn.changed'],
     contract: {
       params: ApplicationPath,
-      body: { json: ConfigurationPatch },
+      body: { json: ConfigurationPatch, mergePatch: true },
       responses: { 200: ConfigurationView },
       errors: [...writeErrors, 'resourceTaken'],
     },

@@ -14,6 +14,8 @@ export const impersonationRoutes = {
     method: 'POST',
     path: '/applications/{applicationId}/users/{userId}/impersonate',
     entry: 'functions/impersonation/start.ts',
+    description:
+      "Start acting as one of the application's end users. For 15 minutes, with a reason, recorded in the audit trail; answers the impersonation's session token.",
     errorStyle: 'app',
     auth: 'manage',
     access: {
@@ -36,6 +38,8 @@ export const impersonationRoutes = {
     method: 'POST',
     path: '/impersonation/{id}/end',
     entry: 'functions/impersonation/end.ts',
+    description:
+      "End an impersonation. Authorized only by that impersonation's own token; ending again answers the record unchanged.",
     errorStyle: 'app',
     auth: 'impersonation',
     access: {

@@ -4,11 +4,13 @@
  * resource, which the MCP domain verifies itself (shared/mcp/principal.ts); no session or key is read.
  */
 import { NoBody } from '../contracts/common.ts';
-import { McpErrorBody, McpHeaders, McpMessage } from '../mcp/schemas.ts';
+import { McpAnswer, McpErrorAnswer, McpErrorBody, McpHeaders, McpMessage } from '../mcp/schemas.ts';
 import { bodyErrors, type RouteSpec } from '../route-spec.ts';
 import { ApplicationPath } from '../tenancy/schemas.ts';
 
-const json = { raw: 'application/json' } as const;
+/** The MCP SDK's JSON-RPC bytes, passed on unparsed; their schemas are for the OpenAPI document. */
+const answer = { raw: 'application/json', schema: McpAnswer } as const;
+const refusal = { raw: 'application/json', schema: McpErrorAnswer } as const;
 
 /** Streamable HTTP: a server that opens no SSE stream answers GET (and DELETE, with no session) 405. */
 const notAllowed = {
@@ -23,6 +25,8 @@ export const mcpRoutes = {
     method: 'POST',
     path: '/mcp/{applicationId}',
     entry: 'functions/mcp/post.ts',
+    description:
+      "Send one JSON-RPC message to the application's MCP server. Streamable HTTP, stateless, answered in JSON; the bearer is an OAuth access token for this endpoint (docs/mcp.md).",
     errorStyle: 'mcp',
     auth: 'none',
     // readwrite: the one writing tool (auth_revoke_user_sessions); publicKeys: the token's signature.
@@ -49,15 +53,24 @@ export const mcpRoutes = {
       params: ApplicationPath,
       headers: McpHeaders,
       body: { json: McpMessage },
-      responses: { 200: json, 202: NoBody, 400: json, 404: json, 406: json },
+      responses: { 200: answer, 202: NoBody, 400: refusal, 404: refusal, 406: refusal },
       errors: [...bodyErrors, 'unauthorized', 'forbidden'],
     },
   },
-  mcpGet: { method: 'GET', path: '/mcp/{applicationId}', entry: 'functions/mcp/get.ts', ...notAllowed },
+  mcpGet: {
+    method: 'GET',
+    path: '/mcp/{applicationId}',
+    entry: 'functions/mcp/get.ts',
+    description:
+      'Open an event stream: refused. A stateless JSON server opens no stream, so this always answers 405 with `Allow: POST` and a JSON-RPC error.',
+    ...notAllowed,
+  },
   mcpDelete: {
     method: 'DELETE',
     path: '/mcp/{applicationId}',
     entry: 'functions/mcp/delete.ts',
+    description:
+      'End an MCP session: refused. A stateless server keeps no session, so this always answers 405 with `Allow: POST` and a JSON-RPC error.',
     ...notAllowed,
   },
 } as const satisfies Record<string, RouteSpec>;

@@ -23,6 +23,8 @@ export const oauthAuthorizeRoutes = {
     method: 'GET',
     path: '/oauth/authorize',
     entry: 'functions/oauth/authorize.ts',
+    description:
+      'Start an OAuth authorization: the consent page. Without a platform session, redirects to the sign-in bridge; errors a client could abuse are shown, never redirected.',
     errorStyle: 'oauth',
     auth: 'platform-cookie',
     access: {
@@ -43,6 +45,8 @@ export const oauthAuthorizeRoutes = {
     method: 'GET',
     path: '/oauth/login',
     entry: 'functions/oauth/login-page.ts',
+    description:
+      "Show the sign-in bridge's email form for a pending authorization. With the browser's recent platform accounts as one-click choices.",
     errorStyle: 'html',
     auth: 'none',
     // The browser's recent accounts (docs/oauth.md "Recent accounts"): their signed cookie and the
@@ -59,6 +63,7 @@ export const oauthAuthorizeRoutes = {
     method: 'POST',
     path: '/oauth/login',
     entry: 'functions/oauth/login-start.ts',
+    description: "Email a sign-in code from the bridge's form. Answers the page that asks for the code.",
     errorStyle: 'html',
     auth: 'none',
     access: {
@@ -79,6 +84,8 @@ export const oauthAuthorizeRoutes = {
     method: 'POST',
     path: '/oauth/login/verify',
     entry: 'functions/oauth/login-verify.ts',
+    description:
+      'Sign the browser in with the emailed code on the bridge. Always a redirect on success: 303 back to the authorization request, with the platform session cookie.',
     errorStyle: 'html',
     auth: 'none',
     access: { table: 'readwrite', sign: true, codeKey: true, items: [...signInDone, 'oauthRequest'] },
@@ -103,6 +110,8 @@ export const oauthAuthorizeRoutes = {
     method: 'POST',
     path: '/oauth/login/forget',
     entry: 'functions/oauth/login-forget.ts',
+    description:
+      "Forget one recent account from the bridge's page. Always a redirect on success: 303 back to the email page, with the recent-accounts cookie set again.",
     errorStyle: 'html',
     auth: 'none',
     access: {
@@ -121,6 +130,8 @@ export const oauthAuthorizeRoutes = {
     method: 'POST',
     path: '/oauth/consent',
     entry: 'functions/oauth/consent.ts',
+    description:
+      "Approve or deny the consent page. Always a redirect on success: 303 to the client's redirect URI with the code, or with `access_denied`.",
     errorStyle: 'html',
     auth: 'platform-cookie',
     access: {

@@ -14,6 +14,8 @@ export const oauthDiscoveryRoutes = {
     method: 'GET',
     path: '/.well-known/oauth-authorization-server',
     entry: 'functions/well-known/oauth-authorization-server.ts',
+    description:
+      'Read the RFC 8414 authorization server metadata. Its endpoints, grants, PKCE method and scopes.',
     errorStyle: 'app',
     auth: 'none',
     access: {},
@@ -23,6 +25,7 @@ export const oauthDiscoveryRoutes = {
     method: 'GET',
     path: '/.well-known/oauth-protected-resource',
     entry: 'functions/well-known/oauth-protected-resource.ts',
+    description: 'Read the RFC 9728 metadata of the MCP resource `<ISSUER>/mcp`.',
     errorStyle: 'app',
     auth: 'none',
     access: {},
@@ -32,6 +35,8 @@ export const oauthDiscoveryRoutes = {
     method: 'GET',
     path: '/.well-known/oauth-protected-resource/mcp/{id}',
     entry: 'functions/well-known/oauth-protected-resource-application.ts',
+    description:
+      "Read the RFC 9728 metadata of an application's MCP endpoint. The `resource` to ask a token for; 404 when no application has that id.",
     errorStyle: 'app',
     auth: 'none',
     access: { table: 'read', items: ['application'] },

@@ -25,6 +25,8 @@ export const oauthTokenRoutes = {
     method: 'POST',
     path: '/oauth/token',
     entry: 'functions/oauth/token.ts',
+    description:
+      'Exchange an authorization code, or rotate a refresh token, for an access token. Public clients only (no client authentication); PKCE S256; RFC 6749 errors.',
     errorStyle: 'oauth',
     auth: 'none',
     access: {
@@ -62,6 +64,8 @@ export const oauthTokenRoutes = {
     method: 'POST',
     path: '/oauth/revoke',
     entry: 'functions/oauth/revoke.ts',
+    description:
+      'Revoke a refresh or access token and its whole grant (RFC 7009). Answers 200 whether the token was known or not.',
     errorStyle: 'oauth',
     auth: 'none',
     access: { table: 'readwrite', publicKeys: true, items: ['refreshToken', 'user'] },
@@ -76,6 +80,8 @@ export const oauthTokenRoutes = {
     method: 'GET',
     path: '/auth/list-connections',
     entry: 'functions/auth/list-connections.ts',
+    description:
+      'List the OAuth connections the user granted. The clients that hold its tokens, newest first.',
     errorStyle: 'app',
     auth: 'session',
     access: { table: 'read', publicKeys: true, items: [...bySession, ...byKey] },
@@ -86,6 +92,8 @@ export const oauthTokenRoutes = {
     method: 'POST',
     path: '/auth/revoke-connection',
     entry: 'functions/auth/revoke-connection.ts',
+    description:
+      "Revoke one of the user's OAuth connections. Its tokens stop working at once; `revoked` is false for an unknown id, another user's or one already revoked.",
     errorStyle: 'app',
     auth: 'session',
     access: { table: 'readwrite', publicKeys: true, items: [...bySession, ...byKey] },

@@ -36,6 +36,8 @@ export const organizationRoutes = {
     method: 'POST',
     path: '/organizations',
     entry: 'functions/organizations/create.ts',
+    description:
+      'Create a platform organization. The caller becomes its `owner`; an account creates at most 10 (`ORGANIZATION_LIMIT_REACHED`).',
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true, items: [...manager, 'audit'] },
@@ -51,6 +53,8 @@ export const organizationRoutes = {
     method: 'GET',
     path: '/organizations',
     entry: 'functions/organizations/list.ts',
+    description:
+      "List the caller's platform organizations. Oldest first, with the caller's role in each; not paginated.",
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'read', publicKeys: true, items: [...manager, 'userMemberships'] },
@@ -61,6 +65,7 @@ export const organizationRoutes = {
     method: 'GET',
     path: '/organizations/{organizationId}',
     entry: 'functions/organizations/get.ts',
+    description: "Read one organization: its name, plan, usage and the caller's role.",
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'read', publicKeys: true, items: manager },
@@ -71,6 +76,7 @@ export const organizationRoutes = {
     method: 'PATCH',
     path: '/organizations/{organizationId}',
     entry: 'functions/organizations/update.ts',
+    description: 'Rename an organization.',
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true, items: [...manager, 'audit'] },
@@ -87,6 +93,7 @@ export const organizationRoutes = {
     method: 'DELETE',
     path: '/organizations/{organizationId}',
     entry: 'functions/organizations/delete.ts',
+    description: 'Delete an organization. Only once it holds no application (`ORGANIZATION_NOT_EMPTY`).',
     errorStyle: 'app',
     auth: 'manage',
     access: {
@@ -106,6 +113,7 @@ export const organizationRoutes = {
     method: 'GET',
     path: '/organizations/{organizationId}/members',
     entry: 'functions/organizations/list-members.ts',
+    description: "List an organization's members. Owners first; not paginated.",
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'read', publicKeys: true, items: manager },
@@ -116,6 +124,8 @@ export const organizationRoutes = {
     method: 'POST',
     path: '/organizations/{organizationId}/members',
     entry: 'functions/organizations/add-member.ts',
+    description:
+      'Invite an address to an organization. Nobody joins without accepting; the answer is the same whether or not the address has an account, and a manager invites with at most its own role.',
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true, items: [...manager, 'invitation', 'audit'] },
@@ -132,6 +142,8 @@ export const organizationRoutes = {
     method: 'PATCH',
     path: '/organizations/{organizationId}/members/{userId}',
     entry: 'functions/organizations/update-member.ts',
+    description:
+      "Change a member's role. The last owner cannot be demoted (`LAST_OWNER`); an owner or admin made `member` has its impersonations ended.",
     errorStyle: 'app',
     auth: 'manage',
     access: {
@@ -154,6 +166,8 @@ export const organizationRoutes = {
     method: 'DELETE',
     path: '/organizations/{organizationId}/members/{userId}',
     entry: 'functions/organizations/remove-member.ts',
+    description:
+      "Remove a member, or leave. The last owner cannot leave (`LAST_OWNER`); the member's impersonations end with it.",
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true, items: [...manager, 'audit', 'impersonation'] },
@@ -170,6 +184,8 @@ export const organizationRoutes = {
     method: 'GET',
     path: '/organizations/{organizationId}/invitations',
     entry: 'functions/organizations/list-invitations.ts',
+    description:
+      "List an organization's pending invitations. Newest first, with who sent each; expired and void ones left out.",
     errorStyle: 'app',
     auth: 'manage',
     access: {
@@ -185,6 +201,8 @@ export const organizationRoutes = {
     method: 'DELETE',
     path: '/organizations/{organizationId}/invitations/{email}',
     entry: 'functions/organizations/revoke-invitation.ts',
+    description:
+      'Revoke the pending invitation of an address. Accepting it is 404 from then on; revoking none is no error.',
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true, items: [...manager, 'invitation', 'audit'] },
@@ -200,6 +218,7 @@ export const organizationRoutes = {
     method: 'GET',
     path: '/invitations',
     entry: 'functions/invitations/list.ts',
+    description: "List the caller's own pending invitations. Newest first; not paginated.",
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'read', publicKeys: true, items: [...manager, 'invitation'] },
@@ -210,6 +229,8 @@ export const organizationRoutes = {
     method: 'POST',
     path: '/invitations/{organizationId}/accept',
     entry: 'functions/invitations/accept.ts',
+    description:
+      'Accept an invitation to an organization. The caller joins with the invited role; 404 when none is pending (expired, declined, revoked or void).',
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true, items: [...manager, 'invitation', 'audit'] },
@@ -225,6 +246,7 @@ export const organizationRoutes = {
     method: 'DELETE',
     path: '/invitations/{organizationId}',
     entry: 'functions/invitations/decline.ts',
+    description: 'Decline an invitation to an organization. Declining none is no error.',
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'readwrite', publicKeys: true, items: [...manager, 'invitation', 'audit'] },

@@ -12,6 +12,8 @@ export const recentAccountRoutes = {
     method: 'GET',
     path: '/recent-accounts',
     entry: 'functions/recent-accounts/list.ts',
+    description:
+      "List the browser's recent accounts. From its signed cookie: names and masked addresses, newest first.",
     errorStyle: 'app',
     auth: 'none',
     access: {
@@ -27,6 +29,7 @@ export const recentAccountRoutes = {
     method: 'DELETE',
     path: '/recent-accounts/{userId}',
     entry: 'functions/recent-accounts/forget.ts',
+    description: "Forget one of the browser's recent accounts. From the service's own pages only.",
     errorStyle: 'app',
     auth: 'none',
     access: { table: 'readwrite', codeKey: true, items: ['rate', 'user', 'application'] },
@@ -40,6 +43,8 @@ export const recentAccountRoutes = {
     method: 'DELETE',
     path: '/recent-accounts',
     entry: 'functions/recent-accounts/forget-all.ts',
+    description:
+      "Forget all of the browser's recent accounts and clear the cookie. From the service's own pages only.",
     errorStyle: 'app',
     auth: 'none',
     access: { table: 'readwrite', codeKey: true, items: ['rate'] },

@@ -26,6 +26,8 @@ export const socialRoutes = {
     method: 'GET',
     path: '/auth/social/{applicationId}',
     entry: 'functions/social/page.ts',
+    description:
+      "Show an application's social sign-in page. A button per provider it offers and the browser's recent accounts of that application.",
     errorStyle: 'html',
     auth: 'none',
     access: {
@@ -47,6 +49,8 @@ export const socialRoutes = {
     method: 'POST',
     path: '/auth/social/{applicationId}/forget',
     entry: 'functions/social/forget.ts',
+    description:
+      'Forget a recent account from the social sign-in page. Always a redirect on success: 303 back to that page.',
     errorStyle: 'html',
     auth: 'none',
     access: { table: 'readwrite', codeKey: true, items: ['rate', 'user', 'application'] },
@@ -61,6 +65,8 @@ export const socialRoutes = {
     method: 'GET',
     path: '/auth/social/{applicationId}/{provider}',
     entry: 'functions/social/start.ts',
+    description:
+      'Start a social sign-in. Always a redirect on success: 302 to the provider, with state and PKCE bound to this browser.',
     errorStyle: 'html',
     auth: 'none',
     throttle: CODE_CHECK_THROTTLE,
@@ -76,6 +82,8 @@ export const socialRoutes = {
     method: 'GET',
     path: '/auth/social/{applicationId}/{provider}/callback',
     entry: 'functions/social/callback.ts',
+    description:
+      "Finish a social sign-in: the provider's redirect. Always a redirect on success: 303 to the application's return URL with a one-time code and its `state`.",
     errorStyle: 'html',
     auth: 'none',
     // The owner's client secret is opened here and nowhere else (docs/security.md "Provider client secrets");
@@ -108,6 +116,8 @@ export const socialRoutes = {
     method: 'POST',
     path: '/auth/social/exchange',
     entry: 'functions/social/exchange.ts',
+    description:
+      'Exchange the one-time code of a social sign-in for a session, with the verifier of its PKCE challenge. Answers as `POST /auth/code/verify` does.',
     errorStyle: 'app',
     auth: 'api-key',
     throttle: CODE_CHECK_THROTTLE,

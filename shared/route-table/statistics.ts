@@ -14,6 +14,8 @@ export const statisticsRoutes = {
     method: 'GET',
     path: '/applications/{applicationId}/statistics',
     entry: 'functions/insights/statistics.ts',
+    description:
+      "Read an application's statistics by day. Users, new users, sign-ins and active sessions over at most 90 days (the last 30 by default).",
     errorStyle: 'app',
     auth: 'manage',
     access: { table: 'read', publicKeys: true, items: [...manager, 'statistics'] },

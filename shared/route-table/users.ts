@@ -19,6 +19,7 @@ export const userRoutes = {
     method: 'GET',
     path: '/applications/{applicationId}/users',
     entry: 'functions/users/list.ts',
+    description: "List an application's end users. By address, paged by `limit` and `offset`.",
     errorStyle: 'app',
     auth: 'manage',
     access: { ...read, items: [...manager, 'applicationUsers'] },
@@ -35,6 +36,8 @@ export const userRoutes = {
     method: 'GET',
     path: '/applications/{applicationId}/users/search',
     entry: 'functions/users/search.ts',
+    description:
+      "Search an application's end users by the start of their address or name. Case-insensitive, by address, paged.",
     errorStyle: 'app',
     auth: 'manage',
     access: { ...read, items: [...manager, 'applicationUsers'] },
@@ -50,6 +53,7 @@ export const userRoutes = {
     method: 'GET',
     path: '/applications/{applicationId}/users/{userId}',
     entry: 'functions/users/get.ts',
+    description: 'Read one end user of the application.',
     errorStyle: 'app',
     auth: 'manage',
     access: { ...read, items: manager },
@@ -60,6 +64,7 @@ export const userRoutes = {
     method: 'PATCH',
     path: '/applications/{applicationId}/users/{userId}',
     entry: 'functions/users/update.ts',
+    description: "Change an end user's name or profile image, as `POST /auth/update-user` does.",
     errorStyle: 'app',
     auth: 'manage',
     access: { ...readwrite, items: [...manager, 'image', 'audit'] },
@@ -76,6 +81,8 @@ export const userRoutes = {
     method: 'POST',
     path: '/applications/{applicationId}/users/{userId}/disable',
     entry: 'functions/users/disable.ts',
+    description:
+      'Disable an end user. Its tokens are refused from the answer on, its sessions are deleted and it cannot sign in.',
     errorStyle: 'app',
     auth: 'manage',
     access: {
@@ -91,6 +98,7 @@ export const userRoutes = {
     method: 'POST',
     path: '/applications/{applicationId}/users/{userId}/enable',
     entry: 'functions/users/enable.ts',
+    description: 'Enable a disabled end user. Its old sessions stay ended.',
     errorStyle: 'app',
     auth: 'manage',
     access: { ...readwrite, items: [...manager, 'audit'] },
@@ -102,6 +110,8 @@ export const userRoutes = {
     method: 'DELETE',
     path: '/applications/{applicationId}/users/{userId}',
     entry: 'functions/users/delete.ts',
+    description:
+      'Delete an end user. Its sessions and memberships go first; a delete that failed midway is finished by repeating it.',
     errorStyle: 'app',
     auth: 'manage',
     access: {
@@ -116,6 +126,7 @@ export const userRoutes = {
     method: 'POST',
     path: '/applications/{applicationId}/users/{userId}/revoke-sessions',
     entry: 'functions/users/revoke-sessions.ts',
+    description: 'End every session of an end user. Answers how many live sessions ended.',
     errorStyle: 'app',
     auth: 'manage',
     access: { ...readwrite, items: [...manager, 'statistics', 'impersonation', 'audit'] },

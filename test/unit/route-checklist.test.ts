@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { callBudgets } from '../../fixtures/call-budgets/table.ts';
 import { readDoc, withoutRegions } from '../../scripts/docs.ts';
+import { routeAreas } from '../../shared/openapi/areas.ts';
 import { subpathImports } from '../../shared/route-access.ts';
 import { credentialItems } from '../../shared/route-table/item-families.ts';
 import { type RouteAccess, type RouteSpec, routeList } from '../../shared/routes.ts';
@@ -30,6 +31,8 @@ interface Repository {
   readonly imports: Readonly<Record<string, string>>;
   /** The routes (`METHOD /path`) with a row in the call-budget table (fixtures/call-budgets/table.ts). */
   readonly budgeted: ReadonlySet<string>;
+  /** The areas of the table, each an OpenAPI tag (shared/openapi/areas.ts `routeAreas`). */
+  readonly areas: ReadonlyArray<{ readonly tag: string; readonly routes: object }>;
 }
 
 const root = join(import.meta.dirname, '..', '..');
@@ -47,6 +50,7 @@ const repository: Repository = {
   openApi: JSON.parse(readDoc('docs/openapi.json')).paths,
   imports: JSON.parse(readDoc('package.json')).imports,
   budgeted: new Set(callBudgets.map((budget) => budget.route)),
+  areas: routeAreas,
 };
 
 const quoted = (names: readonly string[]) => names.map((name) => `'${name}'`).join(', ');
@@ -115,7 +119,20 @@ function gapsOf(route: Route, repo: Repository): string[] {
     );
   }
 
-  // The docs.
+  // The docs: what it does, in its entry (the OpenAPI summary and description), and its area's tag.
+  if (!route.description?.trim()) {
+    gaps.push(
+      'write its `description` in its entry: a first sentence that says what it does (the OpenAPI summary), then what a caller must know',
+    );
+  }
+  const tags = repo.areas.filter((area) => Object.hasOwn(area.routes, route.id)).map((area) => area.tag);
+  if (tags.length === 0) {
+    gaps.push(
+      "add its area's table to `routeAreas` in shared/openapi/areas.ts (a new area: a tag and its description)",
+    );
+  } else if (tags.length > 1) {
+    gaps.push(`it is in more than one area of shared/openapi/areas.ts: ${quoted(tags)}; keep one`);
+  }
   if (
     route.method !== 'OPTIONS' &&
     !repo.apiDoc.includes(`\`${route.path}\``) &&
@@ -182,10 +199,13 @@ describe('adding a route (CONTRIBUTING.md, "Adding a route")', () => {
       `${bareName}: name its \`permission\` (an action of shared/tenancy/permissions.ts): auth \`manage\` checks one`,
       `${bareName}: declare \`audit\`: the actions (shared/tenancy/audit-actions.ts) a committed change records`,
       `${bareName}: add its call budget: a row per scenario, with the exact ordered AWS calls, in fixtures/call-budgets/rows/`,
+      `${bareName}: write its \`description\` in its entry: a first sentence that says what it does (the OpenAPI summary), then what a caller must know`,
+      `${bareName}: add its area's table to \`routeAreas\` in shared/openapi/areas.ts (a new area: a tag and its description)`,
       `${bareName}: describe \`POST /things/{thingId}/archive\` in docs/api.md, in its area's section (outside the generated tables)`,
       `${bareName}: run \`npm run docs:openapi\`: docs/openapi.json has no POST /things/{thingId}/archive with operationId archiveThing`,
       `${borrowedName}: functions/health/status.ts must export \`handler = http(routes.statusAgain, …)\`, not routes.status`,
       `${borrowedName}: declare \`access.items\`: the item families (shared/store/keys.ts \`keyFamilies\`) it touches`,
+      `${borrowedName}: add its area's table to \`routeAreas\` in shared/openapi/areas.ts (a new area: a tag and its description)`,
       `${borrowedName}: run \`npm run docs:openapi\`: docs/openapi.json has no GET /status with operationId statusAgain`,
       "functions/things/stray.ts: add its route's entry to its area's table in shared/route-table/ (or delete the file)",
       `package.json: set \`imports\` to ${JSON.stringify(subpathImports())} (shared/route-access.ts)`,
