@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Limit } from '../../shared/rate-limit/limits.ts';
 import { consume, newHit, rateLogFrom, rateLogKey, refundHit } from '../../shared/rate-limit/rate-limit.ts';
 import { readItems } from '../../shared/store/batch.ts';
+import { storedState } from '../../shared/store/rate-logs.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -24,7 +25,7 @@ describe('refundHit() against DynamoDB Local (start gives a hit back when its em
   it('takes a counted hit out once; a second refund of it leaves the log as it was', async () => {
     const subject = freshSubject();
     await consume(app.deps, limit, subject, undefined);
-    const counted = rateLogFrom(limit, subject, await stored(subject));
+    const counted = rateLogFrom(limit, subject, storedState(await stored(subject)));
     const [hit] = counted.hits;
     expect(counted).toMatchObject({ version: 1, hits: [expect.anything()] });
 
@@ -42,7 +43,11 @@ describe('refundHit() against DynamoDB Local (start gives a hit back when its em
     await consume(app.deps, limit, subject, undefined);
     const before = await stored(subject);
 
-    await refundHit(app.deps, rateLogFrom(limit, subject, before), newHit(app.deps.random, app.clock.now()));
+    await refundHit(
+      app.deps,
+      rateLogFrom(limit, subject, storedState(before)),
+      newHit(app.deps.random, app.clock.now()),
+    );
 
     expect(await stored(subject)).toEqual(before);
   });

@@ -5,6 +5,7 @@ import { AppError } from '../../shared/errors.ts';
 import type { Limit } from '../../shared/rate-limit/limits.ts';
 import { consume, rateLogKey } from '../../shared/rate-limit/rate-limit.ts';
 import { readItems } from '../../shared/store/batch.ts';
+import { storedState } from '../../shared/store/rate-logs.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -29,7 +30,7 @@ function ticking(): Deps {
 async function hit(deps: Deps, limit: Limit, subject: string): Promise<'allowed' | AppError> {
   const found = await readItems(deps.db, { log: rateLogKey(limit, subject) });
   try {
-    await consume(deps, limit, subject, found.log);
+    await consume(deps, limit, subject, storedState(found.log));
     return 'allowed';
   } catch (error) {
     if (error instanceof AppError) return error;
