@@ -337,6 +337,14 @@ export async function deviceAdministrationAndTeardownPaths({ app, metadata }: Ba
     Buffer.from(oauth.tokens.access_token.split('.')[1] ?? '', 'base64url').toString(),
   ).gid;
   await manage(app, 'POST', '/auth/revoke-connection', { token }, { id: grantId });
+  // A client revokes its own refresh token (RFC 7009): the token read by its hash, its grant revoked.
+  const revoked = await connect(app, { userId: owned.owner.userId, applicationId });
+  await postForm(
+    app,
+    '/oauth/revoke',
+    { token: revoked.tokens.refresh_token },
+    { 'content-type': 'application/x-www-form-urlencoded' },
+  );
   // An external resource (its metadata names this issuer, RFC 9728): the exchange and the refresh
   // read its holder.
   const resource = metadata.serveResource('/families/mcp', TEST_ISSUER);
