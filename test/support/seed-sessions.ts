@@ -1,0 +1,51 @@
+import { countedInAt } from '../../shared/identity/session.ts';
+import { issueSessionToken } from '../../shared/identity/session-token.ts';
+import { newId } from '../../shared/random.ts';
+import { sessionItem } from '../../shared/store/sessions.ts';
+import { signInCountWrites } from '../../shared/store/statistics.ts';
+import { transactWrite } from '../../shared/store/transact.ts';
+import type { TestApp } from './app.ts';
+
+/**
+ * One more session of an existing user of an application, issued at the app clock's now and written
+ * through the store as a completed sign-in writes it (shared/sign-in/complete.ts): the session record
+ * and the application's counters in one TransactWriteItems. For tests that need many sessions and
+ * check how they end, not how they began: a real sign-in (start, mail, verify) costs a dozen calls.
+ */
+export async function seedSession(
+  app: TestApp,
+  user: { userId: string; email: string },
+  applicationId: string,
+): Promise<void> {
+  const { deps } = app;
+  const now = deps.clock.now();
+  const sessionId = newId(deps.random, 'ses');
+  const issued = await issueSessionToken(deps, {
+    userId: user.userId,
+    email: user.email,
+    sessionId,
+    scope: applicationId,
+  });
+  const countedIn = countedInAt(issued.issuedAt);
+  const session: Parameters<typeof sessionItem>[0] = {
+    id: sessionId,
+    userId: user.userId,
+    scope: applicationId,
+    jti: issued.jti,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: issued.expiresAt,
+    userAgent: 'seeded',
+    ip: '127.0.0.1',
+    countedIn,
+  };
+  const written = await transactWrite(deps.db, [
+    { Put: { TableName: deps.db.table, Item: sessionItem(session) } },
+    ...signInCountWrites(deps.db.table, {
+      applicationId,
+      day: session.createdAt.slice(0, 10),
+      newUser: false,
+      countedIn,
+    }),
+  ]);
+  if (written.outcome !== 'written') throw new Error(`seeding a session: ${written.outcome}`);
+}
