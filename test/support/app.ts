@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
 import type { Clock } from '../../shared/clock.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { inMemoryCodeHasher } from '../../shared/crypto/local-code-key.ts';
@@ -13,6 +12,7 @@ import { createLogger } from '../../shared/log.ts';
 import { TestClock } from './clock.ts';
 import { type RequestOptions, send, type TestResponse } from './http-client.ts';
 import { testKeyPair } from './keys.ts';
+import { serviceEndpoint } from './services.ts';
 
 export const TEST_ISSUER = 'https://auth.doorcode.test';
 export const PLATFORM_ORIGIN = 'https://app.doorcode.test';
@@ -53,7 +53,7 @@ export interface TestAppOptions {
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const table = `test-${randomUUID()}`;
-  const dynamoEndpoint = options.env?.DYNAMODB_ENDPOINT ?? inject('dynamoEndpoint');
+  const dynamoEndpoint = options.env?.DYNAMODB_ENDPOINT ?? serviceEndpoint('dynamoEndpoint');
   if (!options.env?.DYNAMODB_ENDPOINT) await ensureTable(dynamoEndpoint, table);
   const config = loadConfig({
     TABLE_NAME: table,
@@ -61,7 +61,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     MAIL_FROM: 'no-reply@doorcode.test',
     PLATFORM_ORIGINS: PLATFORM_ORIGIN,
     DYNAMODB_ENDPOINT: dynamoEndpoint,
-    SES_ENDPOINT: inject('sesEndpoint'),
+    SES_ENDPOINT: serviceEndpoint('sesEndpoint'),
     // The emulator accepts it like SES does: every test's send names the configuration set.
     SES_CONFIGURATION_SET: 'doorcode-test',
     LOG_LEVEL: 'debug',

@@ -11,32 +11,47 @@ declare module 'vitest' {
   }
 }
 
-/** The fast-check seed when `FC_SEED` is not set: a constant, so a run is the same on every machine. */
-const DEFAULT_FC_SEED = 20_261_123;
-
-function fastCheckSeed(value = process.env.FC_SEED): number {
-  if (value === undefined || value === '') return DEFAULT_FC_SEED;
-  const seed = Number(value);
-  // fast-check seeds are 32-bit integers (it prints them so in a failure report).
-  if (!Number.isInteger(seed) || (seed | 0) !== seed) {
-    throw new Error(`FC_SEED must be a 32-bit integer, not ${JSON.stringify(value)}`);
-  }
-  return seed;
+interface Services {
+  dynamoEndpoint: string;
+  sesEndpoint: string;
+  stop(): Promise<void>;
 }
 
-/** One in-memory DynamoDB Local and one SES emulator for the whole run; each test file makes its own table. */
-export default async function setup(project: TestProject) {
-  const seed = fastCheckSeed();
-  console.log(
-    `fast-check seed ${seed} (replay a failing property with FC_SEED=${seed} npx vitest run <file>)`,
-  );
-  project.provide('fcSeed', seed);
+async function startServices(): Promise<Services> {
   const dynamo = await startDynamoDbLocal({ port: await freePort() });
   const ses = await startSesLocal({ port: await freePort() });
-  project.provide('dynamoEndpoint', dynamo.endpoint);
-  project.provide('sesEndpoint', ses.endpoint);
+  return {
+    dynamoEndpoint: dynamo.endpoint,
+    sesEndpoint: ses.endpoint,
+    stop: async () => {
+      await ses.stop();
+      await dynamo.stop();
+    },
+  };
+}
+
+/**
+ * The services of the run, with the lanes using them. Each lane (vitest.config.ts) loads this file in
+ * its own module graph, so the lanes of one run find the running services on the process's global.
+ */
+const run = globalThis as { doorcodeServices?: { started: Promise<Services>; lanes: number } };
+
+/**
+ * One in-memory DynamoDB Local and one SES emulator for the whole run, shared by every lane that lists
+ * this file (http, browser, e2e) and started only when one of them has a file to run; each test file
+ * makes its own table.
+ */
+export default async function setup(project: TestProject) {
+  run.doorcodeServices ??= { started: startServices(), lanes: 0 };
+  const services = run.doorcodeServices;
+  services.lanes += 1;
+  const { dynamoEndpoint, sesEndpoint } = await services.started;
+  project.provide('dynamoEndpoint', dynamoEndpoint);
+  project.provide('sesEndpoint', sesEndpoint);
   return async () => {
-    await ses.stop();
-    await dynamo.stop();
+    services.lanes -= 1;
+    if (services.lanes > 0) return;
+    delete run.doorcodeServices;
+    await (await services.started).stop();
   };
 }

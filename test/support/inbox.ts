@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { serviceEndpoint } from './services.ts';
 
 export interface StoredEmail {
   messageId: string;
@@ -11,7 +11,7 @@ export interface StoredEmail {
 
 /** Every message the SES emulator accepted for `address`, oldest first. */
 export async function mailTo(address: string): Promise<StoredEmail[]> {
-  const response = await fetch(`${inject('sesEndpoint')}/store`);
+  const response = await fetch(`${serviceEndpoint('sesEndpoint')}/store`);
   const { emails } = (await response.json()) as { emails: StoredEmail[] };
   return emails.filter((email) => email.destination.to.includes(address));
 }

@@ -1,0 +1,15 @@
+import { inject } from 'vitest';
+
+/**
+ * The run's endpoint of DynamoDB Local or the SES emulator. Only the lanes with services start them
+ * (vitest.config.ts, `lanes`): a file of another lane that starts the app fails here, saying so.
+ */
+export function serviceEndpoint(key: 'dynamoEndpoint' | 'sesEndpoint'): string {
+  const endpoint = inject(key);
+  if (!endpoint) {
+    throw new Error(
+      `No ${key}: this file's lane starts no DynamoDB Local or SES emulator; move it to a lane with services (test/http/, vitest.config.ts)`,
+    );
+  }
+  return endpoint;
+}
