@@ -369,7 +369,7 @@ describe('an invitation stands only while its inviter could still send it', () =
       );
       expect(roles.some((member) => member.userId === race.inviterId)).toBe(false);
     }
-  }, 120_000);
+  });
 });
 
 describe("an organization's pending invitations, for its managers", () => {

@@ -92,7 +92,7 @@ describe(`${BURST} parallel verifies of distinct addresses (local mode)`, () => 
   it('are all answered with a session', async () => {
     const statuses = await verifyAll(app, await pendingCodes(app));
     expectEverySession(statuses);
-  }, 300_000);
+  });
 
   it('are all answered with a session when the store serves one command at a time', async () => {
     const codes = await pendingCodes(busy);
@@ -101,5 +101,6 @@ describe(`${BURST} parallel verifies of distinct addresses (local mode)`, () => 
       serial = false;
     });
     expectEverySession(statuses);
-  }, 300_000);
+    // 300 commands one at a time, 40 ms apart: 12 s at least (13.6 s measured on a busy 2-core machine).
+  }, 45_000);
 });

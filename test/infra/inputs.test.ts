@@ -74,7 +74,8 @@ describe('CDK context inputs', () => {
       );
     expect(variables(kept)).not.toHaveProperty('AUDIT_RETENTION_DAYS');
     expect(variables(expiring).AUDIT_RETENTION_DAYS).toBe('400');
-  });
+    // The file's first two synths: 7 to 12 s in the infra lane on two cores, past 30 s when other runs load them.
+  }, 60_000);
 
   it('names senderEmail when it is missing', () => {
     expect(() => read({})).toThrow(InputError);
@@ -361,8 +362,7 @@ describe('senderVerification context', () => {
     const { template } = synthDoorcode({ senderVerification: 'domain' });
     template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'example.com' });
     template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
-    // A whole synth inside the test: give it the time a loaded machine needs.
-  }, 120_000);
+  });
 });
 
 describe('OAuth client metadata settings', () => {
