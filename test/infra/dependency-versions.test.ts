@@ -45,6 +45,11 @@ describe('dependency versions', () => {
     // The registry's `node` package puts that Node first on the PATH of every npm script (docs/deploy.md).
     expect(declared.node).toMatch(new RegExp(`^${runtimeMajor}\\.\\d+\\.\\d+$`));
     expect(lock.packages['node_modules/node']?.version).toBe(declared.node);
+    // .ci/run installs the same Node from its own lock file before `npm ci`.
+    const ciNode = JSON.parse(readFileSync(new URL('../../.ci/node/package.json', import.meta.url), 'utf8'));
+    const ciLock = JSON.parse(readFileSync(new URL('../../.ci/node/package-lock.json', import.meta.url), 'utf8'));
+    expect(ciNode.dependencies.node).toBe(declared.node);
+    expect(ciLock.packages['node_modules/node']?.version).toBe(declared.node);
     expect(bundling.target).toBe(`node${runtimeMajor}`);
     expect(process.versions.node.split('.')[0]).toBe(runtimeMajor);
   });
