@@ -3,14 +3,13 @@
  * a client ends a token it holds, a refresh token or an access token, and with it the whole grant
  * (RFC 7009 §2.1 allows that for both): every refresh token of the grant fails at once (the token
  * endpoint reads the grant) and every access token at the MCP endpoint's next call (which reads it
- * too). Public clients only, as at the token endpoint. A token the service does not know, one
- * expired, or one of a grant already ended answers 200 like a revoked one (§2.2): the answer says
- * nothing about a token.
+ * too). Public clients only, as at the token endpoint, identified by their `client_id` (§5). A token
+ * the service does not know, one expired, one of a grant already ended, or one of another client
+ * answers 200 like a revoked one (§2.2): the answer says nothing about a token.
  */
 import type { RevocationForm } from '../contracts/oauth-token.ts';
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../errors.ts';
 import { readRefreshToken } from '../store/oauth.ts';
 import { verifyAccessToken } from './access-token.ts';
 import { endGrant } from './grants.ts';
@@ -38,8 +37,9 @@ async function asAccessToken(deps: Deps, token: string): Promise<Held | undefine
 /**
  * Ends the grant of `token`. `token_type_hint` only orders the search (RFC 7009 §2.1: a server that
  * does not find the token by the hint searches every type it supports), so an unknown hint is no
- * error. A `client_id` that is not the token's client is refused (§2.1: the token must have been
- * issued to the client asking) and ends nothing.
+ * error. The token must have been issued to the client asking (§2.1): one of another client ends
+ * nothing and is answered like a token not found, so a caller holding a token cannot learn whether
+ * it is live without ending it (it is logged, for the operator).
  */
 export async function revokeToken(
   deps: Deps,
@@ -47,8 +47,7 @@ export async function revokeToken(
   authorization: string | undefined,
 ): Promise<void> {
   refuseClientAuthentication(deps, form, authorization);
-  const { token } = form;
-  if (token === undefined || token === '') throw fail('oauthInvalidRequest', 'token is required');
+  const { token, client_id: clientId } = form;
   // An access token is a JWT (three dot-separated parts); a refresh token is an opaque secret.
   const order =
     form.token_type_hint === 'access_token' || (form.token_type_hint === undefined && token.includes('.'))
@@ -60,7 +59,9 @@ export async function revokeToken(
     if (held) break;
   }
   if (!held) return;
-  if (form.client_id !== undefined && form.client_id !== held.clientId)
-    throw fail('invalidClient', 'The token was not issued to this client');
+  if (clientId !== held.clientId) {
+    deps.logger.log('warn', 'a token revoked by another client', { grantId: held.grantId });
+    return;
+  }
   await endGrant(deps, held.userId, held.grantId);
 }

@@ -5,7 +5,7 @@ import { startTestApp, TEST_ISSUER, type TestApp } from '../support/app.ts';
 import { mcpPost } from '../support/mcp.ts';
 import { postForm } from '../support/oauth-authorize.ts';
 import { CLIENT, connect, oauthErrorOf, refreshRequest } from '../support/oauth-token.ts';
-import { bearer } from '../support/sign-in.ts';
+import { bearer, signIn } from '../support/sign-in.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
 
 /**
@@ -106,7 +106,11 @@ describe('POST /oauth/revoke with openid-client', () => {
     // Act
     const unknown = await revokeRaw({ token: 'not-a-token-of-ours', client_id: CLIENT.clientId });
     const again = await revokeRaw({ token: tokens.refresh_token, client_id: CLIENT.clientId });
-    const oddHint = await revokeRaw({ token: 'x.y.z', token_type_hint: 'id_token' });
+    const oddHint = await revokeRaw({
+      token: 'x.y.z',
+      token_type_hint: 'id_token',
+      client_id: CLIENT.clientId,
+    });
 
     // Assess
     expect([unknown.status, again.status, oddHint.status]).toEqual([200, 200, 200]);
@@ -128,20 +132,68 @@ describe('POST /oauth/revoke refusals', () => {
     });
   });
 
-  it('refuses a client_id that is not the token’s client (RFC 7009 §2.1), and ends nothing', async () => {
+  it('answers a token of another client exactly as an unknown token, and ends nothing (no liveness oracle)', async () => {
+    // Prepare
+    const { tokens } = await connected();
+    const other = 'https://other.example.test/client.json';
+
+    // Act
+    const liveRefresh = await revokeRaw({ token: tokens.refresh_token, client_id: other });
+    const liveAccess = await revokeRaw({ token: tokens.access_token, client_id: other });
+    const unknown = await revokeRaw({ token: 'not-a-token-of-ours', client_id: other });
+    const refreshed = await refreshRequest(app, tokens.refresh_token);
+
+    // Assess
+    const answer = (response: typeof unknown) => ({
+      status: response.status,
+      text: response.text,
+      cacheControl: response.headers['cache-control'],
+    });
+    expect(answer(liveRefresh)).toEqual(answer(unknown));
+    expect(answer(liveAccess)).toEqual(answer(unknown));
+    expect(unknown.status).toBe(200);
+    expect(refreshed.status).toBe(200);
+    expect(await grantRevoked(grantIdOf(tokens.access_token))).toBe(false);
+  });
+
+  it('ends nothing for what is not a live access token of ours: alg none, a session token, an expired one', async () => {
+    // Prepare
+    const { tokens } = await connected();
+    const [, payload] = tokens.access_token.split('.');
+    const unsigned = `${Buffer.from('{"alg":"none","typ":"at+jwt"}').toString('base64url')}.${payload}.`;
+    const session = await signIn(app);
+    const expiring = await connected();
+    app.clock.advance(3_601_000);
+
+    // Act
+    const answers = [
+      await revokeRaw({ token: unsigned, client_id: CLIENT.clientId }),
+      await revokeRaw({ token: session.token, client_id: CLIENT.clientId }),
+      await revokeRaw({ token: expiring.tokens.access_token, client_id: CLIENT.clientId }),
+    ];
+    const sessionAfter = await app.request('GET', '/auth/session', { headers: bearer(session.token) });
+
+    // Assess
+    expect(answers.map((response) => response.status)).toEqual([200, 200, 200]);
+    expect(await grantRevoked(grantIdOf(tokens.access_token))).toBe(false);
+    expect(await grantRevoked(grantIdOf(expiring.tokens.access_token))).toBe(false);
+    expect(sessionAfter.status).toBe(200);
+  });
+
+  it('finds a live refresh token sent with a hint it does not know', async () => {
     // Prepare
     const { tokens } = await connected();
 
     // Act
     const response = await revokeRaw({
       token: tokens.refresh_token,
-      client_id: 'https://other.example.test/client.json',
+      token_type_hint: 'id_token',
+      client_id: CLIENT.clientId,
     });
-    const refreshed = await refreshRequest(app, tokens.refresh_token);
 
     // Assess
-    expect(oauthErrorOf(response)).toMatchObject({ status: 400, error: 'invalid_client' });
-    expect(refreshed.status).toBe(200);
+    expect(response.status).toBe(200);
+    expect(await grantRevoked(grantIdOf(tokens.access_token))).toBe(true);
   });
 
   it('refuses client authentication, as the token endpoint: 401 with a challenge, or 400 for a secret', async () => {
@@ -149,8 +201,15 @@ describe('POST /oauth/revoke refusals', () => {
     const { tokens } = await connected();
 
     // Act
-    const basic = await revokeRaw({ token: tokens.refresh_token }, { authorization: 'Basic YTpi' });
-    const secret = await revokeRaw({ token: tokens.refresh_token, client_secret: 's' });
+    const basic = await revokeRaw(
+      { token: tokens.refresh_token, client_id: CLIENT.clientId },
+      { authorization: 'Basic YTpi' },
+    );
+    const secret = await revokeRaw({
+      token: tokens.refresh_token,
+      client_id: CLIENT.clientId,
+      client_secret: 's',
+    });
     const refreshed = await refreshRequest(app, tokens.refresh_token);
 
     // Assess

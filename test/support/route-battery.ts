@@ -25,7 +25,7 @@ import {
   postForm,
   signInThroughBridge,
 } from './oauth-authorize.ts';
-import { connect, refreshRequest } from './oauth-token.ts';
+import { CLIENT, connect, refreshRequest } from './oauth-token.ts';
 import { bearer, newEmail, signIn } from './sign-in.ts';
 import {
   APP_CHALLENGE,
@@ -342,7 +342,7 @@ export async function deviceAdministrationAndTeardownPaths({ app, metadata }: Ba
   await postForm(
     app,
     '/oauth/revoke',
-    { token: revoked.tokens.refresh_token },
+    { token: revoked.tokens.refresh_token, client_id: CLIENT.clientId },
     { 'content-type': 'application/x-www-form-urlencoded' },
   );
   // An external resource (its metadata names this issuer, RFC 9728): the exchange and the refresh
