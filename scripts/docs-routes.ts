@@ -6,6 +6,7 @@
 import { accessProfileKey } from '../lib/access-profile.ts';
 import { authModes } from '../shared/auth-modes.ts';
 import { AppError } from '../shared/errors.ts';
+import { oauthErrorOf } from '../shared/http/respond.ts';
 import { type AuthMode, routeList } from '../shared/routes.ts';
 import { code, table } from './docs-markdown.ts';
 
@@ -35,7 +36,8 @@ export function renderAuthModes(): string {
 }
 
 /**
- * Every error a route may answer besides `internal` (500): its status and code, with the catalogue's
+ * Every error a route may answer besides `internal` (500): its status and code as the wire carries
+ * it (an OAuth route's RFC 6749 `error`, every other route's envelope code), with the catalogue's
  * names for it (two names may share a code, as `invalidRequest` and `wrongCode` do).
  */
 export function renderRouteErrors(): string {
@@ -44,7 +46,8 @@ export function renderRouteErrors(): string {
     routeList.map((route) => {
       const byAnswer = new Map<string, string[]>();
       for (const error of route.contract.errors.map((name) => new AppError(name, ''))) {
-        const answer = `${error.status} ${code(error.code)}`;
+        const wire = route.errorStyle === 'oauth' ? oauthErrorOf(error) : error.code;
+        const answer = `${error.status} ${code(wire)}`;
         byAnswer.set(answer, [...(byAnswer.get(answer) ?? []), error.kind]);
       }
       const answers = [...byAnswer]

@@ -24,7 +24,7 @@ import { createOwnedApplication } from '../support/tenancy.ts';
  * The MCP clients of the 2025-era handshake (docs/mcp.md, Protocol) end to end against the local
  * runtime, each given only the endpoint URL and going through the whole OAuth flow: the official
  * 1.x SDK client (`@modelcontextprotocol/sdk`, revision 2025-11-25) and the MCP Inspector CLI run
- * as a child process with its default settings. The user's side of the authorization is driven
+ * as a child process, each naming itself by its client ID metadata document (no registration). The user's side of the authorization is driven
  * over HTTP (test/support/oauth-flow.ts).
  */
 
@@ -134,7 +134,7 @@ function inspector(home: string, args: string[], onStderr: (text: string) => voi
 const toolArgs = (args: Record<string, unknown>) =>
   Object.entries(args).flatMap(([key, value]) => ['--tool-arg', `${key}=${String(value)}`]);
 
-describe('the MCP Inspector CLI with its default settings', () => {
+describe('the MCP Inspector CLI (its default era for a URL, with the client metadata document URL)', () => {
   let home: string;
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'doorcode-inspector-'));

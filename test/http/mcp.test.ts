@@ -453,7 +453,7 @@ describe('POST /mcp/{applicationId}: the protocol revisions (dual-era)', () => {
     expect(response.body.result.protocolVersion).toBe('2025-11-25');
   });
 
-  it('serves a 2025-era tools/list and tools/call after the handshake, each on its own, with the role filter', async () => {
+  it('serves a 2025-era tools/list and tools/call each on its own, with no session, with the role filter', async () => {
     // Prepare: no session: each request stands alone, as on another container.
     const token = await accessToken(member.userId, ['auth:read']);
     const version = { 'mcp-protocol-version': '2025-06-18' };
