@@ -72,7 +72,7 @@ describe('@doorcode/verifier as built', () => {
     expect(none).toMatchObject({ ok: false, code: 'TOKEN_ALGORITHM' });
   });
 
-  it('declares jose as its one dependency, express and hono as optional peers, ESM and Node 20+', async () => {
+  it('declares jose as its one dependency, express, its types and hono as optional peers, ESM and Node 20+', async () => {
     // Act
     const manifest = JSON.parse(await readFile(join(root, 'verifier', 'package.json'), 'utf8'));
 
@@ -81,7 +81,12 @@ describe('@doorcode/verifier as built', () => {
     expect(manifest.type).toBe('module');
     expect(manifest.engines).toEqual({ node: '>=20' });
     expect(Object.keys(manifest.dependencies)).toEqual(['jose']);
-    expect(manifest.peerDependenciesMeta).toEqual({ express: { optional: true }, hono: { optional: true } });
+    expect(manifest.peerDependenciesMeta).toEqual({
+      '@types/express': { optional: true },
+      express: { optional: true },
+      hono: { optional: true },
+    });
+    expect(Object.keys(manifest.peerDependencies)).toEqual(Object.keys(manifest.peerDependenciesMeta));
     expect(Object.keys(manifest.exports)).toEqual(['.', './express', './hono']);
   });
 });
