@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { transform } from 'esbuild';
@@ -12,14 +13,18 @@ import { testKeyPair } from '../support/keys.ts';
 
 /**
  * Each package as its README's "Install" gets it to a user: `npm pack` (what `npm run pack:verifier`
- * and `npm run pack:client` run), then the tarball alone, unpacked into `node_modules/@doorcode/<name>`
- * of a new project. The project sits under the repository's node_modules/, so the verifier's one
- * dependency (jose) resolves from the root node_modules as from a registry install, without one.
+ * and `npm run pack:client` run), then the tarball unpacked into `node_modules/@doorcode/<name>` of a
+ * new project in the system's temporary folder, outside the repository. Beside it the project holds
+ * only what a user installs: each package of the packed package.json's `dependencies`, each package
+ * an `npm install` line of the packed README names (the middleware's peers and their types), and
+ * what the project had already (`@types/node` for a Node project). Each is a link to the
+ * repository's copy, so no registry is asked; a package missing from the manifest or the README is
+ * missing here, and the compile or the run fails.
  * The examples compiled and run are the README's own code blocks (each after a
  * `<!-- install-test: name -->` line), read from the tarball: README and test cannot drift.
  */
 const root = join(import.meta.dirname, '..', '..');
-const work = join(root, 'node_modules', '.cache', 'doorcode', `install-${process.pid}`);
+const work = await mkdtemp(join(tmpdir(), 'doorcode-install-'));
 const run = promisify(execFile);
 /** TypeScript 7 (the repository's) has no `node10` resolution; 5.9 still has all three. */
 const tsc5 = join(root, 'node_modules', 'typescript5', 'bin', 'tsc');
@@ -33,34 +38,83 @@ type Resolution = keyof typeof RESOLUTIONS;
 const resolutions = Object.keys(RESOLUTIONS) as Resolution[];
 /** A README example: a TypeScript code block right after its `<!-- install-test: name -->` line. */
 const EXAMPLE = /<!-- install-test: ([\w-]+) -->\n```ts\n([\s\S]*?)```/g;
+/** A shell block of the README. */
+const SHELL = /```sh\n([\s\S]*?)```/g;
+/** A registry package name, as an `npm install` argument (not a path, a tarball or a flag). */
+const PACKAGE_NAME = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
+
+/** The packages the README's `npm install` lines name, in their order; a comment after `#` ignored. */
+function namedByInstallLines(readme: string): string[] {
+  const lines = [...readme.matchAll(SHELL)].flatMap(([, block = '']) => block.split('\n'));
+  return lines.flatMap((line) => {
+    const [command, ...args] = (line.split('#')[0] ?? '').trim().split(/\s+/);
+    if (command !== 'npm' || !['install', 'i', 'add'].includes(args[0] ?? '')) return [];
+    return args.slice(1).filter((arg) => PACKAGE_NAME.test(arg));
+  });
+}
+
+/** Fails when a folder above the project has a node_modules/, whose packages no user installed. */
+async function expectNothingAbove(project: string) {
+  for (let folder = dirname(project); ; folder = dirname(folder)) {
+    const inherited = join(folder, 'node_modules');
+    const exists = await access(inherited).then(
+      () => true,
+      () => false,
+    );
+    if (exists) throw new Error(`${inherited} exists: the test project would resolve packages from it`);
+    if (folder === dirname(folder)) return;
+  }
+}
 
 interface Installed {
-  /** The consumer project: a package.json, node_modules/@doorcode/<name> and the README's examples. */
+  /** The consumer project: a package.json, node_modules/ and the README's examples. */
   project: string;
   /** The unpacked package. */
   dir: string;
   /** The README's marked examples, by marker name; each written to `<project>/<name>.ts`. */
   examples: Map<string, string>;
+  /** The packages the packed README's `npm install` lines name. */
+  named: string[];
+  /** What the project's node_modules/ holds beside the package: links to the repository's copies. */
+  linked: string[];
 }
 
-/** Packs `folder` as `npm run pack:<name>` does and installs the tarball alone into a new project. */
-async function install(folder: 'verifier' | 'sdk'): Promise<Installed> {
-  const manifest = JSON.parse(await readFile(join(root, folder, 'package.json'), 'utf8'));
+/**
+ * Packs `folder` as `npm run pack:<name>` does and installs the tarball into a new project, with the
+ * packages a user installs with it (see above) and `own`, what the project had before.
+ */
+async function install(folder: 'verifier' | 'sdk', own: string[]): Promise<Installed> {
   const project = join(work, folder);
-  const dir = join(project, 'node_modules', manifest.name);
+  await expectNothingAbove(project);
+  const { name, version } = JSON.parse(await readFile(join(root, folder, 'package.json'), 'utf8'));
+  const dir = join(project, 'node_modules', name);
   await mkdir(dir, { recursive: true });
   await run('npm', ['pack', `./${folder}`, '--pack-destination', project, '--offline'], { cwd: root });
-  const tarball = `${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}.tgz`;
+  const tarball = `${name.replace('@', '').replace('/', '-')}-${version}.tgz`;
   await run('tar', ['-xzf', join(project, tarball), '-C', dir, '--strip-components=1']);
   await writeFile(join(project, 'package.json'), '{ "private": true, "type": "module" }\n');
-  const examples = new Map<string, string>();
+  const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
   const readme = await readFile(join(dir, 'README.md'), 'utf8');
-  for (const [, name = '', code = ''] of readme.matchAll(EXAMPLE)) {
-    examples.set(name, code);
-    await writeFile(join(project, `${name}.ts`), code);
+  const named = namedByInstallLines(readme);
+  const linked = [...new Set([...Object.keys(manifest.dependencies ?? {}), ...named, ...own])];
+  for (const dependency of linked) {
+    const link = join(project, 'node_modules', dependency);
+    await access(join(root, 'node_modules', dependency)).catch(() => {
+      throw new Error(`${name} needs ${dependency}, which the repository's node_modules/ does not hold`);
+    });
+    await mkdir(dirname(link), { recursive: true });
+    await symlink(join(root, 'node_modules', dependency), link, 'dir');
   }
-  return { project, dir, examples };
+  const examples = new Map<string, string>();
+  for (const [, example = '', code = ''] of readme.matchAll(EXAMPLE)) {
+    examples.set(example, code);
+    await writeFile(join(project, `${example}.ts`), code);
+  }
+  return { project, dir, examples, named, linked };
 }
+
+/** What a TypeScript project on Node has before it installs anything of ours. */
+const NODE_PROJECT = ['@types/node'];
 
 /** `tsc` 5.9 over the examples with one resolution; its output (empty when they compile) and exit code. */
 async function compile(
@@ -103,6 +157,12 @@ async function expectDocumentsShipped(installed: Installed, folder: string) {
   );
 }
 
+/** The README names each peer dependency to install, and the manifest declares each package the README names. */
+async function expectPeersNamed(installed: Installed) {
+  const manifest = JSON.parse(await readFile(join(installed.dir, 'package.json'), 'utf8'));
+  expect([...installed.named].sort()).toEqual(Object.keys(manifest.peerDependencies ?? {}).sort());
+}
+
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
@@ -113,7 +173,10 @@ describe('@doorcode/verifier installed from its tarball', () => {
   let jwks: JwksServer;
 
   beforeAll(async () => {
-    [verifier, jwks] = await Promise.all([install('verifier'), signer.publicKeys().then(startJwksServer)]);
+    [verifier, jwks] = await Promise.all([
+      install('verifier', NODE_PROJECT),
+      signer.publicKeys().then(startJwksServer),
+    ]);
   });
   afterAll(async () => {
     await jwks?.close();
@@ -122,6 +185,11 @@ describe('@doorcode/verifier installed from its tarball', () => {
   it('ships its README, the Apache-2.0 LICENSE and its CHANGELOG, and has the README examples', async () => {
     await expectDocumentsShipped(verifier, 'verifier');
     expect([...verifier.examples.keys()]).toEqual(['verify', 'express', 'hono']);
+  });
+
+  it('names in its README each peer to install, its types included, and the project gets only those and jose', async () => {
+    await expectPeersNamed(verifier);
+    expect(verifier.linked).toEqual(['jose', 'express', '@types/express', 'hono', '@types/node']);
   });
 
   it.each(resolutions)('compiles the README examples with moduleResolution %s', async (resolution) => {
@@ -166,12 +234,17 @@ describe('@doorcode/client installed from its tarball', () => {
   const page = { lib: ['ES2022', 'DOM'], types: [] };
 
   beforeAll(async () => {
-    client = await install('sdk');
+    client = await install('sdk', []);
   });
 
   it('ships its README, the Apache-2.0 LICENSE and its CHANGELOG, and has the README example', async () => {
     await expectDocumentsShipped(client, 'sdk');
     expect([...client.examples.keys()]).toEqual(['sign-in']);
+  });
+
+  it('needs no other package: the project holds the package alone', async () => {
+    await expectPeersNamed(client);
+    expect(client.linked).toEqual([]);
   });
 
   it.each(resolutions)('compiles the README example with moduleResolution %s', async (resolution) => {
