@@ -209,16 +209,17 @@ export async function listAudit(deps: Deps, trail: string, query: AuditListQuery
     now: Math.floor(deps.clock.now() / 1000),
     ...(cursor !== undefined ? { after: cursor } : {}),
   });
-  // An entry of an action this version does not know (written by a newer one, or retired) is left
-  // out and logged, rather than failing the whole page.
-  const unknown = page.items.filter((entry) => knownAction(entry) === undefined);
+  // An entry of an action this version does not know (written by a newer one, or retired), or whose
+  // fields it cannot read, is left out and logged, rather than failing the whole page.
+  const readable = page.items.flatMap((entry) => ('unreadable' in entry ? [] : [entry]));
+  const unknown = page.items.filter((entry) => 'unreadable' in entry || knownAction(entry) === undefined);
   if (unknown.length > 0) {
-    deps.logger.log('warn', 'audit entries of unknown actions left out', {
+    deps.logger.log('warn', 'audit entries of unknown actions or fields left out', {
       actions: [...new Set(unknown.map((entry) => entry.action))],
     });
   }
   return {
-    items: page.items.flatMap((entry) => {
+    items: readable.flatMap((entry) => {
       const action = knownAction(entry);
       return action === undefined ? [] : [auditView(entry, action)];
     }),

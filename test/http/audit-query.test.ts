@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/expect-error.ts';
@@ -49,6 +49,51 @@ describe('GET /organizations/{organizationId}/audit', () => {
       request: { ip: expect.any(String), userAgent: expect.any(String) },
     });
     expect(trail.items[0]?.actor.email).toContain('@');
+  });
+
+  it('leaves out, and logs, an entry it cannot read (of a newer version: an action or a value shape): never a 500', async () => {
+    // Prepare: a real entry, and two copies of it as another version could write them.
+    const owned = await createOwnedApplication(app);
+    const path = `/organizations/${owned.organizationId}`;
+    await manage(app, 'PATCH', path, { token: owned.owner.token }, { name: 'Acme Three' });
+    const stored = await app.deps.db.client.send(
+      new QueryCommand({
+        TableName: app.deps.db.table,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `AUDIT#${owned.organizationId}` },
+      }),
+    );
+    const [original] = stored.Items ?? [];
+    if (!original) throw new Error('no entry written');
+    const copy = (suffix: string, fields: Record<string, unknown>) =>
+      app.deps.db.client.send(
+        new PutCommand({
+          TableName: app.deps.db.table,
+          Item: {
+            ...original,
+            sk: `${String(original.sk)}${suffix}`,
+            id: `${String(original.id)}${suffix}`,
+            ...fields,
+          },
+        }),
+      );
+    await copy('a', {
+      action: 'organization.limitsChanged',
+      changes: [{ path: 'limits', from: { max: 1 }, to: { max: 2 } }],
+    });
+    await copy('b', { changes: [{ path: 'name', from: { text: 'x' }, to: { text: 'y' } }] });
+    const before = app.logs.length;
+
+    // Act
+    const trail = await read(`${path}/audit`, owned.owner.token);
+
+    // Assess: every entry but the two copies, and the original among them.
+    const ids = trail.items.map((entry) => entry.id);
+    expect([...ids].sort()).toEqual((stored.Items ?? []).map((item) => String(item.id)).sort());
+    expect(ids).toContain(original.id);
+    expect(app.logs.slice(before).join('\n')).toContain(
+      'audit entries of unknown actions or fields left out',
+    );
   });
 
   it('records nothing for a rename to the same name or a refused one', async () => {
