@@ -3,11 +3,12 @@ import type { AccessProfile } from '../shared/routes.ts';
 
 /**
  * Every access property, in key order: those of shared/route-access.ts `accessPorts`, a record
- * over every property, so a new kind of access does not compile until it is listed there, and
- * routes that differ in it never share a role. A route's item families are not part of it: a
- * shared role gets the union of its routes' families (lib/access-roles.ts).
+ * over every property that opens a port, so a new kind of access does not compile until it is
+ * listed there, and routes that differ in it never share a role; then `role`, a role of its own. A
+ * route's item families are not part of it: a shared role gets the union of its routes' families
+ * (lib/access-roles.ts).
  */
-const keyOrder = Object.keys(accessPorts) as Array<keyof AccessProfile>;
+const keyOrder = [...Object.keys(accessPorts), 'role'] as Array<keyof AccessProfile>;
 
 /**
  * The canonical form of a route's access: `{ mail: true, table: 'readwrite' }` ->

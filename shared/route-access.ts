@@ -22,7 +22,7 @@ export const accessPorts = {
   mail: 'mailer',
   codeKey: 'codeHasher',
   seal: 'sealer',
-} as const satisfies Readonly<Record<keyof AccessProfile, AdapterPort>>;
+} as const satisfies Readonly<Record<Exclude<keyof AccessProfile, 'role'>, AdapterPort>>;
 
 /** A module imported by its subpath import, and the file (from the repository root) it resolves to unbundled. */
 interface Subpath {
@@ -77,7 +77,7 @@ export function subpathImports(): Record<string, string> {
 }
 
 const propertiesOf = (port: AdapterPort) =>
-  (Object.keys(accessPorts) as Array<keyof AccessProfile>).filter((name) => accessPorts[name] === port);
+  (Object.keys(accessPorts) as Array<keyof typeof accessPorts>).filter((name) => accessPorts[name] === port);
 
 /** Whether `access` opens `port`: a property that opens it is set (`false` is the same as absent). */
 export function declares(access: AccessProfile, port: AdapterPort): boolean {

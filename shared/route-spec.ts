@@ -62,6 +62,12 @@ export interface AccessProfile {
    * uses it; either only with the encryption context `{ applicationId }`.
    */
   readonly seal?: 'encrypt' | 'decrypt';
+  /**
+   * A role of its own, under this name, for a route whose item families must not widen the shared
+   * role of the routes that declare the same access otherwise (docs/security.md, Access profiles):
+   * a shared role holds the union of its routes' families.
+   */
+  readonly role?: string;
 }
 
 /** A route that touches no table declares no item family. */

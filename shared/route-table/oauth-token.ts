@@ -58,7 +58,8 @@ export const oauthTokenRoutes = {
   /**
    * RFC 7009 revocation (docs/oauth.md "Revocation"): public clients, as the token endpoint. It reads
    * a refresh token by its hash or verifies an access token locally (`publicKeys`), then revokes the
-   * grant in its user's partition by one conditional write.
+   * grant in its user's partition by one conditional write. A role of its own: the refresh tokens'
+   * family must not reach the many routes of the shared `table=readwrite,publicKeys` role.
    */
   oauthRevoke: {
     method: 'POST',
@@ -68,7 +69,7 @@ export const oauthTokenRoutes = {
       'Revoke a refresh or access token and its whole grant (RFC 7009). Answers 200 whether the token was known or not.',
     errorStyle: 'oauth',
     auth: 'none',
-    access: { table: 'readwrite', publicKeys: true, items: ['refreshToken', 'user'] },
+    access: { table: 'readwrite', publicKeys: true, role: 'revocation', items: ['refreshToken', 'user'] },
     contract: {
       headers: TokenHeaders,
       body: { form: RevocationForm },
