@@ -1,5 +1,5 @@
 /**
- * The lanes (CONTRIBUTING.md, "Tests"): each runs the test files of its folders under test/, so a new
+ * The lanes (CONTRIBUTING.md, "Test lanes"): each runs the test files of its folders under test/, so a new
  * file lands in the lane of its folder. `services`: the lane starts DynamoDB Local and the SES
  * emulator (test/support/global-setup.ts), once for the run however many such lanes run.
  * vitest.config.ts makes a vitest project of each; test/unit/test-lanes.test.ts fails for a folder

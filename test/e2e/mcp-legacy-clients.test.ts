@@ -185,5 +185,5 @@ describe('the MCP Inspector CLI (its default era for a URL, with the client meta
     const results = calls.map((call) => JSON.parse(call.stdout));
     expect(results.map((result) => result.isError ?? false)).toEqual(ALL_TOOLS.map(() => false));
     expect(results[0].structuredContent).toMatchObject({ id: owned.applicationId, name: 'Acme Notes' });
-  }, 120_000);
+  }, 60_000);
 });

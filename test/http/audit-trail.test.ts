@@ -89,7 +89,7 @@ const own = (route: RouteId): readonly AuditAction[] =>
 
 /**
  * What the chain itself may record on any route that writes the table: the official origin learned
- * from a key's request (docs/api.md "Official origin").
+ * from a key's request (docs/api.md "Origin learning").
  */
 const chainActions = AUDIT_ACTIONS.filter((action) => 'byChain' in auditActions[action]);
 

@@ -7,8 +7,9 @@ import { routesByProfile, synthDoorcode } from './synth.ts';
 /** CloudFormation's hard limit of resources in one stack. */
 const STACK_RESOURCE_LIMIT = 500;
 /**
- * The routes the stack is planned for (docs/deploy.md, "What the stack creates"): with the management API, OAuth, MCP,
- * social sign-in, the audit trails and the organizations' invitations there are 89.
+ * The routes the stack is planned for (docs/deploy.md, "What the stack creates"): the management API,
+ * OAuth (revocation included), MCP, social sign-in, the audit trails and the organizations'
+ * invitations.
  */
 const SPEC_ROUTES = 90;
 /** Distinct access profiles among them: 13 for today's 89 routes (seal=encrypt and seal=decrypt are two). */

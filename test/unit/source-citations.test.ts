@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Comments cite what a reader can open (CONTRIBUTING.md, "Where things go"): a docs/ section or an
+ * Comments cite what a reader can open (CONTRIBUTING.md, "Layout and layering"): a docs/ section or an
  * RFC, never the notes the repository was planned from (the interface's section numbers, the design
  * notes) or an issue of the tracker, which a reader of the code cannot open.
  */

@@ -7,7 +7,7 @@ export const ACCESS_TOKEN_TYPE = 'at+jwt';
 /** The `aud` of a session signed in without an application key (docs/verifier.md, `createVerifier(options)`). */
 export const PLATFORM_AUDIENCE = 'platform';
 
-/** A session token's claims (docs/api.md, "Session tokens"). */
+/** A session token's claims (docs/security.md, "Session tokens"). */
 export interface SessionClaims {
   iss: string;
   /** The user id. */
