@@ -10,7 +10,12 @@ console.log(`fast-check seed ${seed} (replay a failing property with FC_SEED=${s
 
 /**
  * One test file per core. DynamoDB Local's JVM mostly waits on the files' requests, so leaving it a
- * core of its own costs more than it gives (67 s with 2 workers, 107 s with 1, when the suite was small).
+ * core of its own costs more than it gives, and a third worker gains nothing: the http lane took 288 s
+ * with 1 worker, 205 to 220 s with 2 and 224 s with 3 (2 cores shared with other test runs,
+ * 2026-11-27).
+ *
+ * Each lane alone on that machine that day: unit 16 s, http 205 to 220 s, infra 95 s, browser 41 to
+ * 58 s, e2e 46 s; every lane at once (`npx vitest run`) 568 s, beside other runs (load 8 to 10).
  */
 const maxWorkers = availableParallelism();
 
@@ -18,7 +23,8 @@ const maxWorkers = availableParallelism();
 const shared = {
   environment: 'node',
   testTimeout: 30_000,
-  hookTimeout: 120_000,
+  // The longest hooks (a route battery, an app with Chromium) took 10 s on the busy machine.
+  hookTimeout: 60_000,
   pool: 'forks',
   env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
 } as const;

@@ -309,5 +309,5 @@ describe('the OAuth pages in Chromium', () => {
     });
     expect(signedIn.body.user.email).toBe(second);
     await page.close();
-  }, 90_000);
+  });
 });

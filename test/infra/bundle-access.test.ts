@@ -8,8 +8,9 @@ let inputs: Map<string, string[]>;
 
 beforeAll(async () => {
   inputs = await routeInputs(routeList);
-  // A build for each set of options the routes use: 20 s on a busy 2-core machine.
-}, 60_000);
+  // A build for each set of options the routes use, each over the SDK clients: 20 s in the infra lane on
+  // two busy cores, about 55 s in a whole run beside the other lanes' files; twice the slower.
+}, 120_000);
 
 it('reads, for a route, the inputs of its own build as the stack deploys it', async () => {
   // The route reading the most files: every adapter its access allows and their clients.
