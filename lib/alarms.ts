@@ -82,7 +82,7 @@ export class Alarms extends Construct {
         period: FIVE_MINUTES,
       });
     // Lambda publishes no metric per group of functions, and an alarm's metric math takes at most 10
-    // metrics (the service has some 60 functions): the Region's totals. In an account shared with
+    // metrics (the service has one function per route): the Region's totals. In an account shared with
     // other workloads they count theirs too; the dashboard shows this stack's functions one by one.
     const lambda = (metricName: string) =>
       new Metric({ namespace: 'AWS/Lambda', metricName, statistic: Stats.SUM, period: FIVE_MINUTES });

@@ -44,7 +44,7 @@ describe(`generated docs (${DOCS_COMMAND})`, () => {
  * counts of the service.
  */
 const HAND_COUNT =
-  /(?<!\b(?:up to|at most) )\b\d[\d,]* (?:routes|Lambda functions|functions|access profiles|profiles|roles|resources)\b(?! per stack)/g;
+  /(?<!\b(?:up to|at most) )\b\d[\d,]*(?:[ -](?:[A-Za-z]+ ){0,2}|-)(?:routes?|Lambda functions|functions|access profiles|profiles|roles|IAM roles|resources)\b(?! per stack)/g;
 
 describe('counts in the docs', () => {
   it.each(pages)(
@@ -66,6 +66,9 @@ describe('counts in the docs', () => {
       '13 access profiles',
     ]);
     expect('reads up to 5 profiles, of 500 resources per stack'.match(HAND_COUNT)).toBeNull();
+    expect(
+      '398 CloudFormation resources, 90 API routes, 13 IAM roles, a 90-route stack'.match(HAND_COUNT),
+    ).toEqual(['398 CloudFormation resources', '90 API routes', '13 IAM roles', '90-route']);
   });
 });
 
