@@ -47,7 +47,9 @@ describe('dependency versions', () => {
     expect(lock.packages['node_modules/node']?.version).toBe(declared.node);
     // .ci/run installs the same Node from its own lock file before `npm ci`.
     const ciNode = JSON.parse(readFileSync(new URL('../../.ci/node/package.json', import.meta.url), 'utf8'));
-    const ciLock = JSON.parse(readFileSync(new URL('../../.ci/node/package-lock.json', import.meta.url), 'utf8'));
+    const ciLock = JSON.parse(
+      readFileSync(new URL('../../.ci/node/package-lock.json', import.meta.url), 'utf8'),
+    );
     expect(ciNode.dependencies.node).toBe(declared.node);
     expect(ciLock.packages['node_modules/node']?.version).toBe(declared.node);
     expect(bundling.target).toBe(`node${runtimeMajor}`);
