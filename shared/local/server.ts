@@ -26,7 +26,8 @@ interface CompiledRoute {
   route: RouteSpec;
   pattern: RegExp;
   params: string[];
-  handler: Handler;
+  /** The route's handler module, imported at the route's first request and kept. */
+  handler: () => Promise<Handler>;
 }
 
 function compile(path: string): { pattern: RegExp; params: string[] } {
@@ -44,14 +45,22 @@ function compile(path: string): { pattern: RegExp; params: string[] } {
   return { pattern: new RegExp(`^${source}$`), params };
 }
 
-/** Imports every route's handler module (the same modules the Lambda bundles are built from). */
-async function loadRoutes(): Promise<CompiledRoute[]> {
-  return Promise.all(
-    routeList.map(async (route) => {
-      const module = (await import(pathToFileURL(join(repoRoot, route.entry)).href)) as { handler: Handler };
-      return { route, ...compile(route.path), handler: module.handler };
-    }),
-  );
+/**
+ * Every route, its handler module (the same module its Lambda bundle is built from) imported when
+ * the route is first asked for, as Lambda loads a function at its first invocation: a server that
+ * serves a few routes (a test file) never loads the others.
+ */
+function loadRoutes(): CompiledRoute[] {
+  return routeList.map((route) => {
+    let loaded: Promise<Handler> | undefined;
+    const handler = () => {
+      loaded ??= import(pathToFileURL(join(repoRoot, route.entry)).href).then(
+        (module: { handler: Handler }) => module.handler,
+      );
+      return loaded;
+    };
+    return { route, ...compile(route.path), handler };
+  });
 }
 
 /** Path parameters, percent-decoded; null for a malformed escape (API Gateway answers 400 too). */
@@ -187,7 +196,7 @@ export async function startServer({
   /** This server's dependencies; without them, handlers build the process's from the environment. */
   deps?: Deps;
 }): Promise<LocalServer> {
-  const compiled = await loadRoutes();
+  const compiled = loadRoutes();
   const slots = invocationSlots(LOCAL_CONCURRENCY);
   let boundPort = port;
   const server = createServer(async (req, res) => {
@@ -203,7 +212,8 @@ export async function startServer({
         const pathParameters = decodeParameters(params, match);
         if (!pathParameters) return gatewayError(res, 400, 'Bad Request');
         const event = toEvent(req, target, body, pathParameters);
-        const result = await slots(() => handler(event, lambdaContext(event.requestContext.requestId, deps)));
+        const serve = await handler();
+        const result = await slots(() => serve(event, lambdaContext(event.requestContext.requestId, deps)));
         return send(res, result);
       }
       return gatewayError(res, 404, 'Not Found');
