@@ -7,14 +7,9 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../shared/local/ports.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import {
-  type ClientMetadataServer,
-  metadataEnv,
-  startClientMetadataServer,
-} from '../support/client-metadata-server.ts';
+import type { TestApp } from '../support/app.ts';
 import { ALL_TOOLS, everyToolCall, READ_TOOLS } from '../support/mcp.ts';
+import { type McpClientWorld, startMcpClientWorld } from '../support/mcp-e2e.ts';
 import { MemoryOAuthProvider } from '../support/mcp-oauth-provider.ts';
 import {
   type AuthorizationAnswer,
@@ -22,8 +17,7 @@ import {
   type Browser,
   newBrowser,
 } from '../support/oauth-flow.ts';
-import { signIn } from '../support/sign-in.ts';
-import { addSignedInMember, createOwnedApplication } from '../support/tenancy.ts';
+import { addSignedInMember } from '../support/tenancy.ts';
 
 /**
  * The official MCP client (`@modelcontextprotocol/client` 2.x, revision 2026-07-28) end to end
@@ -35,36 +29,22 @@ import { addSignedInMember, createOwnedApplication } from '../support/tenancy.ts
  * metadata names is one the client reaches.
  */
 
-let metadata: ClientMetadataServer;
+let world: McpClientWorld;
 let app: TestApp;
-let owned: Awaited<ReturnType<typeof createOwnedApplication>>;
+let owned: McpClientWorld['owned'];
 let member: Awaited<ReturnType<typeof addSignedInMember>>;
-let endUser: Awaited<ReturnType<typeof signIn>>;
+let endUser: McpClientWorld['endUser'];
 let clientId: string;
 let redirectUri: string;
 let endpoint: URL;
 
 beforeAll(async () => {
-  metadata = await startClientMetadataServer();
-  const port = await freePort();
-  app = await startTestApp({ port, env: { ...metadataEnv(metadata), ISSUER: `http://127.0.0.1:${port}` } });
-  // The client's loopback redirect URI: never loaded, the flow driver stops at the redirect to it.
-  redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
-  clientId = metadata.serveClient('/client.json', {
-    client_name: 'E2E Agent',
-    redirect_uris: [redirectUri],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-  });
-  owned = await createOwnedApplication(app, 'Acme Notes');
+  // The client's loopback redirect URI is never loaded: the flow driver stops at the redirect to it.
+  world = await startMcpClientWorld({ name: 'E2E Agent', path: '/client.json', callbackPath: '/callback' });
+  ({ app, owned, endUser, clientId, redirectUri, endpoint } = world);
   member = await addSignedInMember(app, owned.owner.token, owned.organizationId, 'member');
-  endUser = await signIn(app, undefined, { 'x-api-key': owned.publicKey });
-  endpoint = new URL(`${app.url}/mcp/${owned.applicationId}`);
 }, 60_000);
-afterAll(async () => {
-  await app?.close();
-  await metadata?.close();
-});
+afterAll(() => world?.close());
 
 /** The 2.x client's provider (test/support/mcp-oauth-provider.ts). */
 class TestOAuthProvider extends MemoryOAuthProvider<

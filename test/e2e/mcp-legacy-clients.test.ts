@@ -7,18 +7,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../shared/local/ports.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import {
-  type ClientMetadataServer,
-  metadataEnv,
-  startClientMetadataServer,
-} from '../support/client-metadata-server.ts';
+import type { TestApp } from '../support/app.ts';
 import { ALL_TOOLS, everyToolCall } from '../support/mcp.ts';
+import { type McpClientWorld, startMcpClientWorld } from '../support/mcp-e2e.ts';
 import { MemoryOAuthProvider } from '../support/mcp-oauth-provider.ts';
 import { authorizeInBrowser, newBrowser } from '../support/oauth-flow.ts';
-import { signIn } from '../support/sign-in.ts';
-import { createOwnedApplication } from '../support/tenancy.ts';
 
 /**
  * The MCP clients of the 2025-era handshake (docs/mcp.md, Protocol) end to end against the local
@@ -28,33 +21,24 @@ import { createOwnedApplication } from '../support/tenancy.ts';
  * over HTTP (test/support/oauth-flow.ts).
  */
 
-let metadata: ClientMetadataServer;
+let world: McpClientWorld;
 let app: TestApp;
-let owned: Awaited<ReturnType<typeof createOwnedApplication>>;
+let owned: McpClientWorld['owned'];
 let endUserId: string;
 let clientId: string;
 let redirectUri: string;
 let endpoint: URL;
 
 beforeAll(async () => {
-  metadata = await startClientMetadataServer();
-  const port = await freePort();
-  app = await startTestApp({ port, env: { ...metadataEnv(metadata), ISSUER: `http://127.0.0.1:${port}` } });
-  redirectUri = `http://127.0.0.1:${await freePort()}/oauth/callback`;
-  clientId = metadata.serveClient('/legacy-client.json', {
-    client_name: 'Legacy Agent',
-    redirect_uris: [redirectUri],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
+  world = await startMcpClientWorld({
+    name: 'Legacy Agent',
+    path: '/legacy-client.json',
+    callbackPath: '/oauth/callback',
   });
-  owned = await createOwnedApplication(app, 'Acme Notes');
-  endUserId = (await signIn(app, undefined, { 'x-api-key': owned.publicKey })).body.user.id;
-  endpoint = new URL(`${app.url}/mcp/${owned.applicationId}`);
+  ({ app, owned, clientId, redirectUri, endpoint } = world);
+  endUserId = world.endUser.body.user.id;
 }, 60_000);
-afterAll(async () => {
-  await app?.close();
-  await metadata?.close();
-});
+afterAll(() => world?.close());
 
 describe('the official 1.x MCP client (revision 2025-11-25)', () => {
   it('meets the 401, authorizes through the bridge and consent, lists all seven tools and calls each', async () => {
@@ -97,25 +81,29 @@ describe('the official 1.x MCP client (revision 2025-11-25)', () => {
   }, 60_000);
 });
 
-const INSPECTOR = join(
+const inspectorCli = join(
   import.meta.dirname,
   '../../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js',
 );
 
 /** One Inspector CLI run: its exit code and output; `onStderr` sees its error stream as it comes. */
 function inspector(home: string, args: string[], onStderr: (text: string) => void = () => undefined) {
-  const child = spawn(process.execPath, [INSPECTOR, '--cli', endpoint.href, '--transport', 'http', ...args], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: home,
-      // No terminal here: this lets the CLI start its OAuth flow; the "browser" it opens is the
-      // `true` command, and the test drives the printed URL itself.
-      MCP_AUTO_OPEN_ENABLED: 'true',
-      BROWSER: 'true',
-      // The token the first run obtained is kept for the next runs in a file under HOME.
-      MCP_INSPECTOR_SECRET_STORE: 'file',
+  const child = spawn(
+    process.execPath,
+    [inspectorCli, '--cli', endpoint.href, '--transport', 'http', ...args],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        // No terminal here: this lets the CLI start its OAuth flow; the "browser" it opens is the
+        // `true` command, and the test drives the printed URL itself.
+        MCP_AUTO_OPEN_ENABLED: 'true',
+        BROWSER: 'true',
+        // The token the first run obtained is kept for the next runs in a file under HOME.
+        MCP_INSPECTOR_SECRET_STORE: 'file',
+      },
     },
-  });
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
