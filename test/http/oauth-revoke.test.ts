@@ -119,6 +119,33 @@ describe('POST /oauth/revoke with openid-client', () => {
   });
 });
 
+describe('POST /oauth/revoke racing a refresh', () => {
+  it('leaves no live refresh token, whichever lands first: a successor the refresh got is refused too', async () => {
+    // Prepare: five grants, each revoked while its refresh token is being rotated.
+    const grants = await Promise.all(Array.from({ length: 5 }, () => connected()));
+
+    // Act
+    const raced = await Promise.all(
+      grants.map(async ({ tokens }) => {
+        const [refreshed] = await Promise.all([
+          refreshRequest(app, tokens.refresh_token),
+          revokeRaw({ token: tokens.refresh_token, client_id: CLIENT.clientId }),
+        ]);
+        const successor =
+          refreshed.status === 200 ? await refreshRequest(app, refreshed.body.refresh_token) : null;
+        return { refreshed: refreshed.status, successor: successor && oauthErrorOf(successor).error };
+      }),
+    );
+
+    // Assess: a refresh either lost (invalid_grant) or won, and then its successor is dead.
+    for (const { refreshed, successor } of raced) {
+      expect([200, 400]).toContain(refreshed);
+      if (refreshed === 200) expect(successor).toBe('invalid_grant');
+    }
+    for (const { tokens } of grants) expect(await grantRevoked(grantIdOf(tokens.access_token))).toBe(true);
+  });
+});
+
 describe('POST /oauth/revoke refusals', () => {
   it('answers 400 invalid_request without a token, and ends nothing', async () => {
     // Act
