@@ -1,15 +1,9 @@
+import type { UserFields } from '../store/accounts.ts';
 import type { ProfileRecord } from '../store/users.ts';
 import { imageUrl } from './image.ts';
 
 /** The public User the API answers. `image` is a URL: one the user gave, or that of a stored image. */
-export interface User {
-  id: string;
-  email: string;
-  name: string | null;
-  image: string | null;
-  emailVerified: boolean;
-  createdAt: string;
-}
+export type User = UserFields;
 
 /**
  * The User of a user or account item. An uploaded image is kept as its id and answered as its URL

@@ -26,8 +26,11 @@ export const accountRead = (scope: string, email: string): Read<AccountRecord> =
   decode: accountRecord,
 });
 
-/** A new user, as its first sign-in makes it: no stored image yet. */
-interface NewUser {
+/**
+ * A user's public fields, as the API answers them (shared/identity/user.ts names it `User`) and as a
+ * first sign-in stores them (no stored image yet: `image` is a URL the user gave, or null).
+ */
+export interface UserFields {
   id: string;
   email: string;
   name: string | null;
@@ -43,7 +46,7 @@ interface NewUser {
 export interface NewAccount {
   scope: string;
   /** Without an image: a new user has none. */
-  user: NewUser;
+  user: UserFields;
   organization: { id: string; name: string; kind: 'platform' | 'tenant'; applicationId?: string };
 }
 

@@ -10,15 +10,10 @@ import { decoder } from './decode.ts';
 import { conditionFailureItem, isConditionFailure } from './errors.ts';
 import { type CreateOutcome, putNew, readNow } from './items.ts';
 import { keys } from './keys.ts';
+import { AuthorizationBinding } from './oauth.ts';
 
-const AuthorizationRequest = z.object({
+const AuthorizationRequest = z.extend(AuthorizationBinding, {
   requestId: z.string(),
-  clientId: z.string(),
-  clientName: z.string(),
-  redirectUri: z.string(),
-  codeChallenge: z.string(),
-  resource: z.string(),
-  applicationId: z.string(),
   /** The raw `scope` parameter, if sent. */
   scope: z.optional(z.string()),
   state: z.optional(z.string()),

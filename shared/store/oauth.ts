@@ -16,14 +16,22 @@ import { readRecords } from './reads.ts';
 /** Scopes as granted (shared/oauth/model.ts `SCOPES` names them). */
 const Scopes = z.array(z.string());
 
-const AuthorizationCodeRecord = z.object({
-  codeHash: z.string(),
+/**
+ * What an authorization request binds, and the code issued for it carries on to the exchange
+ * (docs/oauth.md, Token endpoint): the client, its redirect URI, the PKCE challenge, the resource
+ * and its application.
+ */
+export const AuthorizationBinding = z.object({
   clientId: z.string(),
   clientName: z.string(),
   redirectUri: z.string(),
   codeChallenge: z.string(),
   resource: z.string(),
   applicationId: z.string(),
+});
+
+const AuthorizationCodeRecord = z.extend(AuthorizationBinding, {
+  codeHash: z.string(),
   userId: z.string(),
   scopes: Scopes,
   grantId: z.string(),
