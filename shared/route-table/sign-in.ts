@@ -16,6 +16,17 @@ import {
 import { CodeBody, PeekBody, PollBody, StartBody } from '../sign-in/schemas.ts';
 import { byKey, signInDone } from './item-families.ts';
 
+/** What checking an emailed code may answer, at verify and at approve (docs/security.md, Sign-in codes). */
+const codeCheckErrors = [
+  ...bodyErrors,
+  ...credentialErrors,
+  'wrongCode',
+  'codeExpired',
+  'accountDisabled',
+  'rateLimited',
+  'tooManyAttempts',
+] as const;
+
 export const signInRoutes = {
   codeStart: {
     reserved: true,
@@ -53,17 +64,7 @@ export const signInRoutes = {
     contract: {
       body: { json: CodeBody },
       responses: { 200: SignInResult },
-      errors: [
-        ...bodyErrors,
-        ...credentialErrors,
-        'wrongCode',
-        'codeExpired',
-        'accountDisabled',
-        'accountChanged',
-        'rateLimited',
-        'tooManyAttempts',
-        'outOfTime',
-      ],
+      errors: [...codeCheckErrors, 'accountChanged', 'outOfTime'],
     },
   },
   codeApprove: {
@@ -82,15 +83,7 @@ export const signInRoutes = {
     contract: {
       body: { json: CodeBody },
       responses: { 200: Approved },
-      errors: [
-        ...bodyErrors,
-        ...credentialErrors,
-        'wrongCode',
-        'codeExpired',
-        'accountDisabled',
-        'rateLimited',
-        'tooManyAttempts',
-      ],
+      errors: codeCheckErrors,
     },
   },
   codePoll: {
