@@ -69,7 +69,10 @@ describe('resource budget (the whole service fits one stack)', () => {
 
   it(`projects ${PLANNED_ROUTES} routes in ${PLANNED_PROFILES} profiles under ${STACK_RESOURCE_LIMIT} with ${MARGIN} to spare`, () => {
     const total =
-      Math.max(fixed, fixedWithDomain) + CLI_METADATA + perRoute * PLANNED_ROUTES + perProfile * PLANNED_PROFILES;
+      Math.max(fixed, fixedWithDomain) +
+      CLI_METADATA +
+      perRoute * PLANNED_ROUTES +
+      perProfile * PLANNED_PROFILES;
     expect(total).toBeLessThanOrEqual(STACK_RESOURCE_LIMIT - MARGIN);
   });
 });
