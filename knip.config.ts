@@ -24,6 +24,8 @@ const config: KnipConfig = {
     'vitest.config.ts',
     // The browser SDK's public API: what its index exports is used by the pages that load it.
     'sdk/src/index.ts',
+    // The owner dashboard's browser entry (dashboard/build.ts bundles it and every screen it imports).
+    'dashboard/src/main.tsx',
     // The verifier package's public entry points (its package.json exports) and its runnable examples.
     'verifier/src/{index,express,hono}.ts',
     'verifier/examples/*.ts',
@@ -31,6 +33,7 @@ const config: KnipConfig = {
   project: [
     '{bin,lib,functions,shared,test,bench,fixtures,verifier}/**/*.ts',
     'sdk/src/**/*.ts',
+    'dashboard/**/*.{ts,tsx}',
     'scripts/*.{mjs,ts}',
   ],
   // The vitest plugin would add the same entries from vitest.config.ts; listing them is the point.

@@ -89,18 +89,20 @@ export class RouteApi extends Construct {
 
   /** Sends `route` to `fn` (payload format 2.0, which the shared handler chain expects). */
   addRoute(id: string, route: RouteSpec, fn: IFunction): void {
-    const added = this.api.addRoutes({
-      path: route.path,
-      methods: [HttpMethod[route.method]],
-      integration: new RouteIntegration(`${id}Integration`, fn, route),
-    });
-    if (route.throttle) {
-      this.routeSettings[`${route.method} ${route.path}`] = {
-        ThrottlingRateLimit: route.throttle.rate,
-        ThrottlingBurstLimit: route.throttle.burst,
-      };
-      // API Gateway refuses route settings that name a route it does not have yet.
-      for (const httpRoute of added) this.stage.node.addDependency(httpRoute);
+    // Every path is a route key of its own (a route's `alsoAt` too), all sent to one integration,
+    // which CDK creates once with its one Lambda permission.
+    const paths: [string, ...string[]] = [route.path, ...(route.alsoAt ?? [])];
+    const integration = new RouteIntegration(`${id}Integration`, fn, route.method, paths);
+    for (const path of paths) {
+      const added = this.api.addRoutes({ path, methods: [HttpMethod[route.method]], integration });
+      if (route.throttle) {
+        this.routeSettings[`${route.method} ${path}`] = {
+          ThrottlingRateLimit: route.throttle.rate,
+          ThrottlingBurstLimit: route.throttle.burst,
+        };
+        // API Gateway refuses route settings that name a route it does not have yet.
+        for (const httpRoute of added) this.stage.node.addDependency(httpRoute);
+      }
     }
   }
 }

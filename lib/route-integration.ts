@@ -13,21 +13,43 @@ import type { RouteSpec } from '../shared/routes.ts';
  */
 export class RouteIntegration extends HttpLambdaIntegration {
   readonly #target: IFunction;
-  readonly #route: RouteSpec;
+  readonly #method: RouteSpec['method'];
+  readonly #path: string;
   readonly #permissionId: string;
+  #permitted = false;
 
-  constructor(id: string, target: IFunction, route: RouteSpec) {
+  /**
+   * `paths`: the route's path, then its `alsoAt`. Each further path is a parent of the first (`/x`
+   * beside `/x/{proxy+}`), so one permission for the shortest path and what follows it (`/x*`)
+   * covers them all and nothing else the API routes to.
+   */
+  constructor(
+    id: string,
+    target: IFunction,
+    method: RouteSpec['method'],
+    paths: readonly [string, ...string[]],
+  ) {
     super(id, target);
     this.#target = target;
-    this.#route = route;
+    this.#method = method;
+    const [path, ...parents] = paths;
+    const outside = parents.filter((parent) => !path.startsWith(`${parent}/`));
+    if (outside.length > 0) {
+      throw new Error(`${method} ${path}: alsoAt ${outside.join(', ')} is not a parent of the route's path`);
+    }
+    const shortest = parents.reduce((a, b) => (b.length < a.length ? b : a), path);
+    this.#path = parents.length === 0 ? path : `${shortest}*`;
     this.#permissionId = `${id}-Permission`;
   }
 
   protected override completeBind(options: HttpRouteIntegrationBindOptions): void {
+    // CDK binds an integration once per route key it serves; its one permission covers them all.
+    if (this.#permitted) return;
+    this.#permitted = true;
     this.#target.addPermission(this.#permissionId, {
       scope: options.scope,
       principal: new ServicePrincipal('apigateway.amazonaws.com'),
-      sourceArn: options.route.httpApi.arnForExecuteApi(this.#route.method, this.#route.path),
+      sourceArn: options.route.httpApi.arnForExecuteApi(this.#method, this.#path),
     });
   }
 }

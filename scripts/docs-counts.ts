@@ -12,29 +12,42 @@ import { routeList } from '../shared/routes.ts';
  * policy is inline). test/infra/resource-budget.test.ts measures each term on synthesized templates,
  * and that the whole table's template holds exactly what the formula says.
  */
-export const STACK_RESOURCES = { fixed: 25, customDomain: 2, perRoute: 4, perProfile: 1 } as const;
+export const STACK_RESOURCES = {
+  fixed: 25,
+  customDomain: 2,
+  perRoute: 4,
+  perExtraPath: 1,
+  perProfile: 1,
+} as const;
+
+/** The paths a route answers besides its own (`alsoAt`): each is one more API route key. */
+export const extraPaths = (routes: readonly { alsoAt?: readonly string[] }[]): number =>
+  routes.reduce((sum, route) => sum + (route.alsoAt?.length ?? 0), 0);
 
 /** The service's size, counted from the route table. */
 function serviceCounts() {
   const routes = routeList.length;
   const profiles = new Set(routeList.map((route) => accessProfileKey(route.access))).size;
-  const { fixed, perRoute, perProfile } = STACK_RESOURCES;
+  const { fixed, perRoute, perExtraPath, perProfile } = STACK_RESOURCES;
+  const extra = extraPaths(routeList);
   return {
     routes,
     functions: routes,
+    extra,
     profiles,
-    resources: fixed + perRoute * routes + perProfile * profiles,
+    resources: fixed + perRoute * routes + perExtraPath * extra + perProfile * profiles,
   };
 }
 
 export function renderCounts(): string {
-  const { routes, functions, profiles, resources } = serviceCounts();
-  const { fixed, customDomain, perRoute, perProfile } = STACK_RESOURCES;
+  const { routes, functions, extra, profiles, resources } = serviceCounts();
+  const { fixed, customDomain, perRoute, perExtraPath, perProfile } = STACK_RESOURCES;
   return [
     `- **${routes} routes**, each its own Lambda function: **${functions} functions**.`,
     `- **${profiles} access profiles**: one IAM role each, shared by the functions whose routes declare the same access.`,
     `- **${resources} CloudFormation resources** without a custom domain (${resources + customDomain} with one): ` +
-      `${fixed} fixed, ${perRoute} per route (function, Lambda permission, integration, API route) and ` +
+      `${fixed} fixed, ${perRoute} per route (function, Lambda permission, integration, API route), ` +
+      `${perExtraPath} per further path a route answers (its API route; ${extra} today) and ` +
       `${perProfile} per access profile (its role), of the 500 CloudFormation allows in one stack.`,
   ].join('\n');
 }

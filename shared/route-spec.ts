@@ -160,6 +160,11 @@ interface RouteContract {
 export interface RouteSpec {
   readonly method: HttpMethod;
   readonly path: string;
+  /**
+   * More paths the same function answers, each its own API Gateway route key: a greedy
+   * `/x/{proxy+}` matches no request for `/x` itself, so a page served under `/x` names both.
+   */
+  readonly alsoAt?: readonly string[];
   /** Handler module, relative to the repository root; it exports `handler`. */
   readonly entry: string;
   /**

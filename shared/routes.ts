@@ -10,6 +10,7 @@ import { apiKeyRoutes } from './route-table/api-keys.ts';
 import { applicationRoutes } from './route-table/applications.ts';
 import { auditRoutes } from './route-table/audit.ts';
 import { configurationRoutes } from './route-table/configuration.ts';
+import { dashboardRoutes } from './route-table/dashboard.ts';
 import { impersonationRoutes } from './route-table/impersonation.ts';
 import { mcpRoutes } from './route-table/mcp.ts';
 import { oauthAuthorizeRoutes } from './route-table/oauth-authorize.ts';
@@ -56,6 +57,7 @@ export const routes = {
   ...oauthAuthorizeRoutes,
   ...recentAccountRoutes,
   ...socialRoutes,
+  ...dashboardRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

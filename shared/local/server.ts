@@ -51,7 +51,7 @@ function compile(path: string): { pattern: RegExp; params: string[] } {
  * serves a few routes (a test file) never loads the others.
  */
 function loadRoutes(): CompiledRoute[] {
-  return routeList.map((route) => {
+  return routeList.flatMap((route) => {
     let loaded: Promise<Handler> | undefined;
     const handler = () => {
       loaded ??= import(pathToFileURL(join(repoRoot, route.entry)).href).then(
@@ -59,7 +59,8 @@ function loadRoutes(): CompiledRoute[] {
       );
       return loaded;
     };
-    return { route, ...compile(route.path), handler };
+    // One handler for every path the route answers (its `alsoAt` too), as one function is in the stack.
+    return [route.path, ...(route.alsoAt ?? [])].map((path) => ({ route, ...compile(path), handler }));
   });
 }
 

@@ -8,6 +8,7 @@ import { apiKeyRoutes } from '../route-table/api-keys.ts';
 import { applicationRoutes } from '../route-table/applications.ts';
 import { auditRoutes } from '../route-table/audit.ts';
 import { configurationRoutes } from '../route-table/configuration.ts';
+import { dashboardRoutes } from '../route-table/dashboard.ts';
 import { impersonationRoutes } from '../route-table/impersonation.ts';
 import { mcpRoutes } from '../route-table/mcp.ts';
 import { oauthAuthorizeRoutes } from '../route-table/oauth-authorize.ts';
@@ -133,5 +134,11 @@ export const routeAreas: readonly RouteArea[] = [
     description:
       "An application's end users signing in with Google, GitHub, Microsoft or OpenID Connect through the owner's OAuth client (docs/social-sign-in.md).",
     routes: socialRoutes,
+  },
+  {
+    tag: 'Dashboard',
+    description:
+      'The owner dashboard: a web console over this API, served by the service itself (docs/dashboard.md).',
+    routes: dashboardRoutes,
   },
 ];

@@ -139,14 +139,18 @@ function parametersOf(route: RouteSpec): Json[] {
     const object = openApiSchemaOf(schema, 'input');
     const properties = (object.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((object.required ?? []) as string[]);
-    return Object.entries(properties)
-      .filter(([name]) => !(where === 'header' && RESERVED_HEADERS.has(name)))
-      .map(([name, property]) => ({
-        name,
-        in: where,
-        required: where === 'path' || required.has(name),
-        schema: property,
-      }));
+    return (
+      Object.entries(properties)
+        .filter(([name]) => !(where === 'header' && RESERVED_HEADERS.has(name)))
+        // API Gateway's greedy `{name+}` spans segments, which no OpenAPI path parameter can (below).
+        .filter(([name]) => !(where === 'path' && route.path.includes(`{${name}+}`)))
+        .map(([name, property]) => ({
+          name,
+          in: where,
+          required: where === 'path' || required.has(name),
+          schema: property,
+        }))
+    );
   });
   // A template the contract does not validate is still a parameter. Not API Gateway's greedy
   // `{proxy+}` (the preflight's): it spans segments, which no OpenAPI path parameter can.

@@ -139,12 +139,21 @@ describe('HTTP API', () => {
     const sourceArn = permissions[0]!.Properties.SourceArn as { 'Fn::Join': [string, unknown[]] };
     const parts = sourceArn['Fn::Join'][1];
     expect(parts.at(-2)).toEqual({ Ref: apiId });
-    // Any stage (only `$default` exists), the route's own method and path.
-    expect(parts.at(-1)).toBe(`/*/${route.method}${route.path}`);
+    // Any stage (only `$default` exists), the route's own method and path; a route that also answers
+    // a parent path (`alsoAt`) is allowed that parent and what follows it.
+    const parent = route.alsoAt?.[0];
+    expect(parts.at(-1)).toBe(`/*/${route.method}${parent === undefined ? route.path : `${parent}*`}`);
   });
 
   it('has no route outside the route table', () => {
-    template.resourceCountIs('AWS::ApiGatewayV2::Route', routeList.length);
+    const routeKeys = Object.values(resources)
+      .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
+      .map((r) => r.Properties.RouteKey as string);
+    expect(routeKeys.sort()).toEqual(
+      routeList
+        .flatMap((route) => [route.path, ...(route.alsoAt ?? [])].map((path) => `${route.method} ${path}`))
+        .sort(),
+    );
   });
 
   it('throttles the default stage and writes JSON access logs', () => {

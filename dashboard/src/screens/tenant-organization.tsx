@@ -1,0 +1,6 @@
+import type { ScreenProps } from '../screens.ts';
+import { Page } from '../ui.tsx';
+
+export default function Screen(_props: ScreenProps) {
+  return <Page title="tenant-organization">Not built yet.</Page>;
+}

@@ -1,0 +1,294 @@
+/**
+ * The console's building blocks: a page with its one `main` and `h1`, the loading, empty and error
+ * states every list has, fields that show the API's own message beside them, and the confirmation
+ * every destructive action asks for.
+ */
+import type {
+  AnchorHTMLAttributes,
+  ComponentChildren,
+  InputHTMLAttributes,
+  LooseInputHTMLAttributes,
+  Ref,
+} from 'preact';
+import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
+import { ApiError } from './api.ts';
+import { isModifiedClick, navigate } from './router.ts';
+
+/** A link inside the console: followed without reloading the page, unless opened elsewhere. */
+export function Link(props: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {
+  const { href, onClick, ...rest } = props;
+  return (
+    <a
+      {...rest}
+      href={href}
+      onClick={(event) => {
+        if (onClick) (onClick as (event: MouseEvent) => void)(event);
+        if (event.defaultPrevented || isModifiedClick(event)) return;
+        event.preventDefault();
+        navigate(href);
+      }}
+    />
+  );
+}
+
+export interface Crumb {
+  readonly label: string;
+  readonly href: string;
+}
+
+/**
+ * A screen: breadcrumbs, the one `h1` (focused when the screen opens, so a screen reader announces
+ * it), and the screen's content, inside the page's `main` landmark.
+ */
+export function Page(props: {
+  title: string;
+  crumbs?: readonly Crumb[];
+  actions?: ComponentChildren;
+  children?: ComponentChildren;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${props.title} · Dashboard`;
+    heading.current?.focus({ preventScroll: true });
+  }, [props.title]);
+  return (
+    <main id="main">
+      {props.crumbs && props.crumbs.length > 0 && (
+        <nav aria-label="Breadcrumb" class="crumbs">
+          <ol>
+            {props.crumbs.map((crumb) => (
+              <li key={crumb.href}>
+                <Link href={crumb.href}>{crumb.label}</Link>
+              </li>
+            ))}
+          </ol>
+        </nav>
+      )}
+      <div class="page-head">
+        <h1 tabIndex={-1} ref={heading}>
+          {props.title}
+        </h1>
+        {props.actions && <div class="page-actions">{props.actions}</div>}
+      </div>
+      {props.children}
+    </main>
+  );
+}
+
+/** An error as the API gave it: its message, and its code for a support request. */
+export function ErrorNote(props: { error: unknown; onRetry?: () => void }) {
+  const error = props.error;
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof ApiError ? error.code : undefined;
+  return (
+    <div role="alert" class="error-note">
+      <p>
+        {message}
+        {code && <span class="code"> ({code})</span>}
+      </p>
+      {props.onRetry && (
+        <button type="button" class="secondary" onClick={props.onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+export type Loaded<T> =
+  | { readonly state: 'loading'; readonly reload: () => void }
+  | { readonly state: 'error'; readonly error: unknown; readonly reload: () => void }
+  | { readonly state: 'ready'; readonly data: T; readonly reload: () => void };
+
+/** Loads `load()` now and whenever `keys` change; `reload` loads it again. */
+export function useLoad<T>(load: () => Promise<T>, keys: readonly unknown[]): Loaded<T> {
+  const [state, setState] = useState<
+    { state: 'loading' } | { state: 'error'; error: unknown } | { state: 'ready'; data: T }
+  >({
+    state: 'loading',
+  });
+  const [round, setRound] = useState(0);
+  const reload = useCallback(() => setRound((n) => n + 1), []);
+  useEffect(() => {
+    let live = true;
+    setState((previous) => (previous.state === 'ready' ? previous : { state: 'loading' }));
+    load().then(
+      (data) => live && setState({ state: 'ready', data }),
+      (error: unknown) => live && setState({ state: 'error', error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...keys, round]);
+  return { ...state, reload } as Loaded<T>;
+}
+
+/** The loading and error states of `loaded`, else `children` with its data. */
+export function Show<T>(props: {
+  loaded: Loaded<T>;
+  what: string;
+  /** The states stand for a whole screen: each in a page of its own, with its `main` and `h1`. */
+  page?: boolean;
+  children: (data: T) => ComponentChildren;
+}) {
+  const { loaded } = props;
+  const wrap = (title: string, content: ComponentChildren) =>
+    props.page ? <Page title={title}>{content}</Page> : content;
+  if (loaded.state === 'loading') {
+    return wrap(
+      'Loading…',
+      <p role="status" class="muted">
+        Loading {props.what}…
+      </p>,
+    );
+  }
+  if (loaded.state === 'error') {
+    return wrap(`Could not load ${props.what}`, <ErrorNote error={loaded.error} onRetry={loaded.reload} />);
+  }
+  return <>{props.children(loaded.data)}</>;
+}
+
+/** What an empty list shows. */
+export const Empty = (props: { children: ComponentChildren }) => <p class="empty">{props.children}</p>;
+
+/** The messages of `error`'s `details.issues` for the body field `field` (a dotted path). */
+export function issuesFor(error: unknown, field: string): string[] {
+  if (!(error instanceof ApiError)) return [];
+  return error.issues.filter((issue) => issue.path.join('.') === field).map((issue) => issue.message);
+}
+
+/** Whether any issue of `error` names one of `fields`: the form shows those beside the field, not above. */
+const namesField = (error: unknown, fields: readonly string[]): boolean =>
+  error instanceof ApiError &&
+  error.issues.length > 0 &&
+  error.issues.every((issue) => fields.includes(issue.path.join('.')));
+
+/**
+ * A form that calls the API: it disables itself while the call runs, and shows the API's error
+ * above the fields unless every issue of it belongs to a field (`fields`), which shows it beside.
+ */
+export function useSubmit<T>(
+  action: () => Promise<T>,
+  options: { fields?: readonly string[]; onDone?: (result: T) => void } = {},
+) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const submit = async (event?: Event) => {
+    event?.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const result = await action();
+      options.onDone?.(result);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const formError = error !== undefined && !namesField(error, options.fields ?? []) ? error : undefined;
+  return { busy, error, formError, submit, clear: () => setError(undefined) };
+}
+
+/** A labelled input with its hint and the API's messages for it. */
+export function Field(
+  props: {
+    label: string;
+    error?: unknown;
+    /** The body field the API names in `details.issues` (dotted path). */
+    field?: string;
+    hint?: ComponentChildren;
+    ref?: Ref<HTMLInputElement>;
+  } & Omit<LooseInputHTMLAttributes<HTMLInputElement>, 'label'>,
+) {
+  const { label, error, field, hint, ...input } = props;
+  const id = useId();
+  const messages = field ? issuesFor(error, field) : [];
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = messages.length ? `${id}-error` : undefined;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        // The loose attributes allow any `type`; the strict ones tie `role` to it, which no field sets.
+        {...(input as InputHTMLAttributes<HTMLInputElement>)}
+        aria-invalid={messages.length ? true : undefined}
+        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
+      />
+      {hint && (
+        <p id={hintId} class="hint">
+          {hint}
+        </p>
+      )}
+      {errorId && (
+        <p id={errorId} class="field-error">
+          {messages.join(' ')}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A destructive action asks first: a dialog that says what will be lost and, for what cannot be
+ * undone at scale (an organization, an application, a user), wants its name typed.
+ */
+export function Confirm(props: {
+  title: string;
+  /** What is lost. */
+  children: ComponentChildren;
+  /** The name to type; absent: a plain confirmation. */
+  typeToConfirm?: string;
+  confirmLabel: string;
+  onConfirm: () => Promise<unknown>;
+  onCancel: () => void;
+}) {
+  const [typed, setTyped] = useState('');
+  const dialog = useRef<HTMLDialogElement>(null);
+  const { busy, formError, submit } = useSubmit(props.onConfirm);
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+  const ready = props.typeToConfirm === undefined || typed === props.typeToConfirm;
+  return (
+    <dialog ref={dialog} aria-labelledby="confirm-title" onCancel={props.onCancel} class="confirm">
+      <form onSubmit={submit}>
+        <h2 id="confirm-title">{props.title}</h2>
+        <div>{props.children}</div>
+        {props.typeToConfirm !== undefined && (
+          <Field
+            label={`Type ${props.typeToConfirm} to confirm`}
+            value={typed}
+            autoComplete="off"
+            onInput={(event) => setTyped((event.target as HTMLInputElement).value)}
+          />
+        )}
+        {formError !== undefined && <ErrorNote error={formError} />}
+        <div class="buttons">
+          <button type="submit" class="danger" disabled={!ready || busy}>
+            {props.confirmLabel}
+          </button>
+          <button type="button" class="secondary" onClick={props.onCancel}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
+
+/** A date and time in the reader's locale; `—` for none. */
+export const when = (iso: string | null | undefined): string =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+
+/** A short status line for a change that worked (`role="status"`, announced once). */
+export function Done(props: { children: ComponentChildren }) {
+  return (
+    <p role="status" class="done">
+      {props.children}
+    </p>
+  );
+}

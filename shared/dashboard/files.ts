@@ -1,0 +1,130 @@
+/**
+ * The owner dashboard's files (docs/dashboard.md, "How it is served"): the page at `/dashboard` and
+ * under it (the console routes in the browser, so every path it does not know as a file is the page),
+ * and its hashed scripts and style sheets under `/dashboard/assets/`. The files are built by
+ * dashboard/build.ts into one JSON document that the route's bundle holds, so the function reads no
+ * disk and no table.
+ */
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+
+/** One built file: its media type and its text. */
+export interface DashboardFile {
+  readonly type: string;
+  readonly body: string;
+}
+
+/** What dashboard/build.ts writes: the page, and every asset by its file name. */
+export interface DashboardFiles {
+  readonly index: string;
+  readonly assets: Readonly<Record<string, DashboardFile>>;
+}
+
+/** Where the assets are served: their names carry a hash of their bytes, so they never change. */
+export const ASSET_PREFIX = '/dashboard/assets/';
+
+/**
+ * The page's Content Security Policy: its own scripts, styles and API only, no inline script or
+ * `eval`, and images from the service and any https origin (application logos, profile photos).
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' https: data:",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const PAGE_TYPE = 'text/html; charset=utf-8';
+
+export interface ServedFile {
+  readonly status: 200 | 304 | 404;
+  readonly contentType: string;
+  readonly bytes: Buffer;
+  readonly headers: Record<string, string>;
+}
+
+interface Prepared {
+  readonly type: string;
+  readonly plain: Buffer;
+  readonly gzip: Buffer;
+  readonly etag: string;
+}
+
+/** Smaller than this, compressing gains less than its header costs. */
+const GZIP_FROM_BYTES = 1024;
+
+const prepare = (type: string, body: string): Prepared => {
+  const plain = Buffer.from(body, 'utf8');
+  return {
+    type,
+    plain,
+    gzip: plain.length >= GZIP_FROM_BYTES ? gzipSync(plain, { level: 9 }) : plain,
+    etag: `"${createHash('sha256').update(plain).digest('base64url').slice(0, 22)}"`,
+  };
+};
+
+/** Whether the request's `Accept-Encoding` takes gzip (RFC 9110 §12.5.3; `q=0` refuses it). */
+function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const [coding = '', ...params] = part.trim().toLowerCase().split(';');
+    if (coding.trim() !== 'gzip' && coding.trim() !== '*') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/** Whether `If-None-Match` names `etag` (RFC 9110 §13.1.2: a list, `*`, weak or strong). */
+const matches = (ifNoneMatch: string | undefined, etag: string): boolean =>
+  ifNoneMatch?.split(',').some((tag) => {
+    const value = tag.trim();
+    return value === '*' || value === etag || value === `W/${etag}`;
+  }) === true;
+
+/**
+ * Serves the built files. The page is never cached without asking again (`no-cache`, with an ETag
+ * so asking costs a 304); an asset is cached for a year, since a new build names new files; a
+ * path under the assets that names no file is a real 404, so a stale page never runs a wrong script.
+ */
+export function dashboardServer(files: DashboardFiles) {
+  const page = prepare(PAGE_TYPE, files.index);
+  const assets = new Map(
+    Object.entries(files.assets).map(([name, file]) => [name, prepare(file.type, file.body)]),
+  );
+
+  return (path: string, request: { acceptEncoding?: string; ifNoneMatch?: string }): ServedFile => {
+    const isAsset = path.startsWith(ASSET_PREFIX);
+    const file = isAsset ? assets.get(path.slice(ASSET_PREFIX.length)) : page;
+    if (!file) {
+      return {
+        status: 404,
+        contentType: 'text/plain; charset=utf-8',
+        bytes: Buffer.from('Not found\n'),
+        headers: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+      };
+    }
+    const gzip = acceptsGzip(request.acceptEncoding) && file.gzip !== file.plain;
+    const headers: Record<string, string> = {
+      etag: file.etag,
+      vary: 'accept-encoding',
+      'cache-control': isAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'x-content-type-options': 'nosniff',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+      ...(isAsset
+        ? {}
+        : {
+            'content-security-policy': DASHBOARD_CSP,
+            'x-frame-options': 'DENY',
+            'referrer-policy': 'same-origin',
+          }),
+    };
+    if (matches(request.ifNoneMatch, file.etag)) {
+      return { status: 304, contentType: file.type, bytes: Buffer.alloc(0), headers };
+    }
+    return { status: 200, contentType: file.type, bytes: gzip ? file.gzip : file.plain, headers };
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * The owner dashboard (docs/dashboard.md): one function serves the console's page and its files.
+ * Spread into the one table (shared/routes.ts).
+ */
+import * as z from 'zod/mini';
+import type { RouteSpec } from '../route-spec.ts';
+
+/** What the page is answered as; the browser reads the assets' types from `content-type`. */
+const DashboardFile = { raw: 'text/html, text/javascript, text/css' };
+
+export const dashboardRoutes = {
+  dashboard: {
+    method: 'GET',
+    path: '/dashboard/{proxy+}',
+    alsoAt: ['/dashboard'],
+    entry: 'functions/dashboard/serve.ts',
+    description:
+      'Serve the owner dashboard, a web console over this API. `/dashboard` and any path under it ' +
+      'answer the page (the console routes in the browser); `/dashboard/assets/<file>` answers a built ' +
+      'script or style sheet, cached for a year, and 404 for a file no build made (docs/dashboard.md).',
+    errorStyle: 'app',
+    auth: 'none',
+    // Nothing in AWS: the files are in the bundle.
+    access: {},
+    contract: {
+      params: z.object({ proxy: z.optional(z.string().check(z.maxLength(200))) }),
+      headers: z.object({
+        'accept-encoding': z.optional(z.string()),
+        'if-none-match': z.optional(z.string()),
+      }),
+      responses: { 200: DashboardFile, 304: DashboardFile, 404: { raw: 'text/plain' } },
+      errors: [],
+    },
+  },
+} as const satisfies Record<string, RouteSpec>;
