@@ -75,6 +75,7 @@ try {
       `  ${config.SERVICE_NAME} is running locally`,
       '',
       `  Service     ${server.url}/`,
+      `  Dashboard   ${server.url}/dashboard`,
       `  Status      ${server.url}/status`,
       `  JWKS        ${server.url}/.well-known/jwks.json`,
       `  Inbox       ${ses.inbox}   (every email the service sends; JSON at ${ses.endpoint}/store)`,

@@ -52,8 +52,14 @@ const page = (script: string, styles: readonly string[]) =>
     '',
   ].join('\n');
 
+/** A build: the files, and every module they were built from (repository-relative paths). */
+export interface DashboardBuild {
+  readonly files: DashboardFiles;
+  readonly inputs: readonly string[];
+}
+
 /** Builds every file in memory. */
-export async function buildDashboard(options: { minify?: boolean } = {}): Promise<DashboardFiles> {
+export async function buildDashboard(options: { minify?: boolean } = {}): Promise<DashboardBuild> {
   const result = await build({
     entryPoints: { app: join(here, 'src', 'main.tsx') },
     bundle: true,
@@ -68,6 +74,8 @@ export async function buildDashboard(options: { minify?: boolean } = {}): Promis
     chunkNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
     outdir: join(here, 'out'),
+    // Metafile paths relative to the repository, whatever the caller's working directory.
+    absWorkingDir: join(here, '..'),
     write: false,
     metafile: true,
     legalComments: 'none',
@@ -89,12 +97,15 @@ export async function buildDashboard(options: { minify?: boolean } = {}): Promis
   if (!entry) throw new Error('The dashboard build made no entry script');
   const [entryPath, output] = entry;
   const styles = output.cssBundle ? [ASSET_PREFIX + basename(output.cssBundle)] : [];
-  return { index: page(ASSET_PREFIX + basename(entryPath), styles), assets };
+  return {
+    files: { index: page(ASSET_PREFIX + basename(entryPath), styles), assets },
+    inputs: Object.keys(result.metafile.inputs),
+  };
 }
 
 /** Builds and writes dashboard/dist/files.json. */
 export async function writeDashboard(): Promise<DashboardFiles> {
-  const files = await buildDashboard();
+  const { files } = await buildDashboard();
   await mkdir(dirname(BUILT_FILES), { recursive: true });
   await writeFile(BUILT_FILES, `${JSON.stringify(files)}\n`);
   return files;

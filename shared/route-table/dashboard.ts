@@ -23,7 +23,7 @@ export const dashboardRoutes = {
     // Nothing in AWS: the files are in the bundle.
     access: {},
     contract: {
-      params: z.object({ proxy: z.optional(z.string().check(z.maxLength(200))) }),
+      params: z.object({ proxy: z.optional(z.string()) }),
       headers: z.object({
         'accept-encoding': z.optional(z.string()),
         'if-none-match': z.optional(z.string()),
