@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bundlesBenchmark } from './bundles.ts';
 import { callsBenchmark } from './calls.ts';
+import { dashboardBenchmark } from './dashboard.ts';
 import { limitsBenchmark } from './limits.ts';
 import { sdkBenchmark } from './sdk.ts';
 import type { BenchContext, Benchmark } from './types.ts';
@@ -14,6 +15,7 @@ import { verifierBenchmark } from './verifier.ts';
 const benchmarks: readonly Benchmark[] = [
   bundlesBenchmark,
   callsBenchmark,
+  dashboardBenchmark,
   limitsBenchmark,
   sdkBenchmark,
   verifierBenchmark,
