@@ -21,7 +21,12 @@ const profileOf = (route: Route) => code(accessProfileKey(route.access) || 'none
 export function renderRouteTable(): string {
   return table(
     ['Method', 'Path', 'Auth', 'Access profile'],
-    routeList.map((route) => [route.method, code(route.path), code(route.auth), profileOf(route)]),
+    routeList.map((route) => [
+      route.method,
+      [route.path, ...(route.alsoAt ?? [])].map(code).join(', '),
+      code(route.auth),
+      profileOf(route),
+    ]),
   );
 }
 

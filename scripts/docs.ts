@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { budgetTable } from '../fixtures/call-budgets/render.ts';
 import { renderCounts } from './docs-counts.ts';
+import { renderDashboardScreens } from './docs-dashboard.ts';
 import { renderContextKeys } from './docs-inputs.ts';
 import { renderLimits, renderRateLimits } from './docs-limits.ts';
 import { renderAuditTable, renderPermissionTable } from './docs-permissions.ts';
@@ -18,7 +19,7 @@ export interface Region {
   readonly file: string;
   /** The marker name: `<!-- region:start -->` … `<!-- region:end -->`. */
   readonly region: string;
-  /** The region's text, from the code alone (no clock, no file system). */
+  /** The region's text, from the code alone (no clock; the dashboard's sources are read as text). */
   readonly render: () => string;
 }
 
@@ -47,6 +48,7 @@ export const regions: readonly Region[] = [
     render: budgetTable('calls-authorize'),
   },
   { file: 'docs/mcp.md', region: 'tool-calls', render: budgetTable('calls-mcp') },
+  { file: 'docs/dashboard.md', region: 'dashboard-screens', render: renderDashboardScreens },
 ];
 
 /** The command that rewrites every region; stale-region messages name it. */
