@@ -90,12 +90,10 @@ interface AxeViolation {
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   axe ??= axeSource();
   await page.evaluate(axe);
-  const violations = (await page.evaluate(async () => {
-    const result = await (
-      window as unknown as { axe: { run: (context: Document) => Promise<{ violations: unknown[] }> } }
-    ).axe.run(document);
-    return result.violations;
-  })) as AxeViolation[];
+  // A string runs in the page (this file is compiled without the DOM's types).
+  const violations = (await page.evaluate(
+    'axe.run(document).then((result) => result.violations)',
+  )) as AxeViolation[];
   const serious = violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map(
@@ -105,4 +103,16 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   expect(serious, `axe on ${screen}`).toEqual([]);
   expect(await page.locator('main').count(), `main landmarks on ${screen}`).toBe(1);
   expect(await page.locator('h1').count(), `h1 on ${screen}`).toBe(1);
+}
+
+/** The screen fits 375 px wide: nothing scrolls sideways. The viewport is put back after. */
+export async function expectNarrowFit(page: Page, screen: string): Promise<void> {
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 800 });
+  try {
+    const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+    expect(width, `${screen} at 375 px`).toBeLessThanOrEqual(375);
+  } finally {
+    if (before) await page.setViewportSize(before);
+  }
 }
