@@ -5,8 +5,8 @@
 import * as z from 'zod/mini';
 import type { RouteSpec } from '../route-spec.ts';
 
-/** What the page is answered as; the browser reads the assets' types from `content-type`. */
-const DashboardFile = { raw: 'text/html, text/javascript, text/css' };
+/** The page (`text/html`), a script (`text/javascript`) or a style sheet (`text/css`). */
+const DashboardFile = { raw: 'text/*' };
 
 export const dashboardRoutes = {
   dashboard: {

@@ -93,6 +93,7 @@ export async function signInSessionAndManagementPaths({
   await app.request('GET', '/status');
   await app.request('GET', '/.well-known/jwks.json');
   await app.request('GET', '/openapi.json');
+  await app.request('GET', '/dashboard');
   await app.request('GET', '/.well-known/oauth-authorization-server');
   await app.request('GET', '/.well-known/oauth-protected-resource');
   await app.request('OPTIONS', '/auth/session', { headers: { origin: 'https://app.doorcode.test' } });

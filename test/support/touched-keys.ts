@@ -107,7 +107,9 @@ export function routeOf(method: string, target: string): RouteId | undefined {
   const path = target.split('?')[0]!;
   const match = (pattern: string) =>
     new RegExp(`^${pattern.replace(/\{[^}]+\+\}/g, '.+').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path);
-  const candidates = routeList.filter((route) => route.method === method && match(route.path));
+  const candidates = routeList.filter(
+    (route) => route.method === method && [route.path, ...(route.alsoAt ?? [])].some(match),
+  );
   // A literal segment wins over a parameter (`/application/by-api-key` over `/application/{id}`).
   candidates.sort((a, b) => (b.path.match(/\{/g)?.length ?? 0) - (a.path.match(/\{/g)?.length ?? 0));
   return candidates.at(-1)?.id;
