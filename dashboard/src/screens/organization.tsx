@@ -1,6 +1,268 @@
+/**
+ * One organization, tab "Applications" (docs/api.md "Organizations" and "Applications"): its plan and
+ * usage, its applications (paged), creating one within the plan's cap (PLAN_LIMIT_REACHED), renaming
+ * the organization (managers) and deleting it once it holds no application (owner, ORGANIZATION_NOT_EMPTY).
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { call } from '../api.ts';
+import { OrganizationFrame } from '../frames.tsx';
+import { can } from '../permissions.ts';
+import { href, navigate } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Page } from '../ui.tsx';
+import { Confirm, Empty, ErrorNote, Field, Link, Show, useLoad, useSubmit, when } from '../ui.tsx';
+import {
+  applicationUsage,
+  CapWarning,
+  fieldIssues,
+  type Organization,
+  Pager,
+  roleLabel,
+  Section,
+  useDone,
+} from './organizations-parts.tsx';
 
-export default function Screen(_props: ScreenProps) {
-  return <Page title="organization">Not built yet.</Page>;
+const PAGE_SIZE = 20;
+
+export default function OrganizationScreen(props: ScreenProps) {
+  const organizationId = props.params.organizationId ?? '';
+  const done = useDone();
+  // application.tsx sends here the name of the application it deleted.
+  const deleted = props.query.get('deleted');
+  useEffect(() => {
+    if (!deleted) return;
+    done.say(`Application ${deleted} deleted.`);
+    navigate(href('organizations', organizationId), { replace: true });
+  }, [deleted]);
+  return (
+    <OrganizationFrame organizationId={organizationId} tab="Applications">
+      {(organization, reload) => (
+        <>
+          {done.line}
+          <Plan organization={organization} />
+          <Applications
+            organization={organization}
+            onCreated={(name) => {
+              done.say(`Application ${name} created.`);
+              reload();
+            }}
+          />
+          {can(organization.role, 'organizations.update') && (
+            <Rename
+              organization={organization}
+              onRenamed={(name) => {
+                done.say(`Organization renamed to ${name}.`);
+                reload();
+              }}
+            />
+          )}
+          {can(organization.role, 'organizations.delete') && (
+            <DeleteOrganization organization={organization} />
+          )}
+        </>
+      )}
+    </OrganizationFrame>
+  );
+}
+
+function Plan(props: { organization: Organization }) {
+  const { organization } = props;
+  return (
+    <Section title="Plan and usage">
+      <dl class="facts">
+        <dt>Plan</dt>
+        <dd>{organization.plan.name}</dd>
+        <dt>Applications</dt>
+        <dd>{applicationUsage(organization)}</dd>
+        <dt>Members</dt>
+        <dd>{organization.usage.members}</dd>
+        <dt>Your role</dt>
+        <dd>{roleLabel[organization.role]}</dd>
+        <dt>Created</dt>
+        <dd>{when(organization.createdAt)}</dd>
+      </dl>
+      <CapWarning organization={organization} />
+    </Section>
+  );
+}
+
+function Applications(props: { organization: Organization; onCreated: (name: string) => void }) {
+  const { organization } = props;
+  const [offset, setOffset] = useState(0);
+  const [creating, setCreating] = useState(false);
+  const applications = useLoad(
+    () =>
+      call('listApplications', {
+        params: { organizationId: organization.id },
+        query: { limit: String(PAGE_SIZE), offset: String(offset) },
+      }),
+    [organization.id, offset],
+  );
+  const mayCreate = can(organization.role, 'applications.create');
+  return (
+    <Section
+      title="Applications"
+      actions={
+        mayCreate &&
+        !creating && (
+          <button type="button" onClick={() => setCreating(true)}>
+            New application
+          </button>
+        )
+      }
+    >
+      {creating && (
+        <NewApplication
+          organizationId={organization.id}
+          onCancel={() => setCreating(false)}
+          onCreated={(name) => {
+            setCreating(false);
+            applications.reload();
+            props.onCreated(name);
+          }}
+        />
+      )}
+      <Show loaded={applications} what="the applications">
+        {(list) => (
+          <>
+            {list.items.length === 0 ? (
+              <Empty>This organization has no application yet.</Empty>
+            ) : (
+              <div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Id</th>
+                      <th scope="col">Created</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.items.map((application) => (
+                      <tr key={application.id}>
+                        <td>
+                          <Link href={href('applications', application.id)}>{application.name}</Link>
+                        </td>
+                        <td>
+                          <code>{application.id}</code>
+                        </td>
+                        <td>{when(application.createdAt)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+            <Pager page={list.page} count={list.items.length} what="applications" onOffset={setOffset} />
+          </>
+        )}
+      </Show>
+    </Section>
+  );
+}
+
+function NewApplication(props: {
+  organizationId: string;
+  onCancel: () => void;
+  onCreated: (name: string) => void;
+}) {
+  const [name, setName] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  const create = useSubmit(
+    () =>
+      fieldIssues(
+        call('createApplication', { params: { organizationId: props.organizationId }, body: { name } }),
+      ),
+    { fields: ['name'], onDone: (application) => props.onCreated(application.name) },
+  );
+  return (
+    <form onSubmit={create.submit} noValidate aria-labelledby="new-application">
+      <h3 id="new-application">New application</h3>
+      <Field
+        label="Name"
+        name="name"
+        required
+        ref={input}
+        value={name}
+        error={create.error}
+        field="name"
+        hint="Shown in sign-in emails and pages; it may not look like a web address."
+        onInput={(event) => setName((event.target as HTMLInputElement).value)}
+      />
+      {create.formError !== undefined && <ErrorNote error={create.formError} />}
+      <div class="buttons">
+        <button type="submit" disabled={create.busy}>
+          Create
+        </button>
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Rename(props: { organization: Organization; onRenamed: (name: string) => void }) {
+  const [name, setName] = useState(props.organization.name);
+  const rename = useSubmit(
+    () =>
+      fieldIssues(
+        call('updateOrganization', { params: { organizationId: props.organization.id }, body: { name } }),
+      ),
+    { fields: ['name'], onDone: (organization) => props.onRenamed(organization.name) },
+  );
+  return (
+    <Section title="Rename">
+      <form onSubmit={rename.submit} noValidate>
+        <Field
+          // Not "Name": the New application form's input is the one labelled so (docs/dashboard.md).
+          label="Rename to"
+          name="name"
+          autoComplete="organization"
+          required
+          value={name}
+          error={rename.error}
+          field="name"
+          onInput={(event) => setName((event.target as HTMLInputElement).value)}
+        />
+        {rename.formError !== undefined && <ErrorNote error={rename.formError} />}
+        <button type="submit" disabled={rename.busy}>
+          Rename organization
+        </button>
+      </form>
+    </Section>
+  );
+}
+
+function DeleteOrganization(props: { organization: Organization }) {
+  const { organization } = props;
+  const [asking, setAsking] = useState(false);
+  return (
+    <Section title="Delete this organization">
+      <p>
+        Deleting it ends every membership and pending invitation. Only an organization without applications
+        can be deleted{organization.usage.applications > 0 ? ': delete its applications first.' : '.'}
+      </p>
+      <button type="button" class="danger" onClick={() => setAsking(true)}>
+        Delete organization
+      </button>
+      {asking && (
+        <Confirm
+          title={`Delete ${organization.name}?`}
+          typeToConfirm={organization.name}
+          confirmLabel="Delete organization"
+          onCancel={() => setAsking(false)}
+          onConfirm={async () => {
+            await call('deleteOrganization', { params: { organizationId: organization.id } });
+            navigate(`${href('organizations')}?deleted=${encodeURIComponent(organization.name)}`);
+          }}
+        >
+          <p>
+            Its members lose access and its pending invitations stop working. This cannot be undone. It is
+            refused while the organization holds an application.
+          </p>
+        </Confirm>
+      )}
+    </Section>
+  );
 }

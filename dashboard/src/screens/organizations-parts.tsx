@@ -1,0 +1,163 @@
+/**
+ * Pieces the organization, member, application and key screens share: a plan's usage in words, a
+ * card with its heading, a labelled choice of role, a pager for the lists paged by `limit` and
+ * `offset` (docs/api.md "Management API"), and the short-lived "done" line after a change.
+ */
+import type { ComponentChildren } from 'preact';
+import { useId, useState } from 'preact/hooks';
+import { mayManageRank, ROLES } from '../../../shared/tenancy/permissions.ts';
+import { type Answer, ApiError } from '../api.ts';
+import type { Role } from '../permissions.ts';
+import { Done } from '../ui.tsx';
+
+export type Organization = Answer<'getOrganization'>;
+export type Page = Answer<'listApplications'>['page'];
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** "2 of 3 applications", or "2 applications (no limit)" for a plan without a cap (docs/api.md "Organizations", Plans). */
+export function applicationUsage(organization: Organization): string {
+  const { applications } = organization.usage;
+  const limit = organization.plan.applicationLimit;
+  return limit === null
+    ? `${plural(applications, 'application', 'applications')} (no limit)`
+    : `${applications} of ${plural(limit, 'application', 'applications')}`;
+}
+
+/** Whether the plan holds no more applications: a new one answers 403 PLAN_LIMIT_REACHED. */
+export const atApplicationCap = (organization: Organization): boolean =>
+  organization.plan.applicationLimit !== null &&
+  organization.usage.applications >= organization.plan.applicationLimit;
+
+/** Why a new application will be refused, for an organization at its plan's cap. */
+export function CapWarning(props: { organization: Organization }) {
+  const { plan } = props.organization;
+  if (!atApplicationCap(props.organization)) return null;
+  return (
+    <p class="warning">
+      This organization holds all {plan.applicationLimit} applications its {plan.name} plan allows: a new one
+      will be refused until one is deleted. Only the service's operator can change the plan.
+    </p>
+  );
+}
+
+export const roleLabel: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
+
+/** The roles `actor` may grant: at most its own (docs/api.md "Permission matrix"). */
+export const grantableRoles = (actor: Role): Role[] => ROLES.filter((role) => mayManageRank(actor, role));
+
+/** Whether `actor` may revoke a pending invitation of `role`: one it could send (docs/api.md "Organizations"). */
+export const mayRevokeInvitation = (actor: Role, role: Role): boolean => mayManageRank(actor, role);
+
+/** A card of the screen with its `h2`. */
+export function Section(props: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
+  const id = useId();
+  return (
+    <section class="card" aria-labelledby={id}>
+      <div class="section-head">
+        <h2 id={id}>{props.title}</h2>
+        {props.actions}
+      </div>
+      {props.children}
+    </section>
+  );
+}
+
+/** A labelled `select` of roles. */
+export function RoleSelect(props: {
+  label: string;
+  roles: readonly Role[];
+  value: Role;
+  onChange: (role: Role) => void;
+  /** Visually hidden label (inside a table row, where the column header says it). */
+  hiddenLabel?: boolean;
+}) {
+  const id = useId();
+  return (
+    <span class="role-select">
+      <label for={id} class={props.hiddenLabel ? 'visually-hidden' : undefined}>
+        {props.label}
+      </label>
+      <select
+        id={id}
+        value={props.value}
+        onChange={(event) => {
+          const chosen = props.roles.find((role) => role === (event.target as HTMLSelectElement).value);
+          if (chosen) props.onChange(chosen);
+        }}
+      >
+        {props.roles.map((role) => (
+          <option key={role} value={role}>
+            {roleLabel[role]}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}
+
+/** Previous and next over a list paged by `limit` and `offset`; nothing when it all fits one page. */
+export function Pager(props: {
+  page: Page;
+  count: number;
+  what: string;
+  onOffset: (offset: number) => void;
+}) {
+  const { limit, offset, total, hasMore } = props.page;
+  const more = hasMore ?? (total !== null && offset + props.count < total);
+  if (offset === 0 && !more) return null;
+  const last = offset + props.count;
+  return (
+    <nav class="pager" aria-label={`Pages of ${props.what}`}>
+      <button
+        type="button"
+        class="secondary"
+        disabled={offset === 0}
+        onClick={() => props.onOffset(Math.max(0, offset - limit))}
+      >
+        Previous
+      </button>
+      <span>
+        {props.count === 0 ? 'None' : `${offset + 1}–${last}`}
+        {total !== null && ` of ${total}`}
+      </span>
+      <button type="button" class="secondary" disabled={!more} onClick={() => props.onOffset(offset + limit)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/** The line that says the last change worked; `say` sets it, a new change replaces it. */
+export function useDone() {
+  const [message, setMessage] = useState<ComponentChildren>(null);
+  return {
+    say: setMessage,
+    clear: () => setMessage(null),
+    line: message ? <Done>{message}</Done> : null,
+  };
+}
+
+const pathOf = (path: unknown): unknown => (typeof path === 'string' ? path.split('.') : path);
+
+/**
+ * The service names each refused field by a dotted string (`branding.primaryColor`: docs/api.md
+ * "Errors of `PUT` and `PATCH`", shared/validation.ts), while ui.tsx reads `path` as an array: this
+ * gives it the array, so the message shows beside its field instead of breaking the form.
+ */
+export async function fieldIssues<T>(answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (error) {
+    const issues = error instanceof ApiError ? error.details.issues : undefined;
+    if (!(error instanceof ApiError) || !Array.isArray(issues)) throw error;
+    throw new ApiError(error.status, error.code, error.message, {
+      ...error.details,
+      issues: issues.map((issue: unknown) =>
+        typeof issue === 'object' && issue !== null && 'path' in issue
+          ? { ...issue, path: pathOf(issue.path) }
+          : issue,
+      ),
+    });
+  }
+}
