@@ -12,7 +12,7 @@ export type RouteId = keyof Routes;
 type Contract<R extends RouteId> = Routes[R]['contract'];
 type Output<S> = S extends z.$ZodType ? z.output<S> : never;
 type Input<S> = S extends z.$ZodType ? z.input<S> : never;
-type SuccessStatus = 200 | 201;
+type SuccessStatus = 200 | 201 | 202;
 type Responses<R extends RouteId> = Contract<R>['responses'];
 /** The JSON answer of a route's success status. */
 export type Answer<R extends RouteId> = Output<Responses<R>[SuccessStatus & keyof Responses<R>]>;
@@ -29,11 +29,20 @@ export type CallOptions<R extends RouteId> = (Part<R, 'params'> extends z.$ZodTy
 
 declare const DASHBOARD_ROUTES: Record<RouteId, readonly [method: string, path: string]>;
 
-/** One issue of a refused body (`details.issues`, docs/api.md "Endpoints"): where, and why. */
+/**
+ * One issue of a refused request (`details.issues`, docs/api.md "Endpoints"): the dotted path of the
+ * value it is about (`oauth.resources.0`), and why.
+ */
 export interface Issue {
-  readonly path: ReadonlyArray<string | number>;
+  readonly path: string;
   readonly message: string;
 }
+
+const isIssue = (value: unknown): value is Issue =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { path?: unknown }).path === 'string' &&
+  typeof (value as { message?: unknown }).message === 'string';
 
 /** An answer other than success, with the error envelope's code, message and details. */
 export class ApiError extends Error {
@@ -49,7 +58,7 @@ export class ApiError extends Error {
   /** The body's issues (400 `VALIDATION_ERROR`), by the dotted path of their field. */
   get issues(): Issue[] {
     const issues = this.details.issues;
-    return Array.isArray(issues) ? (issues as Issue[]) : [];
+    return Array.isArray(issues) ? issues.filter(isIssue) : [];
   }
 }
 

@@ -154,14 +154,14 @@ export const Empty = (props: { children: ComponentChildren }) => <p class="empty
 /** The messages of `error`'s `details.issues` for the body field `field` (a dotted path). */
 export function issuesFor(error: unknown, field: string): string[] {
   if (!(error instanceof ApiError)) return [];
-  return error.issues.filter((issue) => issue.path.join('.') === field).map((issue) => issue.message);
+  return error.issues.filter((issue) => issue.path === field).map((issue) => issue.message);
 }
 
 /** Whether any issue of `error` names one of `fields`: the form shows those beside the field, not above. */
 const namesField = (error: unknown, fields: readonly string[]): boolean =>
   error instanceof ApiError &&
   error.issues.length > 0 &&
-  error.issues.every((issue) => fields.includes(issue.path.join('.')));
+  error.issues.every((issue) => fields.includes(issue.path));
 
 /**
  * A form that calls the API: it disables itself while the call runs, and shows the API's error

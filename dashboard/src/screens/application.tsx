@@ -10,7 +10,7 @@ import { can } from '../permissions.ts';
 import { href, navigate } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
 import { Confirm, ErrorNote, Field, Link, useSubmit, when } from '../ui.tsx';
-import { fieldIssues, type Organization, Section, useDone } from './organizations-parts.tsx';
+import { type Organization, Section, useDone } from './organizations-parts.tsx';
 
 export default function ApplicationScreen(props: ScreenProps) {
   const applicationId = props.params.applicationId ?? '';
@@ -90,12 +90,10 @@ function Settings(props: { application: Application; onSaved: () => void }) {
   const [backgroundColor, setBackgroundColor] = useState(application.branding.backgroundColor ?? '');
   const save = useSubmit(
     () =>
-      fieldIssues(
-        call('updateApplication', {
-          params: { applicationId: application.id },
-          body: settingsBody(name, logoUrl, primaryColor, backgroundColor),
-        }),
-      ),
+      call('updateApplication', {
+        params: { applicationId: application.id },
+        body: settingsBody(name, logoUrl, primaryColor, backgroundColor),
+      }),
     {
       fields: ['name', 'logoUrl', 'branding.primaryColor', 'branding.backgroundColor'],
       onDone: props.onSaved,

@@ -10,7 +10,7 @@ import { ApplicationFrame } from '../frames.tsx';
 import { can, type Role } from '../permissions.ts';
 import type { ScreenProps } from '../screens.ts';
 import { Confirm, Done, Empty, ErrorNote, Show, useLoad, useSubmit, when } from '../ui.tsx';
-import { fieldIssues, Section, useDone } from './organizations-parts.tsx';
+import { Section, useDone } from './organizations-parts.tsx';
 
 type ApiKey = Answer<'listApiKeys'>['items'][number];
 type NewKey = Answer<'createApiKey'>;
@@ -155,7 +155,7 @@ function NewKeyForm(props: {
   const create = useSubmit(
     () => {
       if (!type) return Promise.reject(new Error('Choose the type of the key: public or secret.'));
-      return fieldIssues(call('createApiKey', { body: { applicationId: props.applicationId, type } }));
+      return call('createApiKey', { body: { applicationId: props.applicationId, type } });
     },
     { onDone: props.onCreated },
   );

@@ -13,7 +13,6 @@ import type { ScreenProps } from '../screens.ts';
 import { useSession } from '../session.ts';
 import { Confirm, Empty, ErrorNote, Field, Show, useLoad, useSubmit, when } from '../ui.tsx';
 import {
-  fieldIssues,
   grantableRoles,
   mayRevokeInvitation,
   type Organization,
@@ -161,12 +160,10 @@ function MemberRow(props: {
   const [role, setRole] = useState<Role>(member.role);
   const change = useSubmit(
     () =>
-      fieldIssues(
-        call('updateMember', {
-          params: { organizationId: props.organizationId, userId: member.userId },
-          body: { role },
-        }),
-      ),
+      call('updateMember', {
+        params: { organizationId: props.organizationId, userId: member.userId },
+        body: { role },
+      }),
     {
       onDone: (changed) =>
         props.onChanged(`${changed.email} is now ${roleLabel[changed.role].toLowerCase()}.`),
@@ -221,10 +218,7 @@ function Invite(props: { organization: Organization; actor: Actor; onInvited: (e
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const invite = useSubmit(
-    () =>
-      fieldIssues(
-        call('addMember', { params: { organizationId: props.organization.id }, body: { email, role } }),
-      ),
+    () => call('addMember', { params: { organizationId: props.organization.id }, body: { email, role } }),
     {
       fields: ['email', 'role'],
       // The answer is a 202, which `Answer` does not type: the address sent names the invitee.

@@ -13,7 +13,6 @@ import { Confirm, Empty, ErrorNote, Field, Link, Show, useLoad, useSubmit, when 
 import {
   applicationUsage,
   CapWarning,
-  fieldIssues,
   type Organization,
   Pager,
   roleLabel,
@@ -169,10 +168,7 @@ function NewApplication(props: {
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
   const create = useSubmit(
-    () =>
-      fieldIssues(
-        call('createApplication', { params: { organizationId: props.organizationId }, body: { name } }),
-      ),
+    () => call('createApplication', { params: { organizationId: props.organizationId }, body: { name } }),
     { fields: ['name'], onDone: (application) => props.onCreated(application.name) },
   );
   return (
@@ -205,10 +201,7 @@ function NewApplication(props: {
 function Rename(props: { organization: Organization; onRenamed: (name: string) => void }) {
   const [name, setName] = useState(props.organization.name);
   const rename = useSubmit(
-    () =>
-      fieldIssues(
-        call('updateOrganization', { params: { organizationId: props.organization.id }, body: { name } }),
-      ),
+    () => call('updateOrganization', { params: { organizationId: props.organization.id }, body: { name } }),
     { fields: ['name'], onDone: (organization) => props.onRenamed(organization.name) },
   );
   return (

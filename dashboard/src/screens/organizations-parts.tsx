@@ -6,7 +6,7 @@
 import type { ComponentChildren } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { mayManageRank, ROLES } from '../../../shared/tenancy/permissions.ts';
-import { type Answer, ApiError } from '../api.ts';
+import type { Answer } from '../api.ts';
 import type { Role } from '../permissions.ts';
 import { Done } from '../ui.tsx';
 
@@ -136,28 +136,4 @@ export function useDone() {
     clear: () => setMessage(null),
     line: message ? <Done>{message}</Done> : null,
   };
-}
-
-const pathOf = (path: unknown): unknown => (typeof path === 'string' ? path.split('.') : path);
-
-/**
- * The service names each refused field by a dotted string (`branding.primaryColor`: docs/api.md
- * "Errors of `PUT` and `PATCH`", shared/validation.ts), while ui.tsx reads `path` as an array: this
- * gives it the array, so the message shows beside its field instead of breaking the form.
- */
-export async function fieldIssues<T>(answer: Promise<T>): Promise<T> {
-  try {
-    return await answer;
-  } catch (error) {
-    const issues = error instanceof ApiError ? error.details.issues : undefined;
-    if (!(error instanceof ApiError) || !Array.isArray(issues)) throw error;
-    throw new ApiError(error.status, error.code, error.message, {
-      ...error.details,
-      issues: issues.map((issue: unknown) =>
-        typeof issue === 'object' && issue !== null && 'path' in issue
-          ? { ...issue, path: pathOf(issue.path) }
-          : issue,
-      ),
-    });
-  }
 }

@@ -8,7 +8,7 @@ import { type Answer, call } from '../api.ts';
 import { href, navigate } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
 import { Confirm, Empty, ErrorNote, Field, Link, Page, Show, useLoad, useSubmit, when } from '../ui.tsx';
-import { applicationUsage, fieldIssues, roleLabel, Section, useDone } from './organizations-parts.tsx';
+import { applicationUsage, roleLabel, Section, useDone } from './organizations-parts.tsx';
 
 type Invitation = Answer<'listInvitations'>['items'][number];
 
@@ -84,7 +84,7 @@ export default function Organizations(props: ScreenProps) {
 
 function CreateOrganization(props: { onCreated: (name: string) => void }) {
   const [name, setName] = useState('');
-  const create = useSubmit(() => fieldIssues(call('createOrganization', { body: { name } })), {
+  const create = useSubmit(() => call('createOrganization', { body: { name } }), {
     fields: ['name'],
     onDone: (organization) => {
       setName('');
