@@ -1,6 +1,157 @@
+/**
+ * An application's end users (docs/api.md "Users"): the list by address, paged by `limit` and
+ * `offset`, or the users whose address or name starts with the search, each linking to its screen.
+ * The search and the page are in the URL, so back, forward and reload keep them.
+ */
+import { useState } from 'preact/hooks';
+import { type Answer, call } from '../api.ts';
+import { ApplicationFrame } from '../frames.tsx';
+import { href, navigate } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Page } from '../ui.tsx';
+import { Done, Empty, Field, Link, Show, useLoad, when } from '../ui.tsx';
+import { offsetOf, PAGE_SIZE, Pager, useImpersonationBanner, withQuery } from './users-parts.tsx';
 
-export default function Screen(_props: ScreenProps) {
-  return <Page title="users">Not built yet.</Page>;
+type User = Answer<'listUsers'>['items'][number];
+
+function UsersTable(props: { applicationId: string; users: readonly User[] }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Name</th>
+            <th scope="col">Status</th>
+            <th scope="col">Last sign-in</th>
+            <th scope="col">Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.users.map((user) => (
+            <tr key={user.id}>
+              <td>
+                <Link href={href('applications', props.applicationId, 'users', user.id)}>{user.email}</Link>
+              </td>
+              <td>{user.name ?? '—'}</td>
+              <td>{user.disabled ? 'Disabled' : 'Active'}</td>
+              <td>{when(user.lastSignInAt)}</td>
+              <td>{when(user.createdAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The search form: Search users, and Clear while a search shows. */
+function SearchForm(props: { q: string; error: unknown; onSearch: (q: string) => void }) {
+  const [typed, setTyped] = useState(props.q);
+  return (
+    <search>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          props.onSearch(typed.trim());
+        }}
+      >
+        <Field
+          label="Search users"
+          type="search"
+          value={typed}
+          maxLength={120}
+          autoComplete="off"
+          field="q"
+          error={props.error}
+          hint="The start of an address or of a name, in any letter case."
+          onInput={(event) => setTyped((event.target as HTMLInputElement).value)}
+        />
+        <div class="buttons">
+          <button type="submit">Search</button>
+          {props.q && (
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => {
+                setTyped('');
+                props.onSearch('');
+              }}
+            >
+              Clear search
+            </button>
+          )}
+        </div>
+      </form>
+    </search>
+  );
+}
+
+function UserList(props: { applicationId: string; q: string; offset: number }) {
+  const { applicationId, q, offset } = props;
+  const page = { limit: String(PAGE_SIZE), offset: String(offset) };
+  const loaded = useLoad(
+    () =>
+      q
+        ? call('searchUsers', { params: { applicationId }, query: { q, ...page } })
+        : call('listUsers', { params: { applicationId }, query: page }),
+    [applicationId, q, offset],
+  );
+  const base = href('applications', applicationId, 'users');
+  const to = (next: { q?: string; offset?: number }) => withQuery(base, { q: next.q, offset: next.offset });
+  return (
+    <>
+      <SearchForm
+        key={q}
+        q={q}
+        error={loaded.state === 'error' ? loaded.error : undefined}
+        onSearch={(next) => navigate(to({ q: next }))}
+      />
+      <h2>{q ? `Users whose address or name starts with “${q}”` : 'All users'}</h2>
+      <Show loaded={loaded} what={q ? 'the search' : 'the users'}>
+        {(list) => (
+          <>
+            {list.items.length === 0 ? (
+              <Empty>
+                {q
+                  ? `No user's address or name starts with “${q}”.`
+                  : 'No users yet: an address becomes a user at its first sign-in.'}
+              </Empty>
+            ) : (
+              <UsersTable applicationId={applicationId} users={list.items} />
+            )}
+            <Pager
+              page={list.page}
+              shown={list.items.length}
+              label="Pages of users"
+              to={(next) => to({ q, offset: next })}
+            />
+          </>
+        )}
+      </Show>
+    </>
+  );
+}
+
+export default function Users(props: ScreenProps) {
+  const applicationId = props.params.applicationId ?? '';
+  const q = props.query.get('q')?.trim() ?? '';
+  const impersonation = useImpersonationBanner();
+  return (
+    <>
+      {impersonation.banner}
+      <ApplicationFrame
+        key={impersonation.round}
+        applicationId={applicationId}
+        tab="Users"
+        title={(application) => `Users of ${application.name}`}
+      >
+        {() => (
+          <>
+            {impersonation.message && <Done>{impersonation.message}</Done>}
+            <UserList applicationId={applicationId} q={q} offset={offsetOf(props.query)} />
+          </>
+        )}
+      </ApplicationFrame>
+    </>
+  );
 }

@@ -1,0 +1,279 @@
+/**
+ * What the screens of an application's users, tenant organizations and configuration share: paging
+ * by `limit` and `offset` (docs/api.md "Users", "Tenant organizations"), a list of URLs typed one a
+ * line, and the impersonation the console holds while it lasts (docs/api.md "Impersonation").
+ */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useId, useState } from 'preact/hooks';
+import { type Answer, ApiError, call } from '../api.ts';
+import { navigate } from '../router.ts';
+import { ErrorNote, useSubmit } from '../ui.tsx';
+
+/** Rows per page of the paged lists (the API's default `limit`). */
+export const PAGE_SIZE = 20;
+
+/** The offset the URL's query names (`?offset=`), 0 when none or not a number. */
+export const offsetOf = (query: URLSearchParams): number => {
+  const offset = Number(query.get('offset') ?? 0);
+  return Number.isInteger(offset) && offset > 0 ? offset : 0;
+};
+
+/** `path` with `params` as its query; empty values are left out. */
+export const withQuery = (path: string, params: Record<string, string | number | undefined>): string => {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '' && value !== 0) search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+};
+
+type PageInfo = Answer<'listUsers'>['page'];
+
+/**
+ * Previous and Next of a paged list, with where the shown rows stand. `total` may be null (a search
+ * past what one answer reads, docs/api.md "Users"): `hasMore` alone then says whether more follow.
+ */
+export function Pager(props: {
+  page: PageInfo;
+  shown: number;
+  label: string;
+  to: (offset: number) => string;
+}) {
+  const { page, shown } = props;
+  if (page.offset === 0 && !page.hasMore) return null;
+  const first = shown === 0 ? page.offset : page.offset + 1;
+  const last = page.offset + shown;
+  return (
+    <nav class="pager" aria-label={props.label}>
+      <button
+        type="button"
+        class="secondary"
+        disabled={page.offset === 0}
+        onClick={() => navigate(props.to(Math.max(0, page.offset - page.limit)))}
+      >
+        Previous
+      </button>
+      <span class="muted">
+        {first}–{last}
+        {page.total === null ? '' : ` of ${page.total}`}
+      </span>
+      <button
+        type="button"
+        class="secondary"
+        disabled={!page.hasMore}
+        onClick={() => navigate(props.to(page.offset + page.limit))}
+      >
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/** The lines of a text area, trimmed, empty ones left out. */
+export const linesOf = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+
+/**
+ * The messages of `error`'s issues at `field` or one of its items (`field.2`), an item's prefixed
+ * with its line.
+ */
+function listIssues(error: unknown, field: string): string[] {
+  if (!(error instanceof ApiError)) return [];
+  return error.issues.flatMap((issue) => {
+    const { path } = issue;
+    if (path === field) return [issue.message];
+    const index = path.startsWith(`${field}.`) ? Number(path.slice(field.length + 1)) : Number.NaN;
+    return Number.isInteger(index) ? [`Line ${index + 1}: ${issue.message}`] : [];
+  });
+}
+
+/** The dotted paths a list field's issues may name: the list and each of its `max` items. */
+export const listPaths = (field: string, max: number): string[] => [
+  field,
+  ...Array.from({ length: max }, (_, index) => `${field}.${index}`),
+];
+
+/** A labelled text area of one value a line, with the API's messages for the list and its items. */
+export function ListField(props: {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  error: unknown;
+  field: string;
+  hint?: ComponentChildren;
+}) {
+  const id = useId();
+  const messages = listIssues(props.error, props.field);
+  const described = [props.hint ? `${id}-hint` : '', messages.length ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <textarea
+        id={id}
+        rows={3}
+        value={props.value}
+        spellcheck={false}
+        autoComplete="off"
+        aria-invalid={messages.length ? true : undefined}
+        aria-describedby={described || undefined}
+        onInput={(event) => props.onInput((event.target as HTMLTextAreaElement).value)}
+      />
+      {props.hint && (
+        <p id={`${id}-hint`} class="hint">
+          {props.hint}
+        </p>
+      )}
+      {messages.length > 0 && (
+        <p id={`${id}-error`} class="field-error">
+          {messages.join(' ')}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A refused form's error above its fields, with the issues no field of the form shows (so none is
+ * lost when the API names a key the form has no field for).
+ */
+export function FormError(props: { error: unknown; fields: readonly string[] }) {
+  if (props.error === undefined) return null;
+  const others =
+    props.error instanceof ApiError
+      ? props.error.issues.filter((issue) => !props.fields.includes(issue.path))
+      : [];
+  return (
+    <>
+      <ErrorNote error={props.error} />
+      {others.length > 0 && (
+        <ul class="field-error">
+          {others.map((issue) => (
+            <li key={issue.path}>
+              {issue.path ? <code>{issue.path}</code> : null}
+              {issue.path ? ': ' : ''}
+              {issue.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+type ImpersonationRecord = Answer<'startImpersonation'>['impersonation'];
+
+/** The impersonation this console started, while it lasts: its record and whom it acts as. */
+export interface Impersonating {
+  readonly record: ImpersonationRecord;
+  readonly email: string;
+}
+
+/**
+ * Held in memory only: the start's answer carries the impersonation's token, which the console
+ * drops (the service sets the impersonation cookie for its own origin, docs/api.md
+ * "Impersonation"), and keeps the record to show and to end it.
+ */
+let impersonating: Impersonating | null = null;
+const listeners = new Set<(value: Impersonating | null) => void>();
+
+export function setImpersonating(value: Impersonating | null): void {
+  impersonating = value;
+  for (const listener of listeners) listener(value);
+}
+
+/** The running impersonation; the component renders again when it starts or ends. */
+export function useImpersonating(): Impersonating | null {
+  const [value, setValue] = useState(impersonating);
+  useEffect(() => {
+    listeners.add(setValue);
+    setValue(impersonating);
+    return () => {
+      listeners.delete(setValue);
+    };
+  }, []);
+  return value;
+}
+
+/** Milliseconds as mm:ss. */
+const clock = (ms: number): string => {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+};
+
+/** The time left until `iso`, updated each second. */
+function useTimeLeft(iso: string | undefined): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!iso) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [iso]);
+  return iso ? Date.parse(iso) - now : 0;
+}
+
+/**
+ * The running impersonation, while it lasts (15 minutes at most, docs/api.md "Impersonation"):
+ * whom, why, the time left, and End impersonation, which `POST /impersonation/{id}/end` authorizes
+ * by the impersonation cookie. A region rather than a live one: the countdown would be read out
+ * every second. `onEnded` hears how it ended.
+ */
+function ImpersonationBanner(props: { onEnded?: (message: string) => void }) {
+  const current = useImpersonating();
+  const left = useTimeLeft(current?.record.expiresAt);
+  const id = useId();
+  const end = useSubmit(async () => {
+    if (!current) return;
+    await call('endImpersonation', { params: { id: current.record.id } });
+    setImpersonating(null);
+    props.onEnded?.(`The impersonation of ${current.email} ended.`);
+  });
+  const lapsed = current !== null && left <= 0;
+  useEffect(() => {
+    if (!lapsed || !current) return;
+    // The service ends it at its 15 minutes, and the cookie expires with it.
+    setImpersonating(null);
+    props.onEnded?.(`The impersonation of ${current.email} lapsed at its 15 minutes.`);
+  }, [lapsed]);
+  if (!current || lapsed) return null;
+  return (
+    <section class="banner impersonation" aria-labelledby={`${id}-title`}>
+      <p id={`${id}-title`}>
+        <strong>You are impersonating {current.email}</strong>
+      </p>
+      <p>Reason: {current.record.reason}</p>
+      <p>
+        Time left: <span role="timer">{clock(left)}</span>
+      </p>
+      <p class="hint">
+        Until it ends, this browser acts as {current.email} towards the service, so the console's management
+        actions wait.
+      </p>
+      <button type="button" disabled={end.busy} onClick={() => void end.submit()}>
+        End impersonation
+      </button>
+      {end.formError !== undefined && <ErrorNote error={end.formError} />}
+    </section>
+  );
+}
+
+/**
+ * The banner, for a screen to show above its frame (the frame's own calls answer 403 while the
+ * browser acts as the end user), and what an end changes: `round` grows, so the screen keys its
+ * frame on it and loads again, and `message` says how it ended.
+ */
+export function useImpersonationBanner() {
+  const [ended, setEnded] = useState({ round: 0, message: '' });
+  const banner = (
+    <ImpersonationBanner
+      onEnded={(message) => setEnded((previous) => ({ round: previous.round + 1, message }))}
+    />
+  );
+  return { banner, round: ended.round, message: ended.message };
+}

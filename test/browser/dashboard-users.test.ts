@@ -1,0 +1,214 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type DashboardWorld,
+  expectAccessible,
+  expectNarrowFit,
+  signInThroughDashboard,
+  startDashboard,
+} from '../support/dashboard.ts';
+import { freshIp } from '../support/http-client.ts';
+import { bearer, newEmail, signIn } from '../support/sign-in.ts';
+import { addSignedInMember, createOwnedApplication } from '../support/tenancy.ts';
+
+/**
+ * The console's configuration, users, impersonation and tenant organization screens, driven in
+ * Chromium against the real service; every change is read back through the API with the owner's
+ * own token (docs/api.md "Configuration and origin learning", "Users", "Impersonation", "Tenant
+ * organizations").
+ */
+let world: DashboardWorld;
+let page: Page;
+let owned: Awaited<ReturnType<typeof createOwnedApplication>>;
+let endUser: { email: string; token: string; id: string };
+
+const asOwner = (method: string, path: string) =>
+  world.app.request(method, path, { headers: bearer(owned.owner.token), ip: freshIp() });
+const asEndUser = (path: string) =>
+  world.app.request('GET', path, {
+    headers: bearer(endUser.token, { 'x-api-key': owned.publicKey }),
+    ip: freshIp(),
+  });
+
+/** A success line of the screen (`role="status"`) holding `text`. */
+const done = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
+
+beforeAll(async () => {
+  world = await startDashboard();
+  owned = await createOwnedApplication(world.app, 'Acme Notes');
+  const email = newEmail();
+  const signedIn = await signIn(world.app, email, { 'x-api-key': owned.publicKey });
+  endUser = { email, token: signedIn.token, id: signedIn.body.user.id as string };
+  page = await world.browser.newPage();
+  await signInThroughDashboard(
+    page,
+    world,
+    owned.owner.email,
+    `/applications/${owned.applicationId}/configuration`,
+  );
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+describe('dashboard users', () => {
+  it('sets the official origin, and shows the API refusal beside the field', async () => {
+    const origin = page.getByLabel('Official origin');
+    await origin.waitFor();
+    await expectAccessible(page, 'configuration');
+
+    await origin.fill('https://notes.acme.com/app');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const refusal = page.locator('.field-error', {
+      hasText: 'an origin is https://host[:port], without a path',
+    });
+    await refusal.waitFor();
+    expect(await origin.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await origin.getAttribute('aria-describedby')) ?? '';
+    expect(describedBy.split(' ')).toContain(await refusal.getAttribute('id'));
+    expect(
+      (await asOwner('GET', `/applications/${owned.applicationId}/configuration`)).body.origin,
+    ).toBeNull();
+
+    await origin.fill('https://notes.acme.com');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await done('Configuration saved.').waitFor();
+    const stored = await asOwner('GET', `/applications/${owned.applicationId}/configuration`);
+    expect(stored.status).toBe(200);
+    expect(stored.body.origin).toBe('https://notes.acme.com');
+    // The audit trail says who set it.
+    await page.getByText(`Set by ${owned.owner.email}`).waitFor();
+    await expectNarrowFit(page, 'configuration');
+  });
+
+  it('finds the user, impersonates it with a reason, and ends it', async () => {
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('link', { name: endUser.email }).waitFor();
+    await expectAccessible(page, 'users');
+    await expectNarrowFit(page, 'users');
+
+    await page.getByLabel('Search users').fill(endUser.email.slice(0, 10).toUpperCase());
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('heading', { name: /starts with/ }).waitFor();
+    expect(new URL(page.url()).searchParams.get('q')).toBe(endUser.email.slice(0, 10).toUpperCase());
+    await page.getByRole('link', { name: endUser.email }).click();
+    await page.getByRole('heading', { level: 1, name: endUser.email }).waitFor();
+    await expectAccessible(page, 'user');
+
+    const reason = 'Ticket 4242: the user cannot see their invoices';
+    await page.getByLabel('Reason').fill(reason);
+    await page.getByRole('button', { name: 'Impersonate', exact: true }).click();
+    const banner = page.getByRole('region', { name: `You are impersonating ${endUser.email}` });
+    await banner.waitFor();
+    await banner.getByText(`Reason: ${reason}`).waitFor();
+    const timer = banner.getByRole('timer');
+    const first = (await timer.textContent()) ?? '';
+    expect(first).toMatch(/^1[45]:\d\d$/);
+    // The countdown moves on each second.
+    await timer.filter({ hasNotText: first }).waitFor({ timeout: 3000 });
+    expect((await timer.textContent()) ?? '').toMatch(/^1[45]:\d\d$/);
+    // While it runs the user's management controls are absent: the browser is the end user to the service.
+    expect(await page.getByRole('button', { name: 'Disable', exact: true }).count()).toBe(0);
+    await expectAccessible(page, 'user while impersonating');
+    await expectNarrowFit(page, 'user while impersonating');
+
+    await banner.getByRole('button', { name: 'End impersonation' }).click();
+    await done(`The impersonation of ${endUser.email} ended.`).waitFor();
+    expect(await banner.count()).toBe(0);
+    await page.getByRole('button', { name: 'Disable', exact: true }).waitFor();
+
+    const started = await asOwner(
+      'GET',
+      `/applications/${owned.applicationId}/audit?action=impersonation.started`,
+    );
+    expect(started.status).toBe(200);
+    expect(started.body.items).toHaveLength(1);
+    expect(started.body.items[0]).toMatchObject({ reason, userId: endUser.id });
+    const ended = await asOwner(
+      'GET',
+      `/applications/${owned.applicationId}/audit?action=impersonation.ended`,
+    );
+    expect(ended.body.items).toHaveLength(1);
+    expect(ended.body.items[0]).toMatchObject({
+      reason,
+      cause: 'ended',
+      impersonationId: started.body.items[0].impersonationId,
+    });
+  });
+
+  it("revokes the user's sessions, then disables and enables it", async () => {
+    expect((await asEndUser('/auth/session')).status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke sessions' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'End sessions' }).click();
+    await done(`Ended 1 session of ${endUser.email}.`).waitFor();
+    const revoked = await asEndUser('/auth/session');
+    expect(revoked.status).toBe(401);
+    expect(revoked.body.error.code).toBe('UNAUTHORIZED');
+
+    const userPath = `/applications/${owned.applicationId}/users/${endUser.id}`;
+    await page.getByRole('button', { name: 'Disable', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await expectAccessible(page, 'disable confirmation');
+    await dialog.getByRole('button', { name: 'Disable user' }).click();
+    await done(`${endUser.email} is disabled`).waitFor();
+    expect((await asOwner('GET', userPath)).body.disabled).toBe(true);
+    await page.getByText('Disabled since').waitFor();
+    // A disabled user cannot be impersonated: the form is replaced by why.
+    expect(await page.getByLabel('Reason').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Enable', exact: true }).click();
+    await done(`${endUser.email} is enabled`).waitFor();
+    expect((await asOwner('GET', userPath)).body.disabled).toBe(false);
+    await page.getByRole('button', { name: 'Disable', exact: true }).waitFor();
+  });
+
+  it('creates a tenant organization owned by the user', async () => {
+    await page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: 'Organizations' })
+      .click();
+    await page.getByLabel('Organization name').waitFor();
+    await expectAccessible(page, 'tenant organizations');
+
+    await page.getByLabel('Organization name').fill('Acme Robotics');
+    await page.getByLabel("Owner's email").fill(endUser.email);
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await done('Created Acme Robotics.').waitFor();
+    const listed = await asOwner('GET', `/applications/${owned.applicationId}/organizations`);
+    const created = (listed.body.items as Array<{ id: string; name: string; memberCount: number }>).find(
+      (item) => item.name === 'Acme Robotics',
+    );
+    expect(created).toMatchObject({ memberCount: 1 });
+    await expectNarrowFit(page, 'tenant organizations');
+
+    await page.getByRole('link', { name: 'Acme Robotics' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Acme Robotics' }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: endUser.email });
+    await row.getByRole('cell', { name: 'owner', exact: true }).waitFor();
+    await expectAccessible(page, 'tenant organization');
+    await expectNarrowFit(page, 'tenant organization');
+  });
+
+  it("shows a member the values with none of the managers' controls", async () => {
+    const member = await addSignedInMember(world.app, owned.owner.token, owned.organizationId, 'member');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Email').waitFor();
+    const base = `/applications/${owned.applicationId}`;
+    await signInThroughDashboard(page, world, member.email, `${base}/configuration`);
+    await page.getByRole('definition').filter({ hasText: 'https://notes.acme.com' }).waitFor();
+    expect(await page.getByLabel('Official origin').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
+    await expectAccessible(page, 'configuration, read-only');
+
+    await page.goto(`${world.dashboard}${base}/users/${endUser.id}`);
+    await page.getByRole('heading', { level: 1, name: endUser.email }).waitFor();
+    await page.getByText('Email verified').waitFor();
+    for (const name of ['Disable', 'Revoke sessions', 'Delete', 'Impersonate', 'Save name']) {
+      expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+    }
+
+    await page.goto(`${world.dashboard}${base}/organizations`);
+    await page.getByRole('link', { name: 'Acme Robotics' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Create organization' }).count()).toBe(0);
+  });
+});
