@@ -187,6 +187,23 @@ describe('dashboard users', () => {
     await row.getByRole('cell', { name: 'owner', exact: true }).waitFor();
     await expectAccessible(page, 'tenant organization');
     await expectNarrowFit(page, 'tenant organization');
+
+    // The organization keeps an owner: the API's refusal shows as it comes.
+    await row.getByRole('button', { name: 'Make member' }).click();
+    await page.getByRole('alert').filter({ hasText: 'LAST_OWNER' }).waitFor();
+
+    const organizationPath = `/applications/${owned.applicationId}/organizations/${created?.id}`;
+    await page.getByLabel('Organization name').fill('Acme Robots');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await done('Renamed to Acme Robots.').waitFor();
+    expect((await asOwner('GET', organizationPath)).body.name).toBe('Acme Robots');
+
+    await page.getByRole('button', { name: 'Delete organization' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Type Acme Robots to confirm').fill('Acme Robots');
+    await dialog.getByRole('button', { name: 'Delete organization' }).click();
+    await done('Acme Robots is deleted.').waitFor();
+    expect((await asOwner('GET', organizationPath)).status).toBe(404);
   });
 
   it("shows a member the values with none of the managers' controls", async () => {
@@ -208,7 +225,8 @@ describe('dashboard users', () => {
     }
 
     await page.goto(`${world.dashboard}${base}/organizations`);
-    await page.getByRole('link', { name: 'Acme Robotics' }).waitFor();
+    // The organization the user's first sign-in created.
+    await page.getByRole('columnheader', { name: 'Members' }).waitFor();
     expect(await page.getByRole('button', { name: 'Create organization' }).count()).toBe(0);
   });
 });
