@@ -12,6 +12,7 @@ import {
   mayChangeStateByCookie,
   readCookies,
   sessionCookieName,
+  withoutCookie,
 } from './cookies.ts';
 import {
   type Credentials,
@@ -220,7 +221,13 @@ const resolvers: { [M in AuthMode]: Resolver<M> } = {
     return caller;
   },
   manage: async (deps, credentials, kind) => {
-    const caller = await resolvers['session-optional'](deps, credentials, kind);
+    // An impersonated session is an end user's, which may manage nothing (docs/api.md, Impersonation):
+    // its cookie is passed over, so the support user's own session answers for the console it sits in.
+    const own = {
+      ...credentials,
+      cookies: withoutCookie(credentials.cookies, impersonationCookieName(deps.config)),
+    };
+    const caller = await resolvers['session-optional'](deps, own, kind);
     if (caller.kind === 'anonymous') throw fail('unauthorized', 'A session or an API key is required');
     return caller;
   },

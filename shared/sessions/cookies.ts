@@ -111,6 +111,13 @@ export const MAX_SAME_NAME_COOKIES = 2;
  * Every value of the cookie `name` in API Gateway's `cookies` array. A browser can send the same
  * name twice (another subdomain or path set it too), so callers look at each rather than the first.
  */
+/** `cookies` (`name=value` strings, as API Gateway gives them) without any under `name`. */
+export const withoutCookie = (cookies: readonly string[] | undefined, name: string): string[] =>
+  (cookies ?? []).filter((cookie) => {
+    const separator = cookie.indexOf('=');
+    return !(separator > 0 && cookie.slice(0, separator).trim() === name);
+  });
+
 export function readCookies(cookies: readonly string[] | undefined, name: string): string[] {
   const values: string[] = [];
   for (const cookie of cookies ?? []) {

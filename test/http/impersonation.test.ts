@@ -490,6 +490,58 @@ describe('the impersonation cookie (platform origin)', () => {
     expect(afterwards.body.impersonation).toBeUndefined();
   });
 
+  it('passes over the impersonation cookie on management routes: the support user manages on', async () => {
+    // Prepare: the support user's browser holds both cookies, as the dashboard's does.
+    const { applicationId, organizationId, user, owner } = await applicationWithUser();
+    const support = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN });
+    await manage(
+      app,
+      'POST',
+      `/organizations/${organizationId}/members`,
+      { token: owner.token },
+      { email: support.email, role: 'admin' },
+    );
+    await manage(app, 'POST', `/invitations/${organizationId}/accept`, { token: support.token });
+    const sessionCookie = cookieOf(support.response.headers['set-cookie']);
+    const started = await app.request('POST', `/applications/${applicationId}/users/${user.id}/impersonate`, {
+      body: { reason: REASON },
+      headers: { cookie: sessionCookie, origin: PLATFORM_ORIGIN },
+      ip: freshIp(),
+    });
+    const cookies = `${sessionCookie}; ${cookieOf(started.headers['set-cookie'])}`;
+
+    // Act
+    const read = await app.request('GET', `/applications/${applicationId}`, {
+      headers: { cookie: cookies, origin: PLATFORM_ORIGIN },
+    });
+    const renamed = await app.request('PATCH', `/applications/${applicationId}`, {
+      body: { name: 'Renamed while impersonating' },
+      headers: { cookie: cookies, origin: PLATFORM_ORIGIN },
+      ip: freshIp(),
+    });
+    const byToken = await app.request('GET', `/applications/${applicationId}`, {
+      headers: bearer(started.body.token),
+    });
+    const info = await session({ cookie: cookies, origin: PLATFORM_ORIGIN });
+
+    // Assess: management answers as the support user; the token itself manages nothing; the session
+    // routes still act as the impersonated user.
+    expect(started.status, started.text).toBe(201);
+    expect(read.status, read.text).toBe(200);
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.body.name).toBe('Renamed while impersonating');
+    expectError(byToken, 403, 'FORBIDDEN');
+    expect(info.body).toMatchObject({
+      user: { id: user.id },
+      impersonation: { id: started.body.impersonation.id },
+    });
+    const trail = await trailOf(applicationId, owner.token);
+    const updated = trail.find((entry) => entry.action === 'application.updated') as
+      | (AuditItem & { actor?: { userId?: string } })
+      | undefined;
+    expect(updated?.actor?.userId).toBe(support.body.user.id);
+  });
+
   it('ends nothing when the cookie comes from a foreign origin (403)', async () => {
     // Prepare
     const { applicationId, user, owner } = await applicationWithUser();
