@@ -5,6 +5,7 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { call } from './api.ts';
+import { ImpersonationBanner } from './impersonation.tsx';
 import { BASE, href, match, navigate, useLocation } from './router.ts';
 import SignIn from './screens/sign-in.tsx';
 import { type ScreenProps, screens } from './screens.ts';
@@ -135,6 +136,7 @@ export function App() {
   return (
     <>
       <Header email={session.user.email} />
+      <ImpersonationBanner />
       {found?.params ? (
         <LazyScreen load={found.screen.load} params={found.params} query={where.query} />
       ) : where.path === BASE || where.path === SIGN_IN ? null : (

@@ -1,17 +1,30 @@
 /**
  * Who is signed in: the platform session the cookie holds, as `GET /auth/session` reads it. The
- * console never holds a token; it asks the service.
+ * console never holds a token; it asks the service. While an impersonation this browser started runs,
+ * the service answers with the impersonated session and names the support user as its actor
+ * (docs/api.md "Impersonation"): the console is still the actor's, and shows the impersonation.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { type Answer, call, onSignedOut } from './api.ts';
 
-export type SessionInfo = Answer<'session'>;
+type SessionInfo = Answer<'session'>;
 export type Account = NonNullable<SessionInfo['user']>;
+
+/** A running impersonation: its record as the session names it, and whom it acts as. */
+export type Impersonation = NonNullable<SessionInfo['impersonation']> & {
+  readonly user: { readonly id: string; readonly email: string };
+  readonly applicationId: string;
+};
 
 export type SessionState =
   | { readonly state: 'checking' }
   | { readonly state: 'signed-out' }
-  | { readonly state: 'signed-in'; readonly user: Account };
+  | {
+      readonly state: 'signed-in';
+      /** The platform account using the console (during an impersonation, its actor). */
+      readonly user: { readonly id: string; readonly email: string };
+      readonly impersonation: Impersonation | null;
+    };
 
 let state: SessionState = { state: 'checking' };
 const listeners = new Set<(state: SessionState) => void>();
@@ -20,15 +33,29 @@ const set = (next: SessionState) => {
   for (const listener of listeners) listener(next);
 };
 
-/** Asks the service who the cookie names; only a platform session (no application) signs in the console. */
+function stateOf(info: SessionInfo): SessionState {
+  const { user, session, impersonation } = info;
+  if (user && session && impersonation && session.applicationId !== null) {
+    return {
+      state: 'signed-in',
+      user: { id: impersonation.actor.userId, email: impersonation.actor.email },
+      impersonation: {
+        ...impersonation,
+        user: { id: user.id, email: user.email },
+        applicationId: session.applicationId,
+      },
+    };
+  }
+  if (user && session && session.applicationId === null) {
+    return { state: 'signed-in', user: { id: user.id, email: user.email }, impersonation: null };
+  }
+  return { state: 'signed-out' };
+}
+
+/** Asks the service who the cookies name; only a platform account (or its impersonation) signs in the console. */
 export async function checkSession(): Promise<SessionState> {
   try {
-    const info = await call('session');
-    set(
-      info.user && info.session && info.session.applicationId === null
-        ? { state: 'signed-in', user: info.user }
-        : { state: 'signed-out' },
-    );
+    set(stateOf(await call('session')));
   } catch {
     set({ state: 'signed-out' });
   }
@@ -49,4 +76,10 @@ export function useSession(): SessionState {
     };
   }, []);
   return current;
+}
+
+/** The impersonation this browser holds, while it runs. */
+export function useImpersonation(): Impersonation | null {
+  const session = useSession();
+  return session.state === 'signed-in' ? session.impersonation : null;
 }

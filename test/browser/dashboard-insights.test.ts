@@ -120,7 +120,7 @@ describe('dashboard insights', () => {
       await expect
         .poll(async () => (await chart.boundingBox())?.width ?? Number.POSITIVE_INFINITY)
         .toBeLessThan(375);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
       await expectAccessible(page, 'insights at 375 px');
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });

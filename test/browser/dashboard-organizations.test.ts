@@ -10,6 +10,7 @@ import { launchBrowser, type TestBrowser } from '../support/browser.ts';
 import {
   type DashboardWorld,
   expectAccessible,
+  expectNarrowFit,
   signInThroughDashboard,
   startDashboard,
 } from '../support/dashboard.ts';
@@ -46,15 +47,6 @@ const lastSegment = (page: Page): string =>
 /** A `GET /applications/{id}` made with `key` alone, as a customer's server would. */
 const readWithKey = (key: string) =>
   fetch(`${world.app.url}/applications/${applicationId}`, { headers: { 'x-api-key': key } });
-
-/** At 375 px the screen scrolls only down (its tables scroll inside their own wrapper). */
-async function expectNarrowFit(page: Page, screen: string): Promise<void> {
-  await page.setViewportSize({ width: 375, height: 800 });
-  // A string, evaluated in the page: this file is compiled without the DOM's types.
-  const width = await page.evaluate<number>('document.documentElement.scrollWidth');
-  expect(width, `${screen} at 375 px`).toBeLessThanOrEqual(375);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 async function newApplication(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: 'New application' }).click();

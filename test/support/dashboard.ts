@@ -12,6 +12,9 @@ import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import { launchBrowser, type TestBrowser } from './browser.ts';
 import { latestCode } from './inbox.ts';
 
+/** How long a step of a dashboard test waits for the page: a screen appears in well under a second. */
+export const DASHBOARD_WAIT_MS = 10_000;
+
 export interface DashboardWorld {
   readonly app: TestApp;
   readonly browser: TestBrowser;
@@ -31,6 +34,8 @@ export async function startDashboard(options: TestAppOptions = {}): Promise<Dash
   let browser: TestBrowser;
   try {
     browser = await launchBrowser();
+    // A wait that fails says what it waited for, well inside the test's own timeout.
+    browser.context.setDefaultTimeout(DASHBOARD_WAIT_MS);
   } catch (error) {
     await app.close();
     throw error;

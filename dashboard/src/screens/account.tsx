@@ -7,11 +7,24 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { type Answer, ApiError, call } from '../api.ts';
 import type { ScreenProps } from '../screens.ts';
-import type { Account } from '../session.ts';
+import { type Account, useImpersonation } from '../session.ts';
 import { Confirm, Done, Empty, ErrorNote, Field, Page, Show, useLoad, useSubmit, when } from '../ui.tsx';
 import { count, TableBox } from './insights-parts.tsx';
 
 export default function MyAccount(_props: ScreenProps) {
+  const impersonation = useImpersonation();
+  // While it runs, the service answers these routes as the impersonated user (docs/api.md
+  // "Impersonation"): this screen would show and change their account, not yours.
+  if (impersonation) {
+    return (
+      <Page title="My account">
+        <p>
+          While you impersonate {impersonation.user.email}, this browser is them to the service's session and
+          profile routes. End the impersonation (above) to see and change your own account.
+        </p>
+      </Page>
+    );
+  }
   return (
     <Page title="My account">
       <Profile />

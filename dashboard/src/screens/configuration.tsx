@@ -10,7 +10,7 @@ import { ApplicationFrame } from '../frames.tsx';
 import { can, type Role } from '../permissions.ts';
 import type { ScreenProps } from '../screens.ts';
 import { Confirm, Done, ErrorNote, Field, type Loaded, Show, useLoad, useSubmit, when } from '../ui.tsx';
-import { FormError, ListField, linesOf, listPaths, useImpersonationBanner } from './users-parts.tsx';
+import { FormError, ListField, linesOf, listPaths } from './users-parts.tsx';
 
 type View = Answer<'getConfiguration'>;
 type Patch = CallOptions<'patchConfiguration'>['body'];
@@ -437,9 +437,9 @@ function ConfigurationFacts(props: { view: View; story: Loaded<Story> | null }) 
   );
 }
 
-function ConfigurationPanel(props: { applicationId: string; role: Role; done: string }) {
+function ConfigurationPanel(props: { applicationId: string; role: Role }) {
   const { applicationId, role } = props;
-  const [done, setDone] = useState(props.done);
+  const [done, setDone] = useState('');
   const loaded = useLoad(() => call('getConfiguration', { params: { applicationId } }), [applicationId]);
   const readsTrail = can(role, 'audit.read');
   const story = useLoad(
@@ -475,20 +475,13 @@ function ConfigurationPanel(props: { applicationId: string; role: Role; done: st
 
 export default function Configuration(props: ScreenProps) {
   const applicationId = props.params.applicationId ?? '';
-  const impersonation = useImpersonationBanner();
   return (
-    <>
-      {impersonation.banner}
-      <ApplicationFrame
-        key={impersonation.round}
-        applicationId={applicationId}
-        tab="Configuration"
-        title={(application) => `Configuration of ${application.name}`}
-      >
-        {({ role }) => (
-          <ConfigurationPanel applicationId={applicationId} role={role} done={impersonation.message} />
-        )}
-      </ApplicationFrame>
-    </>
+    <ApplicationFrame
+      applicationId={applicationId}
+      tab="Configuration"
+      title={(application) => `Configuration of ${application.name}`}
+    >
+      {({ role }) => <ConfigurationPanel applicationId={applicationId} role={role} />}
+    </ApplicationFrame>
   );
 }

@@ -11,7 +11,7 @@ import { can } from '../permissions.ts';
 import { href } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
 import { Confirm, Done, Empty, ErrorNote, Field, Link, Show, useLoad, useSubmit, when } from '../ui.tsx';
-import { FormError, useImpersonationBanner } from './users-parts.tsx';
+import { FormError } from './users-parts.tsx';
 
 type Organization = Answer<'getTenantOrganization'>;
 type Member = Answer<'listTenantMembers'>['items'][number];
@@ -306,44 +306,38 @@ function OrganizationDetail(props: Context) {
 export default function TenantOrganizationScreen(props: ScreenProps) {
   const applicationId = props.params.applicationId ?? '';
   const organizationId = props.params.organizationId ?? '';
-  const impersonation = useImpersonationBanner();
-  const [done, setDone] = useState({ text: '', round: 0 });
+  const [done, setDone] = useState('');
   const loaded = useLoad(
     () => call('getTenantOrganization', { params: { applicationId, organizationId } }),
-    [applicationId, organizationId, impersonation.round],
+    [applicationId, organizationId],
   );
   const name = loaded.state === 'ready' ? loaded.data.name : 'Organization';
-  const message = done.round === impersonation.round && done.text ? done.text : impersonation.message;
   return (
-    <>
-      {impersonation.banner}
-      <ApplicationFrame
-        key={impersonation.round}
-        applicationId={applicationId}
-        tab="Organizations"
-        title={() => name}
-        crumbs={[
-          { label: 'Organizations', href: href('applications', applicationId, 'organizations') },
-          { label: name, href: href('applications', applicationId, 'organizations', organizationId) },
-        ]}
-      >
-        {({ role }) => (
-          <>
-            {message && <Done>{message}</Done>}
-            <Show loaded={loaded} what="the organization">
-              {(organization) => (
-                <OrganizationDetail
-                  applicationId={applicationId}
-                  organization={organization}
-                  writes={can(role, 'tenantOrganizations.write')}
-                  reload={loaded.reload}
-                  report={(text) => setDone({ text, round: impersonation.round })}
-                />
-              )}
-            </Show>
-          </>
-        )}
-      </ApplicationFrame>
-    </>
+    <ApplicationFrame
+      applicationId={applicationId}
+      tab="Organizations"
+      title={() => name}
+      crumbs={[
+        { label: 'Organizations', href: href('applications', applicationId, 'organizations') },
+        { label: name, href: href('applications', applicationId, 'organizations', organizationId) },
+      ]}
+    >
+      {({ role }) => (
+        <>
+          {done && <Done>{done}</Done>}
+          <Show loaded={loaded} what="the organization">
+            {(organization) => (
+              <OrganizationDetail
+                applicationId={applicationId}
+                organization={organization}
+                writes={can(role, 'tenantOrganizations.write')}
+                reload={loaded.reload}
+                report={setDone}
+              />
+            )}
+          </Show>
+        </>
+      )}
+    </ApplicationFrame>
   );
 }

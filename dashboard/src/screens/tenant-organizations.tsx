@@ -9,7 +9,7 @@ import { can } from '../permissions.ts';
 import { href } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
 import { Done, Empty, Field, Link, Show, useLoad, useSubmit, when } from '../ui.tsx';
-import { FormError, offsetOf, PAGE_SIZE, Pager, useImpersonationBanner, withQuery } from './users-parts.tsx';
+import { FormError, offsetOf, PAGE_SIZE, Pager, withQuery } from './users-parts.tsx';
 
 type TenantOrganization = Answer<'listTenantOrganizations'>['items'][number];
 
@@ -94,9 +94,9 @@ function OrganizationsTable(props: { applicationId: string; items: readonly Tena
   );
 }
 
-function OrganizationList(props: { applicationId: string; offset: number; writes: boolean; done: string }) {
+function OrganizationList(props: { applicationId: string; offset: number; writes: boolean }) {
   const { applicationId, offset } = props;
-  const [done, setDone] = useState(props.done);
+  const [done, setDone] = useState('');
   const loaded = useLoad(
     () =>
       call('listTenantOrganizations', {
@@ -144,25 +144,19 @@ function OrganizationList(props: { applicationId: string; offset: number; writes
 
 export default function TenantOrganizations(props: ScreenProps) {
   const applicationId = props.params.applicationId ?? '';
-  const impersonation = useImpersonationBanner();
   return (
-    <>
-      {impersonation.banner}
-      <ApplicationFrame
-        key={impersonation.round}
-        applicationId={applicationId}
-        tab="Organizations"
-        title={(application) => `Organizations of ${application.name}`}
-      >
-        {({ role }) => (
-          <OrganizationList
-            applicationId={applicationId}
-            offset={offsetOf(props.query)}
-            writes={can(role, 'tenantOrganizations.write')}
-            done={impersonation.message}
-          />
-        )}
-      </ApplicationFrame>
-    </>
+    <ApplicationFrame
+      applicationId={applicationId}
+      tab="Organizations"
+      title={(application) => `Organizations of ${application.name}`}
+    >
+      {({ role }) => (
+        <OrganizationList
+          applicationId={applicationId}
+          offset={offsetOf(props.query)}
+          writes={can(role, 'tenantOrganizations.write')}
+        />
+      )}
+    </ApplicationFrame>
   );
 }

@@ -10,8 +10,8 @@ import { ApplicationFrame } from '../frames.tsx';
 import { can, type Role } from '../permissions.ts';
 import { href } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
+import { checkSession, useImpersonation } from '../session.ts';
 import { Confirm, Done, ErrorNote, Field, Link, Show, useLoad, useSubmit, when } from '../ui.tsx';
-import { setImpersonating, useImpersonating, useImpersonationBanner } from './users-parts.tsx';
 
 type User = Answer<'getUser'>;
 
@@ -187,8 +187,9 @@ function ImpersonateForm(props: Context) {
     {
       fields: ['reason'],
       onDone: (started) => {
-        // The answer's token is dropped: the service set the impersonation cookie for its own origin.
-        setImpersonating({ record: started.impersonation, email: started.user.email });
+        // The answer's token is dropped: the service set the impersonation cookie for its own origin,
+        // and the session now names the impersonation, which the banner above every screen shows.
+        void checkSession();
         setReason('');
         props.report(`Impersonating ${started.user.email} until ${when(started.impersonation.expiresAt)}.`);
       },
@@ -226,7 +227,7 @@ function ImpersonateForm(props: Context) {
 }
 
 function UserDetail(props: Context & { role: Role }) {
-  const impersonating = useImpersonating();
+  const impersonating = useImpersonation();
   const [deleted, setDeleted] = useState(false);
   const users = href('applications', props.applicationId, 'users');
   if (deleted) {
@@ -242,7 +243,7 @@ function UserDetail(props: Context & { role: Role }) {
   return (
     <>
       <Profile user={props.user} />
-      {/* While it runs, the browser is the end user to the service: management calls would be refused. */}
+      {/* One at a time: while it runs, the banner above the screen shows it and ends it. */}
       {impersonating === null && (
         <>
           {can(props.role, 'users.write') && <NameForm key={props.user.name} {...props} />}
@@ -257,46 +258,40 @@ function UserDetail(props: Context & { role: Role }) {
 export default function UserScreen(props: ScreenProps) {
   const applicationId = props.params.applicationId ?? '';
   const userId = props.params.userId ?? '';
-  const impersonation = useImpersonationBanner();
-  // A message of this round of the frame; an impersonation's end starts the next one with its own.
-  const [done, setDone] = useState({ text: '', round: 0 });
+  const impersonation = useImpersonation();
+  const [done, setDone] = useState('');
   const loaded = useLoad(
     () => call('getUser', { params: { applicationId, userId } }),
-    [applicationId, userId, impersonation.round],
+    // An impersonation's end may have changed the user's sessions: read it again.
+    [applicationId, userId, impersonation?.id],
   );
   const email = loaded.state === 'ready' ? loaded.data.email : 'User';
-  const report = (text: string) => setDone({ text, round: impersonation.round });
-  const message = done.round === impersonation.round && done.text ? done.text : impersonation.message;
   return (
-    <>
-      {impersonation.banner}
-      <ApplicationFrame
-        key={impersonation.round}
-        applicationId={applicationId}
-        tab="Users"
-        title={() => email}
-        crumbs={[
-          { label: 'Users', href: href('applications', applicationId, 'users') },
-          { label: email, href: href('applications', applicationId, 'users', userId) },
-        ]}
-      >
-        {({ role }) => (
-          <>
-            {message && <Done>{message}</Done>}
-            <Show loaded={loaded} what="the user">
-              {(user) => (
-                <UserDetail
-                  applicationId={applicationId}
-                  user={user}
-                  role={role}
-                  reload={loaded.reload}
-                  report={report}
-                />
-              )}
-            </Show>
-          </>
-        )}
-      </ApplicationFrame>
-    </>
+    <ApplicationFrame
+      applicationId={applicationId}
+      tab="Users"
+      title={() => email}
+      crumbs={[
+        { label: 'Users', href: href('applications', applicationId, 'users') },
+        { label: email, href: href('applications', applicationId, 'users', userId) },
+      ]}
+    >
+      {({ role }) => (
+        <>
+          {done && <Done>{done}</Done>}
+          <Show loaded={loaded} what="the user">
+            {(user) => (
+              <UserDetail
+                applicationId={applicationId}
+                user={user}
+                role={role}
+                reload={loaded.reload}
+                report={setDone}
+              />
+            )}
+          </Show>
+        </>
+      )}
+    </ApplicationFrame>
   );
 }

@@ -1,13 +1,13 @@
 /**
  * What the screens of an application's users, tenant organizations and configuration share: paging
  * by `limit` and `offset` (docs/api.md "Users", "Tenant organizations"), a list of URLs typed one a
- * line, and the impersonation the console holds while it lasts (docs/api.md "Impersonation").
+ * line, and a form's error.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useId, useState } from 'preact/hooks';
-import { type Answer, ApiError, call } from '../api.ts';
+import { useId } from 'preact/hooks';
+import { type Answer, ApiError } from '../api.ts';
 import { navigate } from '../router.ts';
-import { ErrorNote, useSubmit } from '../ui.tsx';
+import { ErrorNote } from '../ui.tsx';
 
 /** Rows per page of the paged lists (the API's default `limit`). */
 export const PAGE_SIZE = 20;
@@ -164,116 +164,4 @@ export function FormError(props: { error: unknown; fields: readonly string[] }) 
       )}
     </>
   );
-}
-
-type ImpersonationRecord = Answer<'startImpersonation'>['impersonation'];
-
-/** The impersonation this console started, while it lasts: its record and whom it acts as. */
-export interface Impersonating {
-  readonly record: ImpersonationRecord;
-  readonly email: string;
-}
-
-/**
- * Held in memory only: the start's answer carries the impersonation's token, which the console
- * drops (the service sets the impersonation cookie for its own origin, docs/api.md
- * "Impersonation"), and keeps the record to show and to end it.
- */
-let impersonating: Impersonating | null = null;
-const listeners = new Set<(value: Impersonating | null) => void>();
-
-export function setImpersonating(value: Impersonating | null): void {
-  impersonating = value;
-  for (const listener of listeners) listener(value);
-}
-
-/** The running impersonation; the component renders again when it starts or ends. */
-export function useImpersonating(): Impersonating | null {
-  const [value, setValue] = useState(impersonating);
-  useEffect(() => {
-    listeners.add(setValue);
-    setValue(impersonating);
-    return () => {
-      listeners.delete(setValue);
-    };
-  }, []);
-  return value;
-}
-
-/** Milliseconds as mm:ss. */
-const clock = (ms: number): string => {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
-};
-
-/** The time left until `iso`, updated each second. */
-function useTimeLeft(iso: string | undefined): number {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    if (!iso) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [iso]);
-  return iso ? Date.parse(iso) - now : 0;
-}
-
-/**
- * The running impersonation, while it lasts (15 minutes at most, docs/api.md "Impersonation"):
- * whom, why, the time left, and End impersonation, which `POST /impersonation/{id}/end` authorizes
- * by the impersonation cookie. A region rather than a live one: the countdown would be read out
- * every second. `onEnded` hears how it ended.
- */
-function ImpersonationBanner(props: { onEnded?: (message: string) => void }) {
-  const current = useImpersonating();
-  const left = useTimeLeft(current?.record.expiresAt);
-  const id = useId();
-  const end = useSubmit(async () => {
-    if (!current) return;
-    await call('endImpersonation', { params: { id: current.record.id } });
-    setImpersonating(null);
-    props.onEnded?.(`The impersonation of ${current.email} ended.`);
-  });
-  const lapsed = current !== null && left <= 0;
-  useEffect(() => {
-    if (!lapsed || !current) return;
-    // The service ends it at its 15 minutes, and the cookie expires with it.
-    setImpersonating(null);
-    props.onEnded?.(`The impersonation of ${current.email} lapsed at its 15 minutes.`);
-  }, [lapsed]);
-  if (!current || lapsed) return null;
-  return (
-    <section class="banner impersonation" aria-labelledby={`${id}-title`}>
-      <p id={`${id}-title`}>
-        <strong>You are impersonating {current.email}</strong>
-      </p>
-      <p>Reason: {current.record.reason}</p>
-      <p>
-        Time left: <span role="timer">{clock(left)}</span>
-      </p>
-      <p class="hint">
-        Until it ends, this browser acts as {current.email} towards the service, so the console's management
-        actions wait.
-      </p>
-      <button type="button" disabled={end.busy} onClick={() => void end.submit()}>
-        End impersonation
-      </button>
-      {end.formError !== undefined && <ErrorNote error={end.formError} />}
-    </section>
-  );
-}
-
-/**
- * The banner, for a screen to show above its frame (the frame's own calls answer 403 while the
- * browser acts as the end user), and what an end changes: `round` grows, so the screen keys its
- * frame on it and loads again, and `message` says how it ended.
- */
-export function useImpersonationBanner() {
-  const [ended, setEnded] = useState({ round: 0, message: '' });
-  const banner = (
-    <ImpersonationBanner
-      onEnded={(message) => setEnded((previous) => ({ round: previous.round + 1, message }))}
-    />
-  );
-  return { banner, round: ended.round, message: ended.message };
 }

@@ -8,8 +8,8 @@ import { type Answer, call } from '../api.ts';
 import { ApplicationFrame } from '../frames.tsx';
 import { href, navigate } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Done, Empty, Field, Link, Show, useLoad, when } from '../ui.tsx';
-import { offsetOf, PAGE_SIZE, Pager, useImpersonationBanner, withQuery } from './users-parts.tsx';
+import { Empty, Field, Link, Show, useLoad, when } from '../ui.tsx';
+import { offsetOf, PAGE_SIZE, Pager, withQuery } from './users-parts.tsx';
 
 type User = Answer<'listUsers'>['items'][number];
 
@@ -135,23 +135,17 @@ function UserList(props: { applicationId: string; q: string; offset: number }) {
 export default function Users(props: ScreenProps) {
   const applicationId = props.params.applicationId ?? '';
   const q = props.query.get('q')?.trim() ?? '';
-  const impersonation = useImpersonationBanner();
   return (
-    <>
-      {impersonation.banner}
-      <ApplicationFrame
-        key={impersonation.round}
-        applicationId={applicationId}
-        tab="Users"
-        title={(application) => `Users of ${application.name}`}
-      >
-        {() => (
-          <>
-            {impersonation.message && <Done>{impersonation.message}</Done>}
-            <UserList applicationId={applicationId} q={q} offset={offsetOf(props.query)} />
-          </>
-        )}
-      </ApplicationFrame>
-    </>
+    <ApplicationFrame
+      applicationId={applicationId}
+      tab="Users"
+      title={(application) => `Users of ${application.name}`}
+    >
+      {() => (
+        <>
+          <UserList applicationId={applicationId} q={q} offset={offsetOf(props.query)} />
+        </>
+      )}
+    </ApplicationFrame>
   );
 }
