@@ -38,11 +38,11 @@ function LazyScreen(props: { load: () => Promise<{ default: ComponentType<Screen
   }
   if (!loaded.Screen) {
     return (
-      <main id="main">
+      <Page title="Loading…">
         <p role="status" class="muted">
           Loading…
         </p>
-      </main>
+      </Page>
     );
   }
   return <loaded.Screen params={props.params} query={props.query} />;
@@ -128,6 +128,14 @@ export function App() {
       </main>
     );
   }
+  if (session.state === 'unknown') {
+    return (
+      <Page title="Dashboard">
+        <p>The service could not say who is signed in.</p>
+        <ErrorNote error={session.error} onRetry={() => void checkSession()} />
+      </Page>
+    );
+  }
   if (session.state === 'signed-out') return <SignIn />;
 
   const found = screens
@@ -138,7 +146,13 @@ export function App() {
       <Header email={session.user.email} />
       <ImpersonationBanner />
       {found?.params ? (
-        <LazyScreen load={found.screen.load} params={found.params} query={where.query} />
+        // Keyed by its pattern: the next screen never renders with the previous one's module.
+        <LazyScreen
+          key={found.screen.pattern}
+          load={found.screen.load}
+          params={found.params}
+          query={where.query}
+        />
       ) : where.path === BASE || where.path === SIGN_IN ? null : (
         <NotFound />
       )}
@@ -146,7 +160,15 @@ export function App() {
   );
 }
 
-/** Where to go after signing in: a console path only, never another site. */
+/** Where to go after signing in: a console path only, as the browser resolves it (no `..` out of it). */
 function safeNext(next: string | null): string {
-  return next?.startsWith(`${BASE}/`) && !next.startsWith('//') && !next.includes('\\') ? next : HOME;
+  if (!next) return HOME;
+  try {
+    const url = new URL(next, location.origin);
+    return url.origin === location.origin && url.pathname.startsWith(`${BASE}/`)
+      ? url.pathname + url.search
+      : HOME;
+  } catch {
+    return HOME;
+  }
 }

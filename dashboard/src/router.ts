@@ -13,12 +13,28 @@ const notify = () => {
 window.addEventListener('popstate', notify);
 
 /** Goes to `to` (a path under /dashboard, with its query), adding a history entry unless `replace`. */
-export function navigate(to: string, options: { replace?: boolean } = {}): void {
-  if (to === location.pathname + location.search) return;
-  if (options.replace) history.replaceState(null, '', to);
-  else history.pushState(null, '', to);
+export function navigate(to: string, options: { replace?: boolean; notice?: string } = {}): void {
+  if (to === location.pathname + location.search && options.notice === undefined) return;
+  // A notice rides in the history entry, never in the URL: a link cannot put words in the console's mouth.
+  const state = options.notice === undefined ? null : { notice: options.notice };
+  if (options.replace) history.replaceState(state, '', to);
+  else {
+    history.pushState(state, '', to);
+    // A new screen starts at its top; back and forward keep where the browser left them.
+    scrollTo(0, 0);
+  }
   notify();
 }
+
+/** The notice the navigation to this history entry carried (a change another screen made), if any. */
+export const notice = (): string | undefined => {
+  const state: unknown = history.state;
+  return typeof state === 'object' &&
+    state !== null &&
+    typeof (state as { notice?: unknown }).notice === 'string'
+    ? (state as { notice: string }).notice
+    : undefined;
+};
 
 export interface Location {
   readonly path: string;

@@ -5,7 +5,7 @@
  * (docs/api.md "Impersonation"): the console is still the actor's, and shows the impersonation.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { type Answer, call, onSignedOut } from './api.ts';
+import { type Answer, ApiError, call, onSignedOut } from './api.ts';
 
 type SessionInfo = Answer<'session'>;
 export type Account = NonNullable<SessionInfo['user']>;
@@ -19,6 +19,8 @@ export type Impersonation = NonNullable<SessionInfo['impersonation']> & {
 export type SessionState =
   | { readonly state: 'checking' }
   | { readonly state: 'signed-out' }
+  /** The service could not say (a 5xx, a 429, no network): not signed out, and said so. */
+  | { readonly state: 'unknown'; readonly error: unknown }
   | {
       readonly state: 'signed-in';
       /** The platform account using the console (during an impersonation, its actor). */
@@ -56,8 +58,13 @@ function stateOf(info: SessionInfo): SessionState {
 export async function checkSession(): Promise<SessionState> {
   try {
     set(stateOf(await call('session')));
-  } catch {
-    set({ state: 'signed-out' });
+  } catch (error) {
+    // Only a refused credential signs the console out; any other failure is shown, with a retry.
+    set(
+      error instanceof ApiError && error.status === 401
+        ? { state: 'signed-out' }
+        : { state: 'unknown', error },
+    );
   }
   return state;
 }

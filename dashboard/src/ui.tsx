@@ -49,8 +49,12 @@ export function Page(props: {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${props.title} · Dashboard`;
-    heading.current?.focus({ preventScroll: true });
   }, [props.title]);
+  // A new screen takes the focus to its heading, so a screen reader announces it; a change of title on
+  // the same screen (a rename) leaves the focus where the user is.
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: true });
+  }, []);
   return (
     <main id="main">
       {props.crumbs && props.crumbs.length > 0 && (
@@ -109,9 +113,16 @@ export function useLoad<T>(load: () => Promise<T>, keys: readonly unknown[]): Lo
   });
   const [round, setRound] = useState(0);
   const reload = useCallback(() => setRound((n) => n + 1), []);
+  const loadedKeys = useRef<readonly unknown[] | undefined>(undefined);
   useEffect(() => {
     let live = true;
-    setState((previous) => (previous.state === 'ready' ? previous : { state: 'loading' }));
+    // A reload keeps showing what it had until the new answer comes; other keys (another id, another
+    // search, another page) never show the previous ones' data as theirs.
+    const sameKeys =
+      loadedKeys.current?.length === keys.length &&
+      keys.every((key, i) => Object.is(key, loadedKeys.current?.[i]));
+    loadedKeys.current = keys;
+    setState((previous) => (sameKeys && previous.state === 'ready' ? previous : { state: 'loading' }));
     load().then(
       (data) => live && setState({ state: 'ready', data }),
       (error: unknown) => live && setState({ state: 'error', error }),
@@ -183,6 +194,11 @@ export function useSubmit<T>(
       options.onDone?.(result);
     } catch (caught) {
       setError(caught);
+      // A refusal of fields only is shown beside them, not in an alert: the focus goes to the first,
+      // whose message is its description, so a screen reader hears it.
+      if (caught instanceof ApiError && caught.issues.length > 0) {
+        setTimeout(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      }
     } finally {
       setBusy(false);
     }
@@ -247,14 +263,32 @@ export function Confirm(props: {
 }) {
   const [typed, setTyped] = useState('');
   const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   const { busy, formError, submit } = useSubmit(props.onConfirm);
   useEffect(() => {
     const element = dialog.current;
+    // The control that opened the dialog gets the focus back when it closes.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (element && !element.open) element.showModal();
+    // Without a name to type, the safe choice has the focus: Enter alone never destroys.
+    if (props.typeToConfirm === undefined) cancel.current?.focus();
+    return () => {
+      if (element?.open) element.close();
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
   const ready = props.typeToConfirm === undefined || typed === props.typeToConfirm;
   return (
-    <dialog ref={dialog} aria-labelledby="confirm-title" onCancel={props.onCancel} class="confirm">
+    <dialog
+      ref={dialog}
+      aria-labelledby="confirm-title"
+      onCancel={(event) => {
+        // Escape while the change runs would hide a change that still happens.
+        event.preventDefault();
+        if (!busy) props.onCancel();
+      }}
+      class="confirm"
+    >
       <form onSubmit={submit}>
         <h2 id="confirm-title">{props.title}</h2>
         <div>{props.children}</div>
@@ -271,7 +305,7 @@ export function Confirm(props: {
           <button type="submit" class="danger" disabled={!ready || busy}>
             {props.confirmLabel}
           </button>
-          <button type="button" class="secondary" onClick={props.onCancel}>
+          <button type="button" class="secondary" ref={cancel} disabled={busy} onClick={props.onCancel}>
             Cancel
           </button>
         </div>
@@ -290,5 +324,34 @@ export function Done(props: { children: ComponentChildren }) {
     <p role="status" class="done">
       {props.children}
     </p>
+  );
+}
+
+/**
+ * A table's box (`table-wrap`), which scrolls sideways when the table is wider than the screen. While
+ * it does, it is a named region in the tab order, so a keyboard can scroll it too (WCAG 2.1.1,
+ * https://www.w3.org/WAI/WCAG22/Understanding/keyboard.html); while the table fits, it is neither.
+ */
+export function TableBox(props: { label: string; children: ComponentChildren }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return undefined;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth);
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    measure();
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div
+      class="table-wrap"
+      ref={box}
+      {...(scrolls ? { role: 'region', 'aria-label': props.label, tabIndex: 0 } : {})}
+    >
+      {props.children}
+    </div>
   );
 }

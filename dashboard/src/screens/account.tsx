@@ -8,8 +8,20 @@ import { useState } from 'preact/hooks';
 import { type Answer, ApiError, call } from '../api.ts';
 import type { ScreenProps } from '../screens.ts';
 import { type Account, useImpersonation } from '../session.ts';
-import { Confirm, Done, Empty, ErrorNote, Field, Page, Show, useLoad, useSubmit, when } from '../ui.tsx';
-import { count, TableBox } from './insights-parts.tsx';
+import {
+  Confirm,
+  Done,
+  Empty,
+  ErrorNote,
+  Field,
+  Page,
+  Show,
+  TableBox,
+  useLoad,
+  useSubmit,
+  when,
+} from '../ui.tsx';
+import { count } from './insights-parts.tsx';
 
 export default function MyAccount(_props: ScreenProps) {
   const impersonation = useImpersonation();

@@ -171,9 +171,9 @@ function DeleteApplication(props: { application: Application }) {
           onCancel={() => setAsking(false)}
           onConfirm={async () => {
             await call('deleteApplication', { params: { applicationId: application.id } });
-            navigate(
-              `${href('organizations', application.organizationId)}?deleted=${encodeURIComponent(application.name)}`,
-            );
+            navigate(href('organizations', application.organizationId), {
+              notice: `Application ${application.name} deleted.`,
+            });
           }}
         >
           {/* What deletion does: docs/api.md "Applications", Deleting an application. */}

@@ -9,8 +9,8 @@ import { type Answer, call } from '../api.ts';
 import { ApplicationFrame, OrganizationFrame } from '../frames.tsx';
 import { type Action, can, type Role } from '../permissions.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Empty, ErrorNote, Show, useLoad, useSubmit, when } from '../ui.tsx';
-import { Choice, count, setQuery, TableBox } from './insights-parts.tsx';
+import { Empty, ErrorNote, Show, TableBox, useLoad, useSubmit, when } from '../ui.tsx';
+import { Choice, count, setQuery } from './insights-parts.tsx';
 
 type AuditPage = Answer<'listAudit'>;
 type Entry = AuditPage['items'][number];

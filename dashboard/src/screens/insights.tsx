@@ -8,8 +8,8 @@ import uPlot from 'uplot';
 import { type Answer, call } from '../api.ts';
 import { ApplicationFrame } from '../frames.tsx';
 import type { ScreenProps } from '../screens.ts';
-import { Empty, Show, useLoad } from '../ui.tsx';
-import { Choice, count, dayLabel, setQuery, TableBox } from './insights-parts.tsx';
+import { Empty, Show, TableBox, useLoad } from '../ui.tsx';
+import { Choice, count, dayLabel, setQuery } from './insights-parts.tsx';
 
 type Statistics = Answer<'getStatistics'>;
 

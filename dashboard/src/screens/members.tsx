@@ -348,7 +348,7 @@ function Leave(props: { organization: Organization; actor: Actor }) {
           onCancel={() => setAsking(false)}
           onConfirm={async () => {
             await call('removeMember', { params: { organizationId: organization.id, userId: actor.userId } });
-            navigate(`${href('organizations')}?left=${encodeURIComponent(organization.name)}`);
+            navigate(href('organizations'), { notice: `You left ${organization.name}.` });
           }}
         >
           <p>

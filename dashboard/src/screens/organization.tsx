@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { OrganizationFrame } from '../frames.tsx';
 import { can } from '../permissions.ts';
-import { href, navigate } from '../router.ts';
+import { href, navigate, notice } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
 import { Confirm, Empty, ErrorNote, Field, Link, Show, useLoad, useSubmit, when } from '../ui.tsx';
 import {
@@ -24,14 +24,8 @@ const PAGE_SIZE = 20;
 
 export default function OrganizationScreen(props: ScreenProps) {
   const organizationId = props.params.organizationId ?? '';
-  const done = useDone();
-  // application.tsx sends here the name of the application it deleted.
-  const deleted = props.query.get('deleted');
-  useEffect(() => {
-    if (!deleted) return;
-    done.say(`Application ${deleted} deleted.`);
-    navigate(href('organizations', organizationId), { replace: true });
-  }, [deleted]);
+  // The notice of the application application.tsx deleted, carried in the history entry (router.ts).
+  const done = useDone(notice());
   return (
     <OrganizationFrame organizationId={organizationId} tab="Applications">
       {(organization, reload) => (
@@ -247,7 +241,7 @@ function DeleteOrganization(props: { organization: Organization }) {
           onCancel={() => setAsking(false)}
           onConfirm={async () => {
             await call('deleteOrganization', { params: { organizationId: organization.id } });
-            navigate(`${href('organizations')}?deleted=${encodeURIComponent(organization.name)}`);
+            navigate(href('organizations'), { notice: `Organization ${organization.name} deleted.` });
           }}
         >
           <p>

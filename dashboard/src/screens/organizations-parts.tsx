@@ -129,8 +129,8 @@ export function Pager(props: {
 }
 
 /** The line that says the last change worked; `say` sets it, a new change replaces it. */
-export function useDone() {
-  const [message, setMessage] = useState<ComponentChildren>(null);
+export function useDone(initial?: string) {
+  const [message, setMessage] = useState<ComponentChildren>(initial ?? null);
   return {
     say: setMessage,
     clear: () => setMessage(null),

@@ -3,28 +3,20 @@
  * and its usage against the plan's cap; creating one (at most 10 per account: ORGANIZATION_LIMIT_REACHED);
  * and the invitations addressed to the account, to accept or decline.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { type Answer, call } from '../api.ts';
-import { href, navigate } from '../router.ts';
+import { href, notice } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
 import { Confirm, Empty, ErrorNote, Field, Link, Page, Show, useLoad, useSubmit, when } from '../ui.tsx';
 import { applicationUsage, roleLabel, Section, useDone } from './organizations-parts.tsx';
 
 type Invitation = Answer<'listInvitations'>['items'][number];
 
-export default function Organizations(props: ScreenProps) {
+export default function Organizations(_props: ScreenProps) {
   const organizations = useLoad(() => call('listOrganizations'), []);
-  const done = useDone();
-  // Another screen sends here what it deleted or left (organization.tsx, members.tsx).
-  const deleted = props.query.get('deleted');
-  const left = props.query.get('left');
-  useEffect(() => {
-    if (deleted) done.say(`Organization ${deleted} deleted.`);
-    else if (left) done.say(`You left ${left}.`);
-    else return;
-    // Said once: reloading the screen does not say it again.
-    navigate(href('organizations'), { replace: true });
-  }, [deleted, left]);
+  // Another screen's notice of what it deleted or left (organization.tsx, members.tsx), carried in the
+  // history entry (router.ts), never in the URL.
+  const done = useDone(notice());
 
   return (
     <Page title="Organizations">

@@ -27,7 +27,12 @@ export default function SignIn() {
   const verify = useSubmit(
     async () => {
       await call('codeVerify', { body: { email: sent?.email ?? email, code } });
-      await checkSession();
+      const after = await checkSession();
+      if (after.state === 'signed-out') {
+        throw new Error(
+          'The code was right, but this browser kept no session: allow cookies for this site and sign in again.',
+        );
+      }
     },
     { fields: ['code'] },
   );
