@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type DashboardWorld,
   expectAccessible,
+  expectNarrowFit,
   signInThroughDashboard,
   startDashboard,
 } from '../support/dashboard.ts';
@@ -160,6 +161,7 @@ describe('dashboard audit trail', () => {
     await table.waitFor();
     expect(await column(table, 2)).toEqual(expected.slice(0, 20));
     await expectAccessible(page, 'application audit trail');
+    await expectNarrowFit(page, 'application audit trail');
 
     await page.getByRole('button', { name: 'Load more' }).click();
     await expect.poll(() => table.locator('tbody tr').count()).toBe(expected.length);
@@ -231,6 +233,7 @@ describe('dashboard account', () => {
     expect((await session(owned.owner.token)).body.user.image).toMatch(/\/images\/[\w-]+\.png$/);
     expect(await page.getByText('No program holds access to your account.').count()).toBe(1);
     await expectAccessible(page, 'account');
+    await expectNarrowFit(page, 'account');
   });
 
   it('lists the sessions, revokes another one, then signs out all the others', async () => {

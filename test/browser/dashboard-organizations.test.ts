@@ -2,9 +2,10 @@
  * The console's organization, application and API key screens (docs/dashboard.md), driven in
  * Chromium against the real service: an owner builds an organization up to its plan's cap and uses
  * a key made on screen; a member invited on screen accepts in a browser of its own and is shown
- * none of the controls the permission matrix refuses it (docs/api.md "Permission matrix").
+ * none of the controls the permission matrix refuses it, and an admin none over the owner
+ * (docs/api.md "Permission matrix").
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from '../support/browser.ts';
 import {
@@ -15,6 +16,7 @@ import {
   startDashboard,
 } from '../support/dashboard.ts';
 import { bearer, newEmail, signIn } from '../support/sign-in.ts';
+import { addSignedInMember } from '../support/tenancy.ts';
 
 let world: DashboardWorld;
 let memberBrowser: TestBrowser | undefined;
@@ -34,10 +36,18 @@ let organizationId = '';
 let applicationId = '';
 let ownerToken: string | undefined;
 
-/** A platform session of the owner through the API, to read what the console changed. */
-async function ownerBearer() {
+/** A platform session token of the owner through the API, to read what the console changed. */
+async function ownerSession(): Promise<string> {
   ownerToken ??= (await signIn(world.app, ownerEmail)).token;
-  return bearer(ownerToken);
+  return ownerToken;
+}
+const ownerBearer = async () => bearer(await ownerSession());
+
+/** The text of the element `locator`'s `aria-describedby` names: what tells its row's button apart. */
+async function description(page: Page, locator: Locator): Promise<string> {
+  const id = (await locator.getAttribute('aria-describedby')) ?? '';
+  expect(id).not.toBe('');
+  return (await page.locator(`[id="${id}"]`).textContent()) ?? '';
 }
 
 /** The id at the end of the page's path (`/dashboard/organizations/org_…`). */
@@ -123,11 +133,13 @@ describe('dashboard organizations, applications and keys', () => {
     // A public key stays active, for the member to see later.
     expect(await newKey(owner, 'Public')).toMatch(/^pu_/);
 
-    await owner
+    const revoke = owner
       .getByRole('row')
       .filter({ hasText: secret.slice(0, 7) })
-      .getByRole('button', { name: 'Revoke' })
-      .click();
+      .getByRole('button', { name: 'Revoke' });
+    // "Revoke" on every row; the key's prefix describes which.
+    expect(await description(owner, revoke)).toContain(secret.slice(0, 7));
+    await revoke.click();
     await owner.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await owner
       .getByRole('status')
@@ -137,6 +149,54 @@ describe('dashboard organizations, applications and keys', () => {
 
     await expectNarrowFit(owner, 'keys');
   }, 45_000);
+
+  it('shows an error the API answers, and Try again loads the list once it works', async () => {
+    const keys = `${world.dashboard}/applications/${applicationId}/keys`;
+    const failing = '**/applications/*/api-keys';
+    await owner.route(failing, (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'Something broke' } }),
+      }),
+    );
+    try {
+      await owner.goto(keys);
+      const alert = owner.getByRole('alert').filter({ hasText: 'Something broke' });
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain('INTERNAL_ERROR');
+      expect(await owner.getByRole('table').count()).toBe(0);
+      await owner.getByRole('heading', { level: 1, name: 'API keys of Acme Notebook' }).waitFor();
+      await expectAccessible(owner, 'keys, error');
+    } finally {
+      await owner.unroute(failing);
+    }
+    await owner.getByRole('button', { name: 'Try again' }).click();
+    await owner.getByRole('table').waitFor();
+    expect(await owner.getByRole('alert').count()).toBe(0);
+    expect(await owner.getByRole('row').filter({ hasText: 'pu_' }).count()).toBe(1);
+  });
+
+  it('moves back and forward between screens, each with its own h1', async () => {
+    const keysTitle = owner.getByRole('heading', { level: 1, name: 'API keys of Acme Notebook' });
+    const overviewTitle = owner.getByRole('heading', { level: 1, name: 'Acme Notebook', exact: true });
+    await keysTitle.waitFor();
+    await owner.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Overview' }).click();
+    await overviewTitle.waitFor();
+    expect(new URL(owner.url()).pathname).toBe(`/dashboard/applications/${applicationId}`);
+
+    await owner.goBack();
+    await keysTitle.waitFor();
+    expect(new URL(owner.url()).pathname).toBe(`/dashboard/applications/${applicationId}/keys`);
+    expect(await overviewTitle.count()).toBe(0);
+    await owner.getByRole('table').waitFor();
+
+    await owner.goForward();
+    await overviewTitle.waitFor();
+    expect(new URL(owner.url()).pathname).toBe(`/dashboard/applications/${applicationId}`);
+    expect(await keysTitle.count()).toBe(0);
+    await expectAccessible(owner, 'application, after back and forward');
+  });
 
   it('shows the plan cap and the refusal of one application too many', async () => {
     await owner
@@ -229,11 +289,12 @@ describe('dashboard organizations, applications and keys', () => {
       .getByRole('status')
       .filter({ hasText: `Invitation sent to ${memberEmail}.` })
       .waitFor();
-    await owner
+    const revokeInvitation = owner
       .getByRole('row')
       .filter({ hasText: memberEmail })
-      .getByRole('button', { name: 'Revoke' })
-      .waitFor();
+      .getByRole('button', { name: 'Revoke' });
+    await revokeInvitation.waitFor();
+    expect(await description(owner, revokeInvitation)).toBe(memberEmail);
     await expectAccessible(owner, 'members');
     await expectNarrowFit(owner, 'members');
 
@@ -241,7 +302,10 @@ describe('dashboard organizations, applications and keys', () => {
     const member = await memberBrowser.newPage();
     await signInThroughDashboard(member, world, memberEmail);
     const invitation = member.getByRole('row').filter({ hasText: ORGANIZATION });
-    await invitation.getByRole('button', { name: 'Accept' }).click();
+    const accept = invitation.getByRole('button', { name: 'Accept' });
+    expect(await description(member, accept)).toBe(ORGANIZATION);
+    expect(await description(member, invitation.getByRole('button', { name: 'Decline' }))).toBe(ORGANIZATION);
+    await accept.click();
     await member
       .getByRole('status')
       .filter({ hasText: `You joined ${ORGANIZATION}.` })
@@ -272,4 +336,37 @@ describe('dashboard organizations, applications and keys', () => {
       expect.objectContaining({ email: memberEmail, role: 'member' }),
     );
   }, 45_000);
+
+  it("shows an admin no control over the owner, and its controls over a member's row", async () => {
+    const admin = await addSignedInMember(world.app, await ownerSession(), organizationId, 'admin');
+    const page = await memberBrowser?.newPage();
+    if (!page) throw new Error('the member test opens the second browser');
+    // The member's browser, signed out: the admin signs in there and lands on the members screen.
+    await page.goto(`${world.dashboard}/organizations`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Email').waitFor();
+    await signInThroughDashboard(page, world, admin.email, `/organizations/${organizationId}/members`);
+    await page.getByRole('heading', { level: 1, name: `Members of ${ORGANIZATION}` }).waitFor();
+
+    const ownerRow = page.getByRole('row').filter({ hasText: ownerEmail });
+    await ownerRow.getByRole('cell', { name: 'Owner', exact: true }).waitFor();
+    for (const name of ['Remove', 'Change role']) {
+      expect(await ownerRow.getByRole('button', { name }).count(), `${name} on the owner's row`).toBe(0);
+    }
+    expect(await ownerRow.getByRole('combobox').count()).toBe(0);
+
+    const memberRow = page.getByRole('row').filter({ hasText: memberEmail });
+    const remove = memberRow.getByRole('button', { name: 'Remove' });
+    const changeRole = memberRow.getByRole('button', { name: 'Change role' });
+    await remove.waitFor();
+    await changeRole.waitFor();
+    expect(await description(page, remove)).toBe(memberEmail);
+    expect(await description(page, changeRole)).toBe(memberEmail);
+    expect(await memberRow.getByRole('combobox', { name: `Role of ${memberEmail}` }).count()).toBe(1);
+    // The admin may grant at most its own rank: no Owner among the member's roles.
+    expect(await memberRow.getByRole('option', { name: 'Owner' }).count()).toBe(0);
+    await expectAccessible(page, 'members, as an admin');
+    await expectNarrowFit(page, 'members, as an admin');
+    await page.close();
+  }, 30_000);
 });

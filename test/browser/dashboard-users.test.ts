@@ -21,6 +21,8 @@ let world: DashboardWorld;
 let page: Page;
 let owned: Awaited<ReturnType<typeof createOwnedApplication>>;
 let endUser: { email: string; token: string; id: string };
+/** Another end user, whose address does not start as `endUser`'s does. */
+let otherUser: { email: string };
 
 const asOwner = (method: string, path: string) =>
   world.app.request(method, path, { headers: bearer(owned.owner.token), ip: freshIp() });
@@ -39,6 +41,11 @@ beforeAll(async () => {
   const email = newEmail();
   const signedIn = await signIn(world.app, email, { 'x-api-key': owned.publicKey });
   endUser = { email, token: signedIn.token, id: signedIn.body.user.id as string };
+  // `newEmail` addresses share their first 5 characters: this one differs right after them.
+  let other = newEmail();
+  while (other.slice(0, 6) === email.slice(0, 6)) other = newEmail();
+  await signIn(world.app, other, { 'x-api-key': owned.publicKey });
+  otherUser = { email: other };
   page = await world.browser.newPage();
   await signInThroughDashboard(
     page,
@@ -81,20 +88,52 @@ describe('dashboard users', () => {
     await expectNarrowFit(page, 'configuration');
   });
 
-  it('finds the user, impersonates it with a reason, and ends it', async () => {
+  it('finds the user by a search that keeps the focus, and moves back and forward', async () => {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Users' }).click();
+    const usersTitle = page.getByRole('heading', { level: 1, name: 'Users of Acme Notes' });
+    await usersTitle.waitFor();
     await page.getByRole('link', { name: endUser.email }).waitFor();
+    await page.getByRole('link', { name: otherUser.email }).waitFor();
     await expectAccessible(page, 'users');
     await expectNarrowFit(page, 'users');
 
-    await page.getByLabel('Search users').fill(endUser.email.slice(0, 10).toUpperCase());
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.getByRole('heading', { name: /starts with/ }).waitFor();
-    expect(new URL(page.url()).searchParams.get('q')).toBe(endUser.email.slice(0, 10).toUpperCase());
+    // Enter submits the search; the form stays, and the focus with it in the input.
+    const query = endUser.email.slice(0, 10).toUpperCase();
+    const search = page.getByLabel('Search users');
+    await search.fill(query);
+    await search.press('Enter');
+    await page.getByRole('heading', { level: 2, name: /starts with/ }).waitFor();
+    expect(new URL(page.url()).searchParams.get('q')).toBe(query);
+    await expect.poll(() => page.getByRole('link', { name: otherUser.email }).count()).toBe(0);
+    await page.getByRole('link', { name: endUser.email }).waitFor();
+    expect(await page.getByRole('link', { name: otherUser.email }).count()).toBe(0);
+    expect(await search.inputValue()).toBe(query);
+    expect(
+      await page.evaluate('document.activeElement === document.querySelector("input[type=search]")'),
+    ).toBe(true);
+
     await page.getByRole('link', { name: endUser.email }).click();
-    await page.getByRole('heading', { level: 1, name: endUser.email }).waitFor();
+    const userTitle = page.getByRole('heading', { level: 1, name: endUser.email });
+    await userTitle.waitFor();
     await expectAccessible(page, 'user');
 
+    // Back shows the search as it was, forward the user again: each its own screen and h1.
+    await page.goBack();
+    await usersTitle.waitFor();
+    expect(new URL(page.url()).searchParams.get('q')).toBe(query);
+    expect(await search.inputValue()).toBe(query);
+    await page.getByRole('link', { name: endUser.email }).waitFor();
+    expect(await page.getByRole('link', { name: otherUser.email }).count()).toBe(0);
+    expect(await userTitle.count()).toBe(0);
+    await page.goForward();
+    await userTitle.waitFor();
+    expect(await usersTitle.count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe(
+      `/dashboard/applications/${owned.applicationId}/users/${endUser.id}`,
+    );
+  });
+
+  it('impersonates the user with a reason, manages it meanwhile, and ends it', async () => {
     const reason = 'Ticket 4242: the user cannot see their invoices';
     await page.getByLabel('Reason').fill(reason);
     await page.getByRole('button', { name: 'Impersonate', exact: true }).click();
@@ -107,14 +146,29 @@ describe('dashboard users', () => {
     // The countdown moves on each second.
     await timer.filter({ hasNotText: first }).waitFor({ timeout: 3000 });
     expect((await timer.textContent()) ?? '').toMatch(/^1[45]:\d\d$/);
-    // While it runs the user's management controls are absent: the browser is the end user to the service.
-    expect(await page.getByRole('button', { name: 'Disable', exact: true }).count()).toBe(0);
+    // One impersonation at a time: Impersonate is gone while it runs. The management controls stay:
+    // their routes pass over the impersonation cookie and answer the support user's own session
+    // (docs/api.md "Impersonation").
+    expect(await page.getByLabel('Reason').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Impersonate', exact: true }).count()).toBe(0);
+    for (const name of ['Save name', 'Disable', 'Revoke sessions', 'Delete']) {
+      expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(1);
+    }
+    await page.getByLabel('Name', { exact: true }).fill('Ada Support');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await done('Name saved.').waitFor();
+    const userPath = `/applications/${owned.applicationId}/users/${endUser.id}`;
+    expect((await asOwner('GET', userPath)).body.name).toBe('Ada Support');
+    await page.getByRole('definition').filter({ hasText: 'Ada Support' }).waitFor();
+    // Saving the name ended nothing.
+    expect(await banner.count()).toBe(1);
     await expectAccessible(page, 'user while impersonating');
     await expectNarrowFit(page, 'user while impersonating');
 
     await banner.getByRole('button', { name: 'End impersonation' }).click();
     await done(`The impersonation of ${endUser.email} ended.`).waitFor();
     expect(await banner.count()).toBe(0);
+    await page.getByLabel('Reason').waitFor();
     await page.getByRole('button', { name: 'Disable', exact: true }).waitFor();
 
     const started = await asOwner(

@@ -3,7 +3,6 @@
  * connections it granted (docs/api.md "Endpoints", "Profile images", "OAuth tokens and connections").
  * Every call acts on the account the session cookie names, whatever organization it belongs to.
  */
-import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { type Answer, ApiError, call } from '../api.ts';
 import type { ScreenProps } from '../screens.ts';
@@ -22,6 +21,7 @@ import {
   when,
 } from '../ui.tsx';
 import { count } from './insights-parts.tsx';
+import { Section } from './organizations-parts.tsx';
 
 export default function MyAccount(_props: ScreenProps) {
   const impersonation = useImpersonation();
@@ -43,16 +43,6 @@ export default function MyAccount(_props: ScreenProps) {
       <Sessions />
       <Connections />
     </Page>
-  );
-}
-
-/** A titled part of the screen, its `h2` naming the section landmark. */
-function Part(props: { id: string; title: string; children: ComponentChildren }) {
-  return (
-    <section class="card" aria-labelledby={props.id}>
-      <h2 id={props.id}>{props.title}</h2>
-      {props.children}
-    </section>
   );
 }
 
@@ -86,7 +76,7 @@ function Profile() {
   const [saved, setSaved] = useState<{ user: Account; round: number } | undefined>(undefined);
   const [done, setDone] = useState<string | undefined>(undefined);
   return (
-    <Part id="account-profile" title="Profile">
+    <Section title="Profile">
       <Show loaded={loaded} what="your profile">
         {(info) => {
           const user = saved?.user ?? info.user;
@@ -106,7 +96,7 @@ function Profile() {
         }}
       </Show>
       {done && <Done>{done}</Done>}
-    </Part>
+    </Section>
   );
 }
 
@@ -227,7 +217,7 @@ function Sessions() {
   const action = useConfirmed<Session | 'others'>();
   const { pending } = action;
   return (
-    <Part id="account-sessions" title="Sessions">
+    <Section title="Sessions">
       <Show loaded={loaded} what="your sessions">
         {({ items }) => {
           const others = items.filter((session) => !session.current);
@@ -284,7 +274,7 @@ function Sessions() {
         }}
       </Show>
       {action.done && <Done>{action.done}</Done>}
-    </Part>
+    </Section>
   );
 }
 
@@ -340,7 +330,7 @@ function Connections() {
   const action = useConfirmed<Connection>();
   const { pending } = action;
   return (
-    <Part id="account-connections" title="OAuth connections">
+    <Section title="OAuth connections">
       <p class="muted">Programs you allowed to act for you through an application's MCP endpoint.</p>
       <Show loaded={loaded} what="your OAuth connections">
         {({ items }) =>
@@ -373,7 +363,7 @@ function Connections() {
         </Confirm>
       )}
       {action.done && <Done>{action.done}</Done>}
-    </Part>
+    </Section>
   );
 }
 

@@ -5,12 +5,12 @@
  */
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import { type Application, ApplicationFrame } from '../frames.tsx';
+import { type Application, ApplicationFrame, type Organization } from '../frames.tsx';
 import { can } from '../permissions.ts';
 import { href, navigate } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
 import { Confirm, ErrorNote, Field, Link, useSubmit, when } from '../ui.tsx';
-import { type Organization, Section, useDone } from './organizations-parts.tsx';
+import { Section, useDone } from './organizations-parts.tsx';
 
 export default function ApplicationScreen(props: ScreenProps) {
   const applicationId = props.params.applicationId ?? '';

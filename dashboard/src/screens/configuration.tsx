@@ -9,7 +9,8 @@ import { type Answer, type CallOptions, call } from '../api.ts';
 import { ApplicationFrame } from '../frames.tsx';
 import { can, type Role } from '../permissions.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Confirm, Done, ErrorNote, Field, type Loaded, Show, useLoad, useSubmit, when } from '../ui.tsx';
+import { Confirm, ErrorNote, Field, type Loaded, Show, useLoad, useSubmit, when } from '../ui.tsx';
+import { useDone } from './organizations-parts.tsx';
 import { FormError, ListField, linesOf, listPaths } from './users-parts.tsx';
 
 type View = Answer<'getConfiguration'>;
@@ -25,17 +26,28 @@ const PROVIDERS: readonly { name: ProviderName; label: string }[] = [
 /** docs/api.md: at most 20 resources and 20 return URLs. */
 const MAX_LIST = 20;
 
-const providerPaths = PROVIDERS.flatMap(({ name }) =>
-  ['enabled', 'clientId', 'clientSecret', 'issuer'].map((key) => `socialProviders.${name}.${key}`),
-);
-/** Every body path a field of the form shows the API's issues beside. */
-const FIELDS = [
+/**
+ * The body paths of a provider that a field shows the API's issues beside: its client ID and secret,
+ * and OpenID Connect's issuer. `enabled` is a checkbox with no message of its own: an issue of it is
+ * listed above the Save button, with any other the form has no field for.
+ */
+const providerPaths = (name: ProviderName): string[] =>
+  ['clientId', 'clientSecret', ...(name === 'oidc' ? ['issuer'] : [])].map(
+    (key) => `socialProviders.${name}.${key}`,
+  );
+const BASE_FIELDS = [
   'origin',
   'authentication.syntheticEmailDomain',
   ...listPaths('oauth.resources', MAX_LIST),
-  ...listPaths('socialReturnUrls', MAX_LIST),
-  ...providerPaths,
 ];
+/** Only a role that may change social sign-in has its fields (`socialSignIn.write`). */
+const SOCIAL_FIELDS = [
+  ...listPaths('socialReturnUrls', MAX_LIST),
+  ...PROVIDERS.flatMap(({ name }) => providerPaths(name)),
+];
+/** Every body path a field of the form shows the API's issues beside. */
+const fieldsOf = (socialSignIn: boolean): readonly string[] =>
+  socialSignIn ? [...BASE_FIELDS, ...SOCIAL_FIELDS] : BASE_FIELDS;
 
 interface ProviderDraft {
   enabled: boolean;
@@ -258,6 +270,7 @@ function ConfigurationForm(props: {
 }) {
   const { view } = props;
   const socialSignIn = can(props.role, 'socialSignIn.write');
+  const fields = fieldsOf(socialSignIn);
   const [draft, setDraft] = useState(() => draftOf(view));
   const [removing, setRemoving] = useState<{ name: ProviderName; label: string } | null>(null);
   const [unchanged, setUnchanged] = useState(false);
@@ -270,7 +283,7 @@ function ConfigurationForm(props: {
       return true;
     },
     {
-      fields: FIELDS,
+      fields,
       onDone: (saved) => {
         setUnchanged(!saved);
         if (saved) props.onSaved('Configuration saved.');
@@ -323,7 +336,7 @@ function ConfigurationForm(props: {
             value={draft.resources}
             field="oauth.resources"
             error={save.error}
-            hint="One https URI a line, at most 20. A new one must publish protected resource metadata that names this service (docs/oauth.md)."
+            hint="One https URI a line, at most 20. A new one must publish protected resource metadata that names this service."
             onInput={(resources) => edit({ resources })}
           />
         </section>
@@ -356,7 +369,7 @@ function ConfigurationForm(props: {
             <SocialFacts view={view} />
           )}
         </section>
-        <FormError error={save.formError} fields={FIELDS} />
+        <FormError error={save.formError} fields={fields} />
         {unchanged && <p role="status">Nothing to save: no value changed.</p>}
         <button type="submit" disabled={save.busy}>
           Save
@@ -439,7 +452,7 @@ function ConfigurationFacts(props: { view: View; story: Loaded<Story> | null }) 
 
 function ConfigurationPanel(props: { applicationId: string; role: Role }) {
   const { applicationId, role } = props;
-  const [done, setDone] = useState('');
+  const done = useDone();
   const loaded = useLoad(() => call('getConfiguration', { params: { applicationId } }), [applicationId]);
   const readsTrail = can(role, 'audit.read');
   const story = useLoad(
@@ -448,7 +461,7 @@ function ConfigurationPanel(props: { applicationId: string; role: Role }) {
   );
   return (
     <>
-      {done && <Done>{done}</Done>}
+      {done.line}
       <Show loaded={loaded} what="the configuration">
         {(view) =>
           can(role, 'configuration.write') ? (
@@ -459,7 +472,7 @@ function ConfigurationPanel(props: { applicationId: string; role: Role }) {
               role={role}
               story={readsTrail ? story : null}
               onSaved={(message) => {
-                setDone(message);
+                done.say(message);
                 loaded.reload();
                 story.reload();
               }}

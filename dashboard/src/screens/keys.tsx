@@ -9,7 +9,7 @@ import { type Answer, call } from '../api.ts';
 import { ApplicationFrame } from '../frames.tsx';
 import { can, type Role } from '../permissions.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Confirm, Done, Empty, ErrorNote, Show, useLoad, useSubmit, when } from '../ui.tsx';
+import { Confirm, Done, Empty, ErrorNote, Show, TableBox, useLoad, useSubmit, when } from '../ui.tsx';
 import { Section, useDone } from './organizations-parts.tsx';
 
 type ApiKey = Answer<'listApiKeys'>['items'][number];
@@ -107,7 +107,7 @@ function KeyScreen(props: { applicationId: string; role: Role }) {
 
 function KeyTable(props: { keys: readonly ApiKey[]; mayRevoke: boolean; onRevoke: (key: ApiKey) => void }) {
   return (
-    <div class="table-wrap">
+    <TableBox label="API keys">
       <table>
         <thead>
           <tr>
@@ -122,7 +122,7 @@ function KeyTable(props: { keys: readonly ApiKey[]; mayRevoke: boolean; onRevoke
         <tbody>
           {props.keys.map((key) => (
             <tr key={key.id}>
-              <td>
+              <td id={`key-${key.id}`}>
                 <code>{key.prefix}…</code>
               </td>
               <td>{typeLabel[key.type]}</td>
@@ -132,7 +132,13 @@ function KeyTable(props: { keys: readonly ApiKey[]; mayRevoke: boolean; onRevoke
               {props.mayRevoke && (
                 <td>
                   {!key.revokedAt && (
-                    <button type="button" class="danger" onClick={() => props.onRevoke(key)}>
+                    <button
+                      type="button"
+                      class="danger"
+                      // "Revoke" on every row (scripts rely on it); the key's prefix says which.
+                      aria-describedby={`key-${key.id}`}
+                      onClick={() => props.onRevoke(key)}
+                    >
                       Revoke
                     </button>
                   )}
@@ -142,7 +148,7 @@ function KeyTable(props: { keys: readonly ApiKey[]; mayRevoke: boolean; onRevoke
           ))}
         </tbody>
       </table>
-    </div>
+    </TableBox>
   );
 }
 

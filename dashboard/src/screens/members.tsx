@@ -4,23 +4,23 @@
  * the rank rule allows (an admin cannot touch an owner), leaving (LAST_OWNER), and the pending
  * invitations its managers can revoke.
  */
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { type Answer, call } from '../api.ts';
-import { OrganizationFrame } from '../frames.tsx';
+import { type Organization, OrganizationFrame } from '../frames.tsx';
 import { can, mayChangeMember, type Role } from '../permissions.ts';
 import { href, navigate } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
 import { useSession } from '../session.ts';
-import { Confirm, Empty, ErrorNote, Field, Show, useLoad, useSubmit, when } from '../ui.tsx';
+import { Confirm, Empty, Field, Show, TableBox, useLoad, useSubmit, when } from '../ui.tsx';
 import {
   grantableRoles,
   mayRevokeInvitation,
-  type Organization,
   RoleSelect,
   roleLabel,
   Section,
   useDone,
 } from './organizations-parts.tsx';
+import { FormError } from './users-parts.tsx';
 
 type Member = Answer<'listMembers'>['items'][number];
 type PendingInvitation = Answer<'listOrganizationInvitations'>['items'][number];
@@ -94,7 +94,7 @@ function MemberList(props: { organization: Organization; actor: Actor; say: Say 
           list.items.length === 0 ? (
             <Empty>This organization has no member.</Empty>
           ) : (
-            <div class="table-wrap">
+            <TableBox label={`Members of ${organization.name}`}>
               <table>
                 <thead>
                   <tr>
@@ -117,7 +117,7 @@ function MemberList(props: { organization: Organization; actor: Actor; say: Say 
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableBox>
           )
         }
       </Show>
@@ -170,9 +170,11 @@ function MemberRow(props: {
     },
   );
   const mayRemove = !me && mayChangeMember(actor, member, 'removed');
+  // The row's buttons are named alike on every row; the email describes which member each acts on.
+  const emailId = useId();
   return (
     <tr>
-      <td>
+      <td id={emailId}>
         {member.email}
         {me && <span class="muted"> (you)</span>}
       </td>
@@ -197,22 +199,26 @@ function MemberRow(props: {
               type="button"
               class="secondary"
               disabled={change.busy || role === member.role}
+              aria-describedby={emailId}
               onClick={() => change.submit()}
             >
               Change role
             </button>
           )}
           {mayRemove && (
-            <button type="button" class="danger" onClick={props.onRemove}>
+            <button type="button" class="danger" aria-describedby={emailId} onClick={props.onRemove}>
               Remove
             </button>
           )}
         </div>
-        {change.formError !== undefined && <ErrorNote error={change.formError} />}
+        <FormError error={change.formError} fields={[]} />
       </td>
     </tr>
   );
 }
+
+/** The paths a field of the invitation form shows the API's issues beside. */
+const INVITE_FIELDS = ['email'] as const;
 
 function Invite(props: { organization: Organization; actor: Actor; onInvited: (email: string) => void }) {
   const [email, setEmail] = useState('');
@@ -220,7 +226,8 @@ function Invite(props: { organization: Organization; actor: Actor; onInvited: (e
   const invite = useSubmit(
     () => call('addMember', { params: { organizationId: props.organization.id }, body: { email, role } }),
     {
-      fields: ['email', 'role'],
+      // The role is a choice among the roles the actor may grant: an issue of it is listed above.
+      fields: INVITE_FIELDS,
       // The answer is a 202, which `Answer` does not type: the address sent names the invitee.
       onDone: () => {
         setEmail('');
@@ -249,7 +256,7 @@ function Invite(props: { organization: Organization; actor: Actor; onInvited: (e
         <div class="field">
           <RoleSelect label="Role" roles={grantableRoles(props.actor.role)} value={role} onChange={setRole} />
         </div>
-        {invite.formError !== undefined && <ErrorNote error={invite.formError} />}
+        <FormError error={invite.formError} fields={INVITE_FIELDS} />
         <button type="submit" disabled={invite.busy}>
           Invite
         </button>
@@ -273,7 +280,7 @@ function PendingInvitations(props: { organization: Organization; actor: Actor; r
           list.items.length === 0 ? (
             <Empty>No invitation is pending.</Empty>
           ) : (
-            <div class="table-wrap">
+            <TableBox label={`Pending invitations of ${organization.name}`}>
               <table>
                 <thead>
                   <tr>
@@ -286,23 +293,16 @@ function PendingInvitations(props: { organization: Organization; actor: Actor; r
                 </thead>
                 <tbody>
                   {list.items.map((invitation) => (
-                    <tr key={invitation.email}>
-                      <td>{invitation.email}</td>
-                      <td>{roleLabel[invitation.role]}</td>
-                      <td>{invitation.invitedBy.email}</td>
-                      <td>{when(invitation.expiresAt)}</td>
-                      <td>
-                        {mayRevokeInvitation(props.actor.role, invitation.role) && (
-                          <button type="button" class="danger" onClick={() => setRevoking(invitation)}>
-                            Revoke
-                          </button>
-                        )}
-                      </td>
-                    </tr>
+                    <InvitationRow
+                      key={invitation.email}
+                      invitation={invitation}
+                      mayRevoke={mayRevokeInvitation(props.actor.role, invitation.role)}
+                      onRevoke={() => setRevoking(invitation)}
+                    />
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableBox>
           )
         }
       </Show>
@@ -327,6 +327,27 @@ function PendingInvitations(props: { organization: Organization; actor: Actor; r
         </Confirm>
       )}
     </Section>
+  );
+}
+
+function InvitationRow(props: { invitation: PendingInvitation; mayRevoke: boolean; onRevoke: () => void }) {
+  const { invitation } = props;
+  // "Revoke" stays the button's name on every row (scripts rely on it); the email says which one.
+  const emailId = useId();
+  return (
+    <tr>
+      <td id={emailId}>{invitation.email}</td>
+      <td>{roleLabel[invitation.role]}</td>
+      <td>{invitation.invitedBy.email}</td>
+      <td>{when(invitation.expiresAt)}</td>
+      <td>
+        {props.mayRevoke && (
+          <button type="button" class="danger" aria-describedby={emailId} onClick={props.onRevoke}>
+            Revoke
+          </button>
+        )}
+      </td>
+    </tr>
   );
 }
 

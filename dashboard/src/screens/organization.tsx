@@ -5,22 +5,13 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import { OrganizationFrame } from '../frames.tsx';
+import { type Organization, OrganizationFrame } from '../frames.tsx';
 import { can } from '../permissions.ts';
 import { href, navigate, notice } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Confirm, Empty, ErrorNote, Field, Link, Show, useLoad, useSubmit, when } from '../ui.tsx';
-import {
-  applicationUsage,
-  CapWarning,
-  type Organization,
-  Pager,
-  roleLabel,
-  Section,
-  useDone,
-} from './organizations-parts.tsx';
-
-const PAGE_SIZE = 20;
+import { Confirm, Empty, ErrorNote, Field, Link, Show, TableBox, useLoad, useSubmit, when } from '../ui.tsx';
+import { applicationUsage, CapWarning, roleLabel, Section, useDone } from './organizations-parts.tsx';
+import { offsetOf, PAGE_SIZE, Pager, withQuery } from './users-parts.tsx';
 
 export default function OrganizationScreen(props: ScreenProps) {
   const organizationId = props.params.organizationId ?? '';
@@ -34,6 +25,7 @@ export default function OrganizationScreen(props: ScreenProps) {
           <Plan organization={organization} />
           <Applications
             organization={organization}
+            offset={offsetOf(props.query)}
             onCreated={(name) => {
               done.say(`Application ${name} created.`);
               reload();
@@ -78,9 +70,13 @@ function Plan(props: { organization: Organization }) {
   );
 }
 
-function Applications(props: { organization: Organization; onCreated: (name: string) => void }) {
-  const { organization } = props;
-  const [offset, setOffset] = useState(0);
+/** The organization's applications, a page at a time; the page is in the URL (`?offset=`). */
+function Applications(props: {
+  organization: Organization;
+  offset: number;
+  onCreated: (name: string) => void;
+}) {
+  const { organization, offset } = props;
   const [creating, setCreating] = useState(false);
   const applications = useLoad(
     () =>
@@ -120,7 +116,7 @@ function Applications(props: { organization: Organization; onCreated: (name: str
             {list.items.length === 0 ? (
               <Empty>This organization has no application yet.</Empty>
             ) : (
-              <div class="table-wrap">
+              <TableBox label={`Applications of ${organization.name}`}>
                 <table>
                   <thead>
                     <tr>
@@ -143,9 +139,14 @@ function Applications(props: { organization: Organization; onCreated: (name: str
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableBox>
             )}
-            <Pager page={list.page} count={list.items.length} what="applications" onOffset={setOffset} />
+            <Pager
+              page={list.page}
+              shown={list.items.length}
+              label="Pages of applications"
+              to={(next) => withQuery(href('organizations', organization.id), { offset: next })}
+            />
           </>
         )}
       </Show>

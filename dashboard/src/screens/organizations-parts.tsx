@@ -1,31 +1,29 @@
 /**
- * Pieces the organization, member, application and key screens share: a plan's usage in words, a
- * card with its heading, a labelled choice of role, a pager for the lists paged by `limit` and
- * `offset` (docs/api.md "Management API"), and the short-lived "done" line after a change.
+ * Pieces the screens share: a plan's usage in words, a card with its heading, the roles and a
+ * labelled choice of one, and the short-lived "done" line after a change.
  */
 import type { ComponentChildren } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { mayManageRank, ROLES } from '../../../shared/tenancy/permissions.ts';
-import type { Answer } from '../api.ts';
+import type { Organization } from '../frames.tsx';
 import type { Role } from '../permissions.ts';
 import { Done } from '../ui.tsx';
+import { count } from './insights-parts.tsx';
 
-export type Organization = Answer<'getOrganization'>;
-export type Page = Answer<'listApplications'>['page'];
-
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+/** Every role, highest first (docs/api.md "Permission matrix"). */
+export { ROLES };
 
 /** "2 of 3 applications", or "2 applications (no limit)" for a plan without a cap (docs/api.md "Organizations", Plans). */
 export function applicationUsage(organization: Organization): string {
   const { applications } = organization.usage;
   const limit = organization.plan.applicationLimit;
   return limit === null
-    ? `${plural(applications, 'application', 'applications')} (no limit)`
-    : `${applications} of ${plural(limit, 'application', 'applications')}`;
+    ? `${count(applications, 'application')} (no limit)`
+    : `${applications} of ${count(limit, 'application')}`;
 }
 
 /** Whether the plan holds no more applications: a new one answers 403 PLAN_LIMIT_REACHED. */
-export const atApplicationCap = (organization: Organization): boolean =>
+const atApplicationCap = (organization: Organization): boolean =>
   organization.plan.applicationLimit !== null &&
   organization.usage.applications >= organization.plan.applicationLimit;
 
@@ -93,38 +91,6 @@ export function RoleSelect(props: {
         ))}
       </select>
     </span>
-  );
-}
-
-/** Previous and next over a list paged by `limit` and `offset`; nothing when it all fits one page. */
-export function Pager(props: {
-  page: Page;
-  count: number;
-  what: string;
-  onOffset: (offset: number) => void;
-}) {
-  const { limit, offset, total, hasMore } = props.page;
-  const more = hasMore ?? (total !== null && offset + props.count < total);
-  if (offset === 0 && !more) return null;
-  const last = offset + props.count;
-  return (
-    <nav class="pager" aria-label={`Pages of ${props.what}`}>
-      <button
-        type="button"
-        class="secondary"
-        disabled={offset === 0}
-        onClick={() => props.onOffset(Math.max(0, offset - limit))}
-      >
-        Previous
-      </button>
-      <span>
-        {props.count === 0 ? 'None' : `${offset + 1}–${last}`}
-        {total !== null && ` of ${total}`}
-      </span>
-      <button type="button" class="secondary" disabled={!more} onClick={() => props.onOffset(offset + limit)}>
-        Next
-      </button>
-    </nav>
   );
 }
 

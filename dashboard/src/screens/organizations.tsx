@@ -3,11 +3,23 @@
  * and its usage against the plan's cap; creating one (at most 10 per account: ORGANIZATION_LIMIT_REACHED);
  * and the invitations addressed to the account, to accept or decline.
  */
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { type Answer, call } from '../api.ts';
 import { href, notice } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Confirm, Empty, ErrorNote, Field, Link, Page, Show, useLoad, useSubmit, when } from '../ui.tsx';
+import {
+  Confirm,
+  Empty,
+  ErrorNote,
+  Field,
+  Link,
+  Page,
+  Show,
+  TableBox,
+  useLoad,
+  useSubmit,
+  when,
+} from '../ui.tsx';
 import { applicationUsage, roleLabel, Section, useDone } from './organizations-parts.tsx';
 
 type Invitation = Answer<'listInvitations'>['items'][number];
@@ -27,7 +39,7 @@ export default function Organizations(_props: ScreenProps) {
             list.items.length === 0 ? (
               <Empty>You belong to no organization yet. Create one below.</Empty>
             ) : (
-              <div class="table-wrap">
+              <TableBox label="Your organizations">
                 <table>
                   <thead>
                     <tr>
@@ -52,7 +64,7 @@ export default function Organizations(_props: ScreenProps) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableBox>
             )
           }
         </Show>
@@ -116,7 +128,7 @@ function YourInvitations(props: { onAccepted: (name: string) => void; onDeclined
           list.items.length === 0 ? (
             <Empty>No invitation is waiting for you.</Empty>
           ) : (
-            <div class="table-wrap">
+            <TableBox label="Invitations for you">
               <table>
                 <thead>
                   <tr>
@@ -141,7 +153,7 @@ function YourInvitations(props: { onAccepted: (name: string) => void; onDeclined
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableBox>
           )
         }
       </Show>
@@ -173,18 +185,25 @@ function InvitationRow(props: { invitation: Invitation; onAccepted: () => void; 
     () => call('acceptInvitation', { params: { organizationId: invitation.organizationId } }),
     { onDone: props.onAccepted },
   );
+  // Accept and Decline are named alike on every row; the organization's name says which one.
+  const nameId = useId();
   return (
     <tr>
-      <td>{invitation.organizationName}</td>
+      <td id={nameId}>{invitation.organizationName}</td>
       <td>{roleLabel[invitation.role]}</td>
       <td>{invitation.invitedBy}</td>
       <td>{when(invitation.expiresAt)}</td>
       <td>
         <div class="buttons">
-          <button type="button" disabled={accept.busy} onClick={() => accept.submit()}>
+          <button
+            type="button"
+            disabled={accept.busy}
+            aria-describedby={nameId}
+            onClick={() => accept.submit()}
+          >
             Accept
           </button>
-          <button type="button" class="secondary" onClick={props.onDecline}>
+          <button type="button" class="secondary" aria-describedby={nameId} onClick={props.onDecline}>
             Decline
           </button>
         </div>

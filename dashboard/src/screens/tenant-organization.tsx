@@ -4,55 +4,45 @@
  * their roles, removing them, renaming and deleting it. It always keeps an owner: the API answers
  * 409 `LAST_OWNER` otherwise, shown as it comes.
  */
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { type Answer, call } from '../api.ts';
 import { ApplicationFrame } from '../frames.tsx';
-import { can } from '../permissions.ts';
+import { can, type Role } from '../permissions.ts';
 import { href } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Confirm, Done, Empty, ErrorNote, Field, Link, Show, useLoad, useSubmit, when } from '../ui.tsx';
+import {
+  Confirm,
+  Done,
+  Empty,
+  ErrorNote,
+  Field,
+  Link,
+  Show,
+  TableBox,
+  useLoad,
+  useSubmit,
+  when,
+} from '../ui.tsx';
+import { ROLES, RoleSelect, useDone } from './organizations-parts.tsx';
 import { FormError } from './users-parts.tsx';
 
-type Organization = Answer<'getTenantOrganization'>;
+type TenantOrganization = Answer<'getTenantOrganization'>;
 type Member = Answer<'listTenantMembers'>['items'][number];
-type MemberRole = Member['role'];
-
-const ROLES: readonly MemberRole[] = ['owner', 'admin', 'member'];
 
 interface Context {
   readonly applicationId: string;
-  readonly organization: Organization;
+  readonly organization: TenantOrganization;
   readonly writes: boolean;
   readonly reload: () => void;
   readonly report: (message: string) => void;
 }
 
-/** A role chosen by radio buttons in a fieldset. */
-function RoleChoice(props: { value: MemberRole; onChange: (role: MemberRole) => void }) {
-  return (
-    <fieldset>
-      <legend>Role</legend>
-      {ROLES.map((role) => (
-        <label key={role}>
-          <input
-            type="radio"
-            name="role"
-            value={role}
-            checked={props.value === role}
-            onChange={() => props.onChange(role)}
-          />
-          {role}
-        </label>
-      ))}
-    </fieldset>
-  );
-}
-
-const ADD_FIELDS = ['email', 'role'] as const;
+/** The paths a field of the form shows the API's issues beside; an issue of the role is listed above. */
+const ADD_FIELDS = ['email'] as const;
 
 function AddMember(props: Context) {
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<MemberRole>('member');
+  const [role, setRole] = useState<Role>('member');
   const add = useSubmit(
     () =>
       call('addTenantMember', {
@@ -82,7 +72,9 @@ function AddMember(props: Context) {
         hint="An address that has signed in to this application."
         onInput={(event) => setEmail((event.target as HTMLInputElement).value)}
       />
-      <RoleChoice value={role} onChange={setRole} />
+      <div class="field">
+        <RoleSelect label="Role" roles={ROLES} value={role} onChange={setRole} />
+      </div>
       <FormError error={add.formError} fields={ADD_FIELDS} />
       <button type="submit" disabled={add.busy}>
         Add member
@@ -109,7 +101,7 @@ function Members(props: Context) {
     loaded.reload();
     props.reload();
   };
-  const changeRole = async (member: Member, role: MemberRole) => {
+  const changeRole = async (member: Member, role: Role) => {
     setError(undefined);
     try {
       await call('updateTenantMember', { params: memberParams(member), body: { role } });
@@ -127,7 +119,7 @@ function Members(props: Context) {
           list.items.length === 0 ? (
             <Empty>No members.</Empty>
           ) : (
-            <div class="table-wrap">
+            <TableBox label={`Members of ${organization.name}`}>
               <table>
                 <thead>
                   <tr>
@@ -139,36 +131,18 @@ function Members(props: Context) {
                 </thead>
                 <tbody>
                   {list.items.map((member) => (
-                    <tr key={member.userId}>
-                      <td>
-                        <Link href={href('applications', applicationId, 'users', member.userId)}>
-                          {member.email}
-                        </Link>
-                      </td>
-                      <td>{member.role}</td>
-                      <td>{when(member.joinedAt)}</td>
-                      {props.writes && (
-                        <td>
-                          {ROLES.filter((role) => role !== member.role).map((role) => (
-                            <button
-                              key={role}
-                              type="button"
-                              class="secondary"
-                              onClick={() => void changeRole(member, role)}
-                            >
-                              Make {role}
-                            </button>
-                          ))}
-                          <button type="button" class="danger" onClick={() => setRemoving(member)}>
-                            Remove
-                          </button>
-                        </td>
-                      )}
-                    </tr>
+                    <MemberRow
+                      key={member.userId}
+                      applicationId={applicationId}
+                      member={member}
+                      writes={props.writes}
+                      onRole={(role) => void changeRole(member, role)}
+                      onRemove={() => setRemoving(member)}
+                    />
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableBox>
           )
         }
       </Show>
@@ -196,6 +170,47 @@ function Members(props: Context) {
         </Confirm>
       )}
     </section>
+  );
+}
+
+function MemberRow(props: {
+  applicationId: string;
+  member: Member;
+  writes: boolean;
+  onRole: (role: Role) => void;
+  onRemove: () => void;
+}) {
+  const { member } = props;
+  // The row's buttons are named alike on every row; the email describes which member each acts on.
+  const emailId = useId();
+  return (
+    <tr>
+      <td id={emailId}>
+        <Link href={href('applications', props.applicationId, 'users', member.userId)}>{member.email}</Link>
+      </td>
+      <td>{member.role}</td>
+      <td>{when(member.joinedAt)}</td>
+      {props.writes && (
+        <td>
+          <div class="buttons">
+            {ROLES.filter((role) => role !== member.role).map((role) => (
+              <button
+                key={role}
+                type="button"
+                class="secondary"
+                aria-describedby={emailId}
+                onClick={() => props.onRole(role)}
+              >
+                Make {role}
+              </button>
+            ))}
+            <button type="button" class="danger" aria-describedby={emailId} onClick={props.onRemove}>
+              Remove
+            </button>
+          </div>
+        </td>
+      )}
+    </tr>
   );
 }
 
@@ -306,7 +321,7 @@ function OrganizationDetail(props: Context) {
 export default function TenantOrganizationScreen(props: ScreenProps) {
   const applicationId = props.params.applicationId ?? '';
   const organizationId = props.params.organizationId ?? '';
-  const [done, setDone] = useState('');
+  const done = useDone();
   const loaded = useLoad(
     () => call('getTenantOrganization', { params: { applicationId, organizationId } }),
     [applicationId, organizationId],
@@ -324,7 +339,7 @@ export default function TenantOrganizationScreen(props: ScreenProps) {
     >
       {({ role }) => (
         <>
-          {done && <Done>{done}</Done>}
+          {done.line}
           <Show loaded={loaded} what="the organization">
             {(organization) => (
               <OrganizationDetail
@@ -332,7 +347,7 @@ export default function TenantOrganizationScreen(props: ScreenProps) {
                 organization={organization}
                 writes={can(role, 'tenantOrganizations.write')}
                 reload={loaded.reload}
-                report={setDone}
+                report={done.say}
               />
             )}
           </Show>

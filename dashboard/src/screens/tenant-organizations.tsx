@@ -8,7 +8,8 @@ import { ApplicationFrame } from '../frames.tsx';
 import { can } from '../permissions.ts';
 import { href } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Done, Empty, Field, Link, Show, useLoad, useSubmit, when } from '../ui.tsx';
+import { Empty, Field, Link, Show, TableBox, useLoad, useSubmit, when } from '../ui.tsx';
+import { useDone } from './organizations-parts.tsx';
 import { FormError, offsetOf, PAGE_SIZE, Pager, withQuery } from './users-parts.tsx';
 
 type TenantOrganization = Answer<'listTenantOrganizations'>['items'][number];
@@ -67,7 +68,7 @@ function CreateForm(props: { applicationId: string; onCreated: (organization: Te
 
 function OrganizationsTable(props: { applicationId: string; items: readonly TenantOrganization[] }) {
   return (
-    <div class="table-wrap">
+    <TableBox label="Organizations">
       <table>
         <thead>
           <tr>
@@ -90,13 +91,13 @@ function OrganizationsTable(props: { applicationId: string; items: readonly Tena
           ))}
         </tbody>
       </table>
-    </div>
+    </TableBox>
   );
 }
 
 function OrganizationList(props: { applicationId: string; offset: number; writes: boolean }) {
   const { applicationId, offset } = props;
-  const [done, setDone] = useState('');
+  const done = useDone();
   const loaded = useLoad(
     () =>
       call('listTenantOrganizations', {
@@ -108,7 +109,7 @@ function OrganizationList(props: { applicationId: string; offset: number; writes
   const base = href('applications', applicationId, 'organizations');
   return (
     <>
-      {done && <Done>{done}</Done>}
+      {done.line}
       <p class="muted">
         The organizations of this application's own users: each user's first sign-in creates one it owns.
       </p>
@@ -133,7 +134,7 @@ function OrganizationList(props: { applicationId: string; offset: number; writes
         <CreateForm
           applicationId={applicationId}
           onCreated={(organization) => {
-            setDone(`Created ${organization.name}.`);
+            done.say(`Created ${organization.name}.`);
             loaded.reload();
           }}
         />

@@ -2,7 +2,9 @@
  * One end user of an application (docs/api.md "Users", "Impersonation"): the profile, its name,
  * Disable / Enable, Revoke sessions, Delete, and Impersonate with a reason, for 15 minutes.
  * Managers only see the controls the permission matrix gives them (`users.write`,
- * `impersonation.start`).
+ * `impersonation.start`). While an impersonation runs only Impersonate is gone (one at a time): the
+ * management routes pass over the impersonation cookie (docs/api.md "Impersonation"), so the others
+ * still act as the support user.
  */
 import { useState } from 'preact/hooks';
 import { type Answer, call } from '../api.ts';
@@ -12,6 +14,7 @@ import { href } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
 import { checkSession, useImpersonation } from '../session.ts';
 import { Confirm, Done, ErrorNote, Field, Link, Show, useLoad, useSubmit, when } from '../ui.tsx';
+import { useDone } from './organizations-parts.tsx';
 
 type User = Answer<'getUser'>;
 
@@ -95,6 +98,12 @@ function Actions(props: Context & { onDeleted: () => void }) {
   const { applicationId, user } = props;
   const params = { applicationId, userId: user.id };
   const [asking, setAsking] = useState<Asking>(null);
+  const impersonation = useImpersonation();
+  // Disabling the user, revoking its sessions or deleting it ends an impersonation of it (docs/api.md
+  // "Impersonation", What ends an impersonation): the banner asks the service again.
+  const ended = () => {
+    if (impersonation?.user.id === user.id) void checkSession();
+  };
   const enable = useSubmit(() => call('enableUser', { params }), {
     onDone: () => {
       props.report(`${user.email} is enabled: it may sign in again.`);
@@ -105,6 +114,7 @@ function Actions(props: Context & { onDeleted: () => void }) {
     setAsking(null);
     props.report(message);
     props.reload();
+    ended();
   };
   return (
     <section class="card">
@@ -166,6 +176,7 @@ function Actions(props: Context & { onDeleted: () => void }) {
             await call('deleteUser', { params });
             setAsking(null);
             props.onDeleted();
+            ended();
           }}
         >
           <p>
@@ -226,31 +237,15 @@ function ImpersonateForm(props: Context) {
   );
 }
 
-function UserDetail(props: Context & { role: Role }) {
+function UserDetail(props: Context & { role: Role; onDeleted: () => void }) {
   const impersonating = useImpersonation();
-  const [deleted, setDeleted] = useState(false);
-  const users = href('applications', props.applicationId, 'users');
-  if (deleted) {
-    return (
-      <>
-        <Done>{props.user.email} is deleted.</Done>
-        <p>
-          <Link href={users}>Back to the users</Link>
-        </p>
-      </>
-    );
-  }
   return (
     <>
       <Profile user={props.user} />
-      {/* One at a time: while it runs, the banner above the screen shows it and ends it. */}
-      {impersonating === null && (
-        <>
-          {can(props.role, 'users.write') && <NameForm key={props.user.name} {...props} />}
-          {can(props.role, 'users.write') && <Actions {...props} onDeleted={() => setDeleted(true)} />}
-          {can(props.role, 'impersonation.start') && <ImpersonateForm {...props} />}
-        </>
-      )}
+      {can(props.role, 'users.write') && <NameForm key={props.user.name} {...props} />}
+      {can(props.role, 'users.write') && <Actions {...props} />}
+      {/* One at a time: while one runs, the banner above the screen shows it and ends it. */}
+      {impersonating === null && can(props.role, 'impersonation.start') && <ImpersonateForm {...props} />}
     </>
   );
 }
@@ -259,37 +254,52 @@ export default function UserScreen(props: ScreenProps) {
   const applicationId = props.params.applicationId ?? '';
   const userId = props.params.userId ?? '';
   const impersonation = useImpersonation();
-  const [done, setDone] = useState('');
+  const done = useDone();
+  // The address of the user deleted here: the screen says so, whatever a read of it answers now.
+  const [deleted, setDeleted] = useState<string | null>(null);
   const loaded = useLoad(
     () => call('getUser', { params: { applicationId, userId } }),
     // An impersonation's end may have changed the user's sessions: read it again.
     [applicationId, userId, impersonation?.id],
   );
-  const email = loaded.state === 'ready' ? loaded.data.email : 'User';
+  const email = deleted ?? (loaded.state === 'ready' ? loaded.data.email : 'User');
+  const users = href('applications', applicationId, 'users');
   return (
     <ApplicationFrame
       applicationId={applicationId}
       tab="Users"
       title={() => email}
       crumbs={[
-        { label: 'Users', href: href('applications', applicationId, 'users') },
+        { label: 'Users', href: users },
         { label: email, href: href('applications', applicationId, 'users', userId) },
       ]}
     >
       {({ role }) => (
         <>
-          {done && <Done>{done}</Done>}
-          <Show loaded={loaded} what="the user">
-            {(user) => (
-              <UserDetail
-                applicationId={applicationId}
-                user={user}
-                role={role}
-                reload={loaded.reload}
-                report={setDone}
-              />
-            )}
-          </Show>
+          {deleted !== null ? (
+            <>
+              <Done>{deleted} is deleted.</Done>
+              <p>
+                <Link href={users}>Back to the users</Link>
+              </p>
+            </>
+          ) : (
+            <>
+              {done.line}
+              <Show loaded={loaded} what="the user">
+                {(user) => (
+                  <UserDetail
+                    applicationId={applicationId}
+                    user={user}
+                    role={role}
+                    reload={loaded.reload}
+                    report={done.say}
+                    onDeleted={() => setDeleted(user.email)}
+                  />
+                )}
+              </Show>
+            </>
+          )}
         </>
       )}
     </ApplicationFrame>

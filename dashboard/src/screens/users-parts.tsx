@@ -1,7 +1,7 @@
 /**
- * What the screens of an application's users, tenant organizations and configuration share: paging
- * by `limit` and `offset` (docs/api.md "Users", "Tenant organizations"), a list of URLs typed one a
- * line, and a form's error.
+ * What the paged lists and the forms of the screens share: paging by `limit` and `offset` kept in the
+ * URL (docs/api.md "Management API"), so a page can be bookmarked and back and forward move between
+ * pages; a list of URLs typed one a line; and a form's error with the issues no field of it shows.
  */
 import type { ComponentChildren } from 'preact';
 import { useId } from 'preact/hooks';
@@ -28,11 +28,14 @@ export const withQuery = (path: string, params: Record<string, string | number |
   return text ? `${path}?${text}` : path;
 };
 
-type PageInfo = Answer<'listUsers'>['page'];
+/** A list's page as the API answers it (docs/api.md "Management API"). */
+type PageInfo = Pick<Answer<'listUsers'>['page'], 'limit' | 'offset' | 'total' | 'hasMore'>;
 
 /**
- * Previous and Next of a paged list, with where the shown rows stand. `total` may be null (a search
- * past what one answer reads, docs/api.md "Users"): `hasMore` alone then says whether more follow.
+ * Previous and Next of a paged list, with where the shown rows stand; each a URL (`to`) of the page it
+ * shows, so back and forward move between pages. `total` may be null (a search past what one answer
+ * reads, docs/api.md "Users"): `hasMore` alone then says whether more follow. Nothing when it all fits
+ * one page.
  */
 export function Pager(props: {
   page: PageInfo;
@@ -41,7 +44,8 @@ export function Pager(props: {
   to: (offset: number) => string;
 }) {
   const { page, shown } = props;
-  if (page.offset === 0 && !page.hasMore) return null;
+  const more = page.hasMore ?? (page.total !== null && page.offset + shown < page.total);
+  if (page.offset === 0 && !more) return null;
   const first = shown === 0 ? page.offset : page.offset + 1;
   const last = page.offset + shown;
   return (
@@ -61,7 +65,7 @@ export function Pager(props: {
       <button
         type="button"
         class="secondary"
-        disabled={!page.hasMore}
+        disabled={!more}
         onClick={() => navigate(props.to(page.offset + page.limit))}
       >
         Next

@@ -3,19 +3,19 @@
  * `offset`, or the users whose address or name starts with the search, each linking to its screen.
  * The search and the page are in the URL, so back, forward and reload keep them.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Answer, call } from '../api.ts';
 import { ApplicationFrame } from '../frames.tsx';
 import { href, navigate } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Empty, Field, Link, Show, useLoad, when } from '../ui.tsx';
+import { Empty, Field, Link, Show, TableBox, useLoad, when } from '../ui.tsx';
 import { offsetOf, PAGE_SIZE, Pager, withQuery } from './users-parts.tsx';
 
 type User = Answer<'listUsers'>['items'][number];
 
 function UsersTable(props: { applicationId: string; users: readonly User[] }) {
   return (
-    <div class="table-wrap">
+    <TableBox label="Users">
       <table>
         <thead>
           <tr>
@@ -40,13 +40,18 @@ function UsersTable(props: { applicationId: string; users: readonly User[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableBox>
   );
 }
 
-/** The search form: Search users, and Clear while a search shows. */
+/**
+ * The search form: Search users, and Clear while a search shows. It stays mounted from one search to
+ * the next, so the focus stays in it; the text follows the URL's `q` when back or forward changes it.
+ */
 function SearchForm(props: { q: string; error: unknown; onSearch: (q: string) => void }) {
   const [typed, setTyped] = useState(props.q);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => setTyped(props.q), [props.q]);
   return (
     <search>
       <form
@@ -57,6 +62,7 @@ function SearchForm(props: { q: string; error: unknown; onSearch: (q: string) =>
       >
         <Field
           label="Search users"
+          ref={input}
           type="search"
           value={typed}
           maxLength={120}
@@ -75,6 +81,8 @@ function SearchForm(props: { q: string; error: unknown; onSearch: (q: string) =>
               onClick={() => {
                 setTyped('');
                 props.onSearch('');
+                // The button goes with the search: the focus goes back to the input, not to the page.
+                input.current?.focus();
               }}
             >
               Clear search
@@ -101,7 +109,6 @@ function UserList(props: { applicationId: string; q: string; offset: number }) {
   return (
     <>
       <SearchForm
-        key={q}
         q={q}
         error={loaded.state === 'error' ? loaded.error : undefined}
         onSearch={(next) => navigate(to({ q: next }))}
