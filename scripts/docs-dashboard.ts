@@ -9,7 +9,18 @@ import { dirname, join, normalize } from 'node:path';
 import { routes } from '../shared/routes.ts';
 import { code, table } from './docs-markdown.ts';
 
-const SHARED = new Set(['dashboard/src/api.ts', 'dashboard/src/session.ts']);
+/** The shell's modules: the client, the session check and the impersonation banner, on every screen. */
+const SHARED = new Set([
+  'dashboard/src/api.ts',
+  'dashboard/src/session.ts',
+  'dashboard/src/impersonation.tsx',
+]);
+/** The frames a screen sits in, by the name a screen uses, and what each loads itself. */
+const FRAMES = 'dashboard/src/frames.tsx';
+const frameCalls: Record<string, RouteId[]> = {
+  OrganizationFrame: ['getOrganization'],
+  ApplicationFrame: ['getApplication', 'getOrganization'],
+};
 
 const source = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
 
@@ -20,7 +31,9 @@ function modulesOf(file: string, seen = new Set<string>()): Set<string> {
   for (const match of source(file).matchAll(/from '(\.\.?\/[^']+\.tsx?)'/g)) {
     const imported = normalize(join(dirname(file), match[1] as string));
     // The client and the session check are every screen's: the header's row shows their calls.
-    if (imported.startsWith('dashboard/src/') && !SHARED.has(imported)) modulesOf(imported, seen);
+    if (imported.startsWith('dashboard/src/') && !SHARED.has(imported) && imported !== FRAMES) {
+      modulesOf(imported, seen);
+    }
   }
   return seen;
 }
@@ -40,22 +53,41 @@ function callsIn(files: Iterable<string>): RouteId[] {
   return [...ids];
 }
 
-/** The routes `file` and the console modules it imports call. */
-const callsOf = (file: string) => callsIn(modulesOf(file));
+/**
+ * The routes `file` and the console modules it imports call, with its frame's own loads. A module that
+ * serves screens of both an organization and an application (the audit trail) calls, for `pattern`,
+ * only the routes of the same kind of target.
+ */
+function callsOf(file: string, pattern?: string): RouteId[] {
+  const modules = modulesOf(file);
+  const target = pattern?.split('/')[2];
+  const frames = Object.entries(frameCalls)
+    .filter(([frame]) => [...modules].some((module) => new RegExp(`<${frame}\\b`).test(source(module))))
+    .filter(([frame]) => target === undefined || frame.toLowerCase().startsWith(target.slice(0, -1)))
+    .flatMap(([, calls]) => calls);
+  const calls = callsIn(modules).filter((id) => {
+    const first = routes[id].path.split('/')[1];
+    return (
+      target === undefined || !['applications', 'organizations'].includes(first ?? '') || first === target
+    );
+  });
+  return [...new Set([...calls, ...frames])];
+}
 
 /** Every screen: its URL, and the API calls it makes. */
-export function dashboardScreens(): { pattern: string; module: string; calls: RouteId[] }[] {
+function dashboardScreens(): { pattern: string; module: string; calls: RouteId[] }[] {
   const list = source('dashboard/src/screens.ts');
   const screens = [...list.matchAll(/pattern: '([^']+)',\s*load: \(\) => import\('([^']+)'\)/g)].map(
     (match) => {
       const module = normalize(join('dashboard/src', match[2] as string));
-      return { pattern: match[1] as string, module, calls: callsOf(module) };
+      const pattern = match[1] as string;
+      return { pattern, module, calls: callsOf(module, pattern) };
     },
   );
   const signIn = 'dashboard/src/screens/sign-in.tsx';
   return [
     {
-      pattern: 'every screen (the header)',
+      pattern: 'every screen (the header and the impersonation banner)',
       module: 'dashboard/src/app.tsx',
       calls: callsIn(['dashboard/src/app.tsx', ...SHARED]),
     },

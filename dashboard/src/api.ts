@@ -70,7 +70,7 @@ export const onSignedOut = (listener: () => void): (() => void) => {
 };
 
 /** The URL path of `route` with its parameters filled in, each one percent-encoded. */
-export function pathOf(route: RouteId, params: Record<string, string> = {}): string {
+function pathOf(route: RouteId, params: Record<string, string> = {}): string {
   const [, template] = DASHBOARD_ROUTES[route];
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];

@@ -163,7 +163,7 @@ export function Show<T>(props: {
 export const Empty = (props: { children: ComponentChildren }) => <p class="empty">{props.children}</p>;
 
 /** The messages of `error`'s `details.issues` for the body field `field` (a dotted path). */
-export function issuesFor(error: unknown, field: string): string[] {
+function issuesFor(error: unknown, field: string): string[] {
   if (!(error instanceof ApiError)) return [];
   return error.issues.filter((issue) => issue.path === field).map((issue) => issue.message);
 }

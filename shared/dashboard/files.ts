@@ -50,8 +50,11 @@ export interface ServedFile {
 interface Prepared {
   readonly type: string;
   readonly plain: Buffer;
-  readonly gzip: Buffer;
+  /** The gzipped bytes, or none for a file too small to gain from it. */
+  readonly gzip: Buffer | null;
+  /** A strong validator per representation (RFC 9110 §8.8.3): the gzipped bytes have their own. */
   readonly etag: string;
+  readonly gzipEtag: string;
 }
 
 /** Smaller than this, compressing gains less than its header costs. */
@@ -59,23 +62,32 @@ const GZIP_FROM_BYTES = 1024;
 
 const prepare = (type: string, body: string): Prepared => {
   const plain = Buffer.from(body, 'utf8');
+  const hash = createHash('sha256').update(plain).digest('base64url').slice(0, 22);
   return {
     type,
     plain,
-    gzip: plain.length >= GZIP_FROM_BYTES ? gzipSync(plain, { level: 9 }) : plain,
-    etag: `"${createHash('sha256').update(plain).digest('base64url').slice(0, 22)}"`,
+    gzip: plain.length >= GZIP_FROM_BYTES ? gzipSync(plain, { level: 9 }) : null,
+    etag: `"${hash}"`,
+    gzipEtag: `"${hash}-gz"`,
   };
 };
 
-/** Whether the request's `Accept-Encoding` takes gzip (RFC 9110 §12.5.3; `q=0` refuses it). */
+/**
+ * Whether the request's `Accept-Encoding` takes gzip (RFC 9110 §12.5.3,
+ * https://www.rfc-editor.org/rfc/rfc9110#section-12.5.3): `gzip` with a weight above 0, or, when gzip
+ * is not named at all, `*` with one. A named `gzip;q=0` refuses it whatever `*` says.
+ */
 function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
-  return header.split(',').some((part) => {
+  const weights = new Map<string, number>();
+  for (const part of header.split(',')) {
     const [coding = '', ...params] = part.trim().toLowerCase().split(';');
-    if (coding.trim() !== 'gzip' && coding.trim() !== '*') return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    weights.set(coding.trim(), Number.isFinite(weight) ? weight : 0);
+  }
+  const weight = weights.get('gzip') ?? weights.get('x-gzip') ?? weights.get('*');
+  return weight !== undefined && weight > 0;
 }
 
 /** Whether `If-None-Match` names `etag` (RFC 9110 §13.1.2: a list, `*`, weak or strong). */
@@ -107,13 +119,14 @@ export function dashboardServer(files: DashboardFiles) {
         headers: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
       };
     }
-    const gzip = acceptsGzip(request.acceptEncoding) && file.gzip !== file.plain;
+    const gzipped = acceptsGzip(request.acceptEncoding) ? file.gzip : null;
+    const etag = gzipped ? file.gzipEtag : file.etag;
     const headers: Record<string, string> = {
-      etag: file.etag,
-      vary: 'accept-encoding',
+      etag,
+      // What the answer depends on: the encoding, and the CORS headers the chain adds by Origin.
+      vary: 'Origin, Accept-Encoding',
       'cache-control': isAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
       'x-content-type-options': 'nosniff',
-      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
       ...(isAsset
         ? {}
         : {
@@ -122,9 +135,10 @@ export function dashboardServer(files: DashboardFiles) {
             'referrer-policy': 'same-origin',
           }),
     };
-    if (matches(request.ifNoneMatch, file.etag)) {
+    if (matches(request.ifNoneMatch, etag)) {
       return { status: 304, contentType: file.type, bytes: Buffer.alloc(0), headers };
     }
-    return { status: 200, contentType: file.type, bytes: gzip ? file.gzip : file.plain, headers };
+    if (gzipped) headers['content-encoding'] = 'gzip';
+    return { status: 200, contentType: file.type, bytes: gzipped ?? file.plain, headers };
   };
 }

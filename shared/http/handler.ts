@@ -220,7 +220,10 @@ async function respond<R extends RouteSpec>(
   const body = validate('body', bodySchema, event.body);
   const { deps, log, requestId } = internal;
   const credentials = credentialsOf(event);
-  const caller = await callerFor(deps, route.auth, credentials, { changesState: route.method !== 'GET' });
+  const caller = await callerFor(deps, route.auth, credentials, {
+    changesState: route.method !== 'GET',
+    startsImpersonation: route.permission?.action === 'impersonation.start',
+  });
   const grant = route.permission
     ? await authorize(deps, caller as CallerByMode['manage'], route.permission, { params, body })
     : undefined;

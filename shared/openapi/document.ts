@@ -431,9 +431,14 @@ function operationOf(route: RouteSpec & { readonly id: string }): Json {
 export function openApiDocument(options: DocumentOptions): mini.output<typeof OpenApiDocument> {
   const paths: Record<string, Json> = {};
   for (const route of routeList) {
-    const item = paths[route.path] ?? {};
-    item[route.method.toLowerCase()] = operationOf(route);
-    paths[route.path] = item;
+    // A further path (`alsoAt`) is the same operation at another URL: its id takes the path's place.
+    for (const [index, path] of [route.path, ...(route.alsoAt ?? [])].entries()) {
+      const item = paths[path] ?? {};
+      const operation = operationOf(route);
+      item[route.method.toLowerCase()] =
+        index === 0 ? operation : { ...operation, operationId: `${route.id}At${index}` };
+      paths[path] = item;
+    }
   }
   return {
     openapi: '3.1.0',

@@ -127,6 +127,8 @@ export const scopeOfCaller = (caller: Anonymous | KeyHolder): string =>
 export interface RequestKind {
   /** A request that changes state (any method but GET): a cookie alone may not authorize it cross-site. */
   readonly changesState: boolean;
+  /** It starts an impersonation: one that this browser holds must end first (docs/api.md, Impersonation). */
+  readonly startsImpersonation?: boolean;
 }
 
 /**
@@ -223,6 +225,18 @@ const resolvers: { [M in AuthMode]: Resolver<M> } = {
   manage: async (deps, credentials, kind) => {
     // An impersonated session is an end user's, which may manage nothing (docs/api.md, Impersonation):
     // its cookie is passed over, so the support user's own session answers for the console it sits in.
+    // Not to start another: the one this browser holds by cookie would run on with no cookie left to end it.
+    const impersonationCookies = readCookies(credentials.cookies, impersonationCookieName(deps.config));
+    if (kind.startsImpersonation && impersonationCookies.length > 0) {
+      const held = await resolvers['session-optional'](deps, credentials, kind);
+      if (
+        held.kind === 'applicationSession' &&
+        held.session.via === 'cookie' &&
+        held.session.session.impersonation
+      ) {
+        throw fail('forbidden', 'End the impersonation this browser holds before starting another');
+      }
+    }
     const own = {
       ...credentials,
       cookies: withoutCookie(credentials.cookies, impersonationCookieName(deps.config)),

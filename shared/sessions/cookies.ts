@@ -107,10 +107,6 @@ const namesNoOrigin = (origin: string | undefined): origin is undefined | 'null'
  */
 export const MAX_SAME_NAME_COOKIES = 2;
 
-/**
- * Every value of the cookie `name` in API Gateway's `cookies` array. A browser can send the same
- * name twice (another subdomain or path set it too), so callers look at each rather than the first.
- */
 /** `cookies` (`name=value` strings, as API Gateway gives them) without any under `name`. */
 export const withoutCookie = (cookies: readonly string[] | undefined, name: string): string[] =>
   (cookies ?? []).filter((cookie) => {
@@ -118,6 +114,10 @@ export const withoutCookie = (cookies: readonly string[] | undefined, name: stri
     return !(separator > 0 && cookie.slice(0, separator).trim() === name);
   });
 
+/**
+ * Every value of the cookie `name` in API Gateway's `cookies` array. A browser can send the same
+ * name twice (another subdomain or path set it too), so callers look at each rather than the first.
+ */
 export function readCookies(cookies: readonly string[] | undefined, name: string): string[] {
   const values: string[] = [];
   for (const cookie of cookies ?? []) {

@@ -273,8 +273,9 @@ export async function impersonationsToEnd(
 
 /**
  * The impersonation cookie comes first (docs/api.md, Impersonation). Only a live impersonated session counts,
- * and with a key only one of the key's application; anything else under that name (an impersonation that
- * ended or lapsed, one of another application) is passed over, not refused: the support user's browser sends
+ * with a key only one of the key's application, and beside a platform session cookie only one that
+ * platform account started; anything else under that name (an impersonation that ended or lapsed, one
+ * of another application or another actor) is passed over, not refused: the support user's browser sends
  * it on its own, and its own sessions must keep working. Live impersonations of two users mean one was
  * planted, as for session cookies: refused.
  */
@@ -298,5 +299,11 @@ async function impersonationFromCookie(
   if (new Set(live.map((entry) => entry.found.user.id)).size > 1) {
     throw fail('unauthorized', 'Impersonation cookies of different users were sent');
   }
-  return live[0] ?? null;
+  const held = live[0];
+  if (!held) return null;
+  // Beside a platform session of another account, it is not this browser's own: another site (a
+  // sibling subdomain) planted it, or another account left it. Passed over, as a foreign one is.
+  const own = await platformCookieSession(deps, credentials);
+  if (own && own.user.id !== held.found.session.impersonation?.actorId) return null;
+  return held;
 }

@@ -542,6 +542,80 @@ describe('the impersonation cookie (platform origin)', () => {
     expect(updated?.actor?.userId).toBe(support.body.user.id);
   });
 
+  it('refuses to start a second impersonation while the browser holds one (403): it would be orphaned', async () => {
+    // Prepare
+    const { applicationId, user, owner, publicKey } = await applicationWithUser();
+    const second = await signIn(app, newEmail(), { 'x-api-key': publicKey });
+    const ownerCookie = cookieOf(
+      (await signIn(app, owner.email, { origin: PLATFORM_ORIGIN })).response.headers['set-cookie'],
+    );
+    const started = await app.request('POST', `/applications/${applicationId}/users/${user.id}/impersonate`, {
+      body: { reason: REASON },
+      headers: { cookie: ownerCookie, origin: PLATFORM_ORIGIN },
+      ip: freshIp(),
+    });
+    const cookies = `${ownerCookie}; ${cookieOf(started.headers['set-cookie'])}`;
+
+    // Act
+    const again = await app.request(
+      'POST',
+      `/applications/${applicationId}/users/${second.body.user.id}/impersonate`,
+      {
+        body: { reason: REASON },
+        headers: { cookie: cookies, origin: PLATFORM_ORIGIN },
+        ip: freshIp(),
+      },
+    );
+    await end(started.body.impersonation.id, { cookie: cookies, origin: PLATFORM_ORIGIN });
+    const afterEnd = await app.request(
+      'POST',
+      `/applications/${applicationId}/users/${second.body.user.id}/impersonate`,
+      {
+        body: { reason: REASON },
+        headers: { cookie: ownerCookie, origin: PLATFORM_ORIGIN },
+        ip: freshIp(),
+      },
+    );
+
+    // Assess
+    expect(started.status, started.text).toBe(201);
+    expectError(again, 403, 'FORBIDDEN');
+    expect(again.body.error.message).toMatch(/End the impersonation/);
+    expect(afterEnd.status, afterEnd.text).toBe(201);
+    const starts = (await trailOf(applicationId, owner.token)).filter(
+      (entry) => entry.action === 'impersonation.started',
+    );
+    expect(starts).toHaveLength(2);
+  });
+
+  it("passes over an impersonation cookie beside another account's platform session (planted or left)", async () => {
+    // Prepare: the attacker impersonates a user of its own application; the victim signs in on the platform.
+    const attacker = await applicationWithUser();
+    const planted = await impersonate(attacker.applicationId, attacker.user.id, {
+      token: attacker.owner.token,
+    });
+    const victim = await createOwnedApplication(app, 'Victim App');
+    const victimCookie = cookieOf(
+      (await signIn(app, victim.owner.email, { origin: PLATFORM_ORIGIN })).response.headers['set-cookie'],
+    );
+    const cookies = `${victimCookie}; doorcode.impersonation_token=${planted.body.token}`;
+
+    // Act
+    const info = await session({ cookie: cookies, origin: PLATFORM_ORIGIN });
+    const managed = await app.request('GET', `/applications/${victim.applicationId}`, {
+      headers: { cookie: cookies, origin: PLATFORM_ORIGIN },
+    });
+
+    // Assess: the victim's own session answers both; the planted impersonation shows nowhere.
+    expect(info.status, info.text).toBe(200);
+    expect(info.body.user.id).toBe(victim.owner.userId);
+    expect(info.body.impersonation).toBeUndefined();
+    expect(managed.status, managed.text).toBe(200);
+    expect((await session(bearer(planted.body.token))).body.impersonation.id).toBe(
+      planted.body.impersonation.id,
+    );
+  });
+
   it('ends nothing when the cookie comes from a foreign origin (403)', async () => {
     // Prepare
     const { applicationId, user, owner } = await applicationWithUser();

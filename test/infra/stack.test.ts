@@ -143,6 +143,14 @@ describe('HTTP API', () => {
     // a parent path (`alsoAt`) is allowed that parent and what follows it.
     const parent = route.alsoAt?.[0];
     expect(parts.at(-1)).toBe(`/*/${route.method}${parent === undefined ? route.path : `${parent}*`}`);
+    // The wildcard reaches no route key but the route's own paths.
+    if (parent !== undefined) {
+      const reached = routeList
+        .filter((other) => other.method === route.method)
+        .flatMap((other) => [other.path, ...(other.alsoAt ?? [])])
+        .filter((path) => path.startsWith(parent));
+      expect(reached.sort()).toEqual([route.path, ...(route.alsoAt ?? [])].sort());
+    }
   });
 
   it('has no route outside the route table', () => {

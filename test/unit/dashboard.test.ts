@@ -106,13 +106,25 @@ describe('serving the dashboard', () => {
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(zipped.bytes).equals(plain.bytes)).toBe(true);
     expect(zipped.bytes.length).toBeLessThan(plain.bytes.length);
-    expect(
-      serve('/dashboard/assets/app-ABCDEFGH.js', { acceptEncoding: 'gzip;q=0' }).headers['content-encoding'],
-    ).toBeUndefined();
-    expect(
-      serve('/dashboard/assets/app-ABCDEFGH.js', { acceptEncoding: 'identity' }).headers['content-encoding'],
-    ).toBeUndefined();
-    for (const file of [plain, zipped]) expect(file.headers.vary).toBe('accept-encoding');
+    const encodingOf = (acceptEncoding: string) =>
+      serve('/dashboard/assets/app-ABCDEFGH.js', { acceptEncoding }).headers['content-encoding'];
+    expect(encodingOf('gzip;q=0')).toBeUndefined();
+    expect(encodingOf('identity')).toBeUndefined();
+    // RFC 9110 §12.5.3: a named gzip;q=0 wins over `*`; `*` alone takes it.
+    expect(encodingOf('gzip;q=0, *')).toBeUndefined();
+    expect(encodingOf('*')).toBe('gzip');
+    for (const file of [plain, zipped]) expect(file.headers.vary).toBe('Origin, Accept-Encoding');
+    // Each representation its own strong validator (RFC 9110 §8.8.3), and a 304 names no encoding.
+    expect(zipped.headers.etag).not.toBe(plain.headers.etag);
+    const revalidated = serve('/dashboard/assets/app-ABCDEFGH.js', {
+      acceptEncoding: 'gzip',
+      ifNoneMatch: zipped.headers.etag!,
+    });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers['content-encoding']).toBeUndefined();
+    expect(serve('/dashboard/assets/app-ABCDEFGH.js', { ifNoneMatch: zipped.headers.etag! }).status).toBe(
+      200,
+    );
   });
 
   it('answers 304 when If-None-Match names the ETag (strong, weak, in a list, or *)', () => {

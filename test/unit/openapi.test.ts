@@ -43,7 +43,10 @@ describe('the OpenAPI description (shared/openapi/document.ts)', () => {
 
   it('holds every route of the table by method and path, and nothing else', () => {
     // Prepare
-    const table = routeList.map((route) => `${route.method} ${route.path}`).sort();
+    // A route's further paths (`alsoAt`) are operations of their own, `<id>At<n>`.
+    const table = routeList
+      .flatMap((route) => [route.path, ...(route.alsoAt ?? [])].map((path) => `${route.method} ${path}`))
+      .sort();
 
     // Act
     const documented = operations(document).map(([method, path]) => `${method.toUpperCase()} ${path}`);
@@ -54,7 +57,14 @@ describe('the OpenAPI description (shared/openapi/document.ts)', () => {
       operations(document)
         .map(([, , operation]) => operation.operationId)
         .sort(),
-    ).toEqual(routeList.map((route) => route.id).sort());
+    ).toEqual(
+      routeList
+        .flatMap((route) => [
+          route.id,
+          ...(route.alsoAt ?? []).map((_, index) => `${route.id}At${index + 1}`),
+        ])
+        .sort(),
+    );
   });
 
   it('names the credentials of each auth mode exactly, the cookies by the service name', () => {
