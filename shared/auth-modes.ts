@@ -18,7 +18,8 @@ export const authModes = {
   manage:
     "any credential (a session, a key, or both), then the route's `permission` decides from the " +
     '[permission matrix](#permission-matrix); no credential is 401. The impersonation cookie is passed ' +
-    "over: the support user's own session answers ([Impersonation](#impersonation)).",
+    "over: the support user's own session answers, but a platform page may not start a second " +
+    'impersonation while it holds one ([Impersonation](#impersonation)).',
   impersonation:
     'the impersonation tokens presented by Bearer or impersonation cookie, verified but not required ' +
     'to have a live session, none required (`POST /impersonation/{id}/end` matches them to its record, ' +

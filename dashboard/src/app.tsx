@@ -144,15 +144,15 @@ export function App() {
   return (
     <>
       <Header email={session.user.email} />
+      {session.error !== undefined && (
+        <div class="shell-note">
+          <ErrorNote error={session.error} onRetry={() => void checkSession()} />
+        </div>
+      )}
       <ImpersonationBanner />
       {found?.params ? (
-        // Keyed by its pattern: the next screen never renders with the previous one's module.
-        <LazyScreen
-          key={found.screen.pattern}
-          load={found.screen.load}
-          params={found.params}
-          query={where.query}
-        />
+        // Keyed by its path: another screen, or the same one of another id, starts afresh.
+        <LazyScreen key={where.path} load={found.screen.load} params={found.params} query={where.query} />
       ) : where.path === BASE || where.path === SIGN_IN ? null : (
         <NotFound />
       )}

@@ -26,14 +26,21 @@ export function navigate(to: string, options: { replace?: boolean; notice?: stri
   notify();
 }
 
-/** The notice the navigation to this history entry carried (a change another screen made), if any. */
+/**
+ * The notice the navigation to this history entry carried (a change another screen made), if any;
+ * said once: a reload or a later visit to the entry does not say it again.
+ */
 export const notice = (): string | undefined => {
   const state: unknown = history.state;
-  return typeof state === 'object' &&
-    state !== null &&
-    typeof (state as { notice?: unknown }).notice === 'string'
-    ? (state as { notice: string }).notice
-    : undefined;
+  if (
+    typeof state !== 'object' ||
+    state === null ||
+    typeof (state as { notice?: unknown }).notice !== 'string'
+  ) {
+    return undefined;
+  }
+  history.replaceState(null, '', location.href);
+  return (state as { notice: string }).notice;
 };
 
 export interface Location {

@@ -26,6 +26,8 @@ export type SessionState =
       /** The platform account using the console (during an impersonation, its actor). */
       readonly user: { readonly id: string; readonly email: string };
       readonly impersonation: Impersonation | null;
+      /** A later check that failed (a 5xx, no network): the console stays as it was and says so. */
+      readonly error?: unknown;
     };
 
 let state: SessionState = { state: 'checking' };
@@ -59,12 +61,11 @@ export async function checkSession(): Promise<SessionState> {
   try {
     set(stateOf(await call('session')));
   } catch (error) {
-    // Only a refused credential signs the console out; any other failure is shown, with a retry.
-    set(
-      error instanceof ApiError && error.status === 401
-        ? { state: 'signed-out' }
-        : { state: 'unknown', error },
-    );
+    // Only a refused credential signs the console out. Any other failure is shown with a retry: in place
+    // of the console on the first check, above the screen on a later one (the screen stays as it was).
+    if (error instanceof ApiError && error.status === 401) set({ state: 'signed-out' });
+    else if (state.state === 'signed-in') set({ ...state, error });
+    else set({ state: 'unknown', error });
   }
   return state;
 }

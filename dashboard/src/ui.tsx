@@ -106,32 +106,37 @@ export type Loaded<T> =
 
 /** Loads `load()` now and whenever `keys` change; `reload` loads it again. */
 export function useLoad<T>(load: () => Promise<T>, keys: readonly unknown[]): Loaded<T> {
+  // Each state remembers the keys it was loaded for: one of other keys (another id, another search,
+  // another page) is never shown as theirs, not even for the render before the new load starts.
   const [state, setState] = useState<
-    { state: 'loading' } | { state: 'error'; error: unknown } | { state: 'ready'; data: T }
-  >({
-    state: 'loading',
-  });
+    | { state: 'loading'; keys?: undefined }
+    | { state: 'error'; error: unknown; keys: readonly unknown[] }
+    | { state: 'ready'; data: T; keys: readonly unknown[] }
+  >({ state: 'loading' });
   const [round, setRound] = useState(0);
   const reload = useCallback(() => setRound((n) => n + 1), []);
-  const loadedKeys = useRef<readonly unknown[] | undefined>(undefined);
   useEffect(() => {
     let live = true;
-    // A reload keeps showing what it had until the new answer comes; other keys (another id, another
-    // search, another page) never show the previous ones' data as theirs.
-    const sameKeys =
-      loadedKeys.current?.length === keys.length &&
-      keys.every((key, i) => Object.is(key, loadedKeys.current?.[i]));
-    loadedKeys.current = keys;
-    setState((previous) => (sameKeys && previous.state === 'ready' ? previous : { state: 'loading' }));
+    const loading = keys;
     load().then(
-      (data) => live && setState({ state: 'ready', data }),
-      (error: unknown) => live && setState({ state: 'error', error }),
+      (data) => live && setState({ state: 'ready', data, keys: loading }),
+      (error: unknown) => live && setState({ state: 'error', error, keys: loading }),
     );
     return () => {
       live = false;
     };
   }, [...keys, round]);
-  return { ...state, reload } as Loaded<T>;
+  const current =
+    state.keys !== undefined &&
+    state.keys.length === keys.length &&
+    keys.every((key, index) => Object.is(key, state.keys?.[index]));
+  // A reload keeps showing what it had until the new answer comes.
+  if (!current) return { state: 'loading', reload };
+  return state.state === 'ready'
+    ? { state: 'ready', data: state.data, reload }
+    : state.state === 'error'
+      ? { state: 'error', error: state.error, reload }
+      : { state: 'loading', reload };
 }
 
 /** The loading and error states of `loaded`, else `children` with its data. */
@@ -186,6 +191,7 @@ export function useSubmit<T>(
   const [error, setError] = useState<unknown>(undefined);
   const submit = async (event?: Event) => {
     event?.preventDefault();
+    const form = event?.currentTarget instanceof HTMLElement ? event.currentTarget : document;
     if (busy) return;
     setBusy(true);
     setError(undefined);
@@ -197,7 +203,7 @@ export function useSubmit<T>(
       // A refusal of fields only is shown beside them, not in an alert: the focus goes to the first,
       // whose message is its description, so a screen reader hears it.
       if (caught instanceof ApiError && caught.issues.length > 0) {
-        setTimeout(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+        setTimeout(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       }
     } finally {
       setBusy(false);
@@ -274,7 +280,11 @@ export function Confirm(props: {
     if (props.typeToConfirm === undefined) cancel.current?.focus();
     return () => {
       if (element?.open) element.close();
-      if (opener?.isConnected) opener.focus();
+      // After the change, the opener may be gone with its row: the screen's heading takes the focus.
+      setTimeout(() => {
+        if (opener?.isConnected) opener.focus();
+        else document.querySelector<HTMLElement>('main h1')?.focus();
+      });
     };
   }, []);
   const ready = props.typeToConfirm === undefined || typed === props.typeToConfirm;
@@ -286,6 +296,10 @@ export function Confirm(props: {
         // Escape while the change runs would hide a change that still happens.
         event.preventDefault();
         if (!busy) props.onCancel();
+      }}
+      onClose={() => {
+        // A second Escape closes a dialog whatever `cancel` said: open it again while the change runs.
+        if (busy) dialog.current?.showModal();
       }}
       class="confirm"
     >

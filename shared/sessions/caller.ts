@@ -8,6 +8,7 @@ import { learnOrigin } from '../tenancy/origin-learning.ts';
 import { keyScopeEvenIfRevoked, scopeOf } from '../tenancy/scope.ts';
 import {
   impersonationCookieName,
+  isPlatformOrigin,
   MAX_SAME_NAME_COOKIES,
   mayChangeStateByCookie,
   readCookies,
@@ -16,6 +17,7 @@ import {
 } from './cookies.ts';
 import {
   type Credentials,
+  heldImpersonations,
   impersonationsToEnd,
   platformCookieSession,
   type ResolvedSession,
@@ -225,17 +227,12 @@ const resolvers: { [M in AuthMode]: Resolver<M> } = {
   manage: async (deps, credentials, kind) => {
     // An impersonated session is an end user's, which may manage nothing (docs/api.md, Impersonation):
     // its cookie is passed over, so the support user's own session answers for the console it sits in.
-    // Not to start another: the one this browser holds by cookie would run on with no cookie left to end it.
-    const impersonationCookies = readCookies(credentials.cookies, impersonationCookieName(deps.config));
-    if (kind.startsImpersonation && impersonationCookies.length > 0) {
-      const held = await resolvers['session-optional'](deps, credentials, kind);
-      if (
-        held.kind === 'applicationSession' &&
-        held.session.via === 'cookie' &&
-        held.session.session.impersonation
-      ) {
+    // Not to start another from a platform page while the browser holds one: the start would set a new
+    // cookie over it, and the held one would run on with no cookie left to end it.
+    if (kind.startsImpersonation && isPlatformOrigin(deps.config, credentials.origin)) {
+      const held = await heldImpersonations(deps, credentials);
+      if (held.length > 0)
         throw fail('forbidden', 'End the impersonation this browser holds before starting another');
-      }
     }
     const own = {
       ...credentials,

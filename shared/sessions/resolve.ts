@@ -245,8 +245,9 @@ export async function sessionsToEnd(
  * the impersonation it holds too, as POST /impersonation/{id}/end would end it. Its first
  * MAX_SAME_NAME_COOKIES values are looked up (each costs a read); a live impersonated session counts
  * when the sign-out is the platform's (the cookie is issued to platform origins) or of the
- * impersonation's own application. `othersRunning`: a live impersonation of another application
- * came, which this sign-out leaves running, so its cookie must stay.
+ * impersonation's own application, and only one the browser holds (`heldImpersonations`' actor rule).
+ * `othersRunning`: a live impersonation of another application came, which this sign-out leaves
+ * running, so its cookie must stay.
  */
 export async function impersonationsToEnd(
   deps: Deps,
@@ -259,9 +260,18 @@ export async function impersonationsToEnd(
   );
   const sessions: ResolvedSession[] = [];
   let othersRunning = false;
+  // Another account's impersonation (planted, or left) is not this browser's to end: its cookie is cleared,
+  // the impersonation left to its own actor.
+  const holder = tokens.length === 0 ? ({ kind: 'none' } as const) : await platformHolder(deps, credentials);
   for (const token of tokens) {
     const found = await lookup(deps, token, undefined);
     if (!found?.session.impersonation) continue;
+    if (
+      holder.kind === 'other' ||
+      (holder.kind === 'user' && found.session.impersonation.actorId !== holder.id)
+    ) {
+      continue;
+    }
     if (scope !== PLATFORM && found.session.scope !== scope) {
       othersRunning = true;
       continue;
@@ -272,11 +282,55 @@ export async function impersonationsToEnd(
 }
 
 /**
- * The impersonation cookie comes first (docs/api.md, Impersonation). Only a live impersonated session counts,
- * with a key only one of the key's application, and beside a platform session cookie only one that
- * platform account started; anything else under that name (an impersonation that ended or lapsed, one
- * of another application or another actor) is passed over, not refused: the support user's browser sends
- * it on its own, and its own sessions must keep working. Live impersonations of two users mean one was
+ * Whom the browser's platform session cookie names, for the impersonation cookie's actor rule: no
+ * platform cookie (`none`: any actor's impersonation may be the browser's own), one live account
+ * (`user`), or none live / live ones of two accounts (`other`: no impersonation is this browser's own).
+ */
+async function platformHolder(
+  deps: Deps,
+  credentials: Credentials,
+): Promise<{ kind: 'none' } | { kind: 'user'; id: string } | { kind: 'other' }> {
+  if (readCookies(credentials.cookies, sessionCookieName(deps.config, PLATFORM)).length === 0)
+    return { kind: 'none' };
+  const own = await platformCookieSession(deps, credentials);
+  return own ? { kind: 'user', id: own.user.id } : { kind: 'other' };
+}
+
+/**
+ * The impersonation cookie's live impersonated sessions that are this browser's own (docs/api.md,
+ * Impersonation): with a key only those of the key's application, and beside a platform session cookie
+ * only those its account started (one another site planted, or another account left, is not). Its
+ * first MAX_SAME_NAME_COOKIES values are looked up; each costs a read.
+ */
+export async function heldImpersonations(
+  deps: Deps,
+  credentials: Credentials,
+): Promise<Array<{ found: Found; token: string }>> {
+  const tokens = readCookies(credentials.cookies, impersonationCookieName(deps.config)).slice(
+    0,
+    MAX_SAME_NAME_COOKIES,
+  );
+  if (tokens.length === 0) return [];
+  const presentedKey = credentials.apiKey;
+  const [looked, holder] = await Promise.all([
+    Promise.all(tokens.map(async (token) => ({ token, found: await lookup(deps, token, presentedKey) }))),
+    platformHolder(deps, credentials),
+  ]);
+  return looked.filter(
+    (entry): entry is { found: Found; token: string } =>
+      entry.found !== null &&
+      entry.found.session.impersonation !== undefined &&
+      (presentedKey === undefined || entry.found.key?.applicationId === entry.found.session.scope) &&
+      holder.kind !== 'other' &&
+      (holder.kind === 'none' || entry.found.session.impersonation.actorId === holder.id),
+  );
+}
+
+/**
+ * The impersonation cookie comes first (docs/api.md, Impersonation). Only an impersonation the browser
+ * holds counts (`heldImpersonations`); anything else under that name (one that ended or lapsed, of
+ * another application or another actor) is passed over, not refused: the support user's browser sends
+ * it on its own, and its own sessions must keep working. Held impersonations of two users mean one was
  * planted, as for session cookies: refused.
  */
 async function impersonationFromCookie(
@@ -286,24 +340,9 @@ async function impersonationFromCookie(
   const tokens = readCookies(credentials.cookies, impersonationCookieName(deps.config));
   if (tokens.length === 0) return null;
   if (tokens.length > MAX_SAME_NAME_COOKIES) throw fail('unauthorized', 'Too many impersonation cookies');
-  const presentedKey = credentials.apiKey;
-  const looked = await Promise.all(
-    tokens.map(async (token) => ({ token, found: await lookup(deps, token, presentedKey) })),
-  );
-  const live = looked.filter(
-    (entry): entry is { found: Found; token: string } =>
-      entry.found !== null &&
-      entry.found.session.impersonation !== undefined &&
-      (presentedKey === undefined || entry.found.key?.applicationId === entry.found.session.scope),
-  );
-  if (new Set(live.map((entry) => entry.found.user.id)).size > 1) {
+  const held = await heldImpersonations(deps, credentials);
+  if (new Set(held.map((entry) => entry.found.user.id)).size > 1) {
     throw fail('unauthorized', 'Impersonation cookies of different users were sent');
   }
-  const held = live[0];
-  if (!held) return null;
-  // Beside a platform session of another account, it is not this browser's own: another site (a
-  // sibling subdomain) planted it, or another account left it. Passed over, as a foreign one is.
-  const own = await platformCookieSession(deps, credentials);
-  if (own && own.user.id !== held.found.session.impersonation?.actorId) return null;
-  return held;
+  return held[0] ?? null;
 }

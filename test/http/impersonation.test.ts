@@ -616,6 +616,58 @@ describe('the impersonation cookie (platform origin)', () => {
     );
   });
 
+  it('holds to the actor rule with a second platform cookie, beside its own impersonation, and at sign-out', async () => {
+    // Prepare: the attacker's impersonation and platform cookie, planted beside the victim's own.
+    const attacker = await applicationWithUser();
+    const planted = await impersonate(attacker.applicationId, attacker.user.id, {
+      token: attacker.owner.token,
+    });
+    const attackerCookie = cookieOf(
+      (await signIn(app, attacker.owner.email, { origin: PLATFORM_ORIGIN })).response.headers['set-cookie'],
+    );
+    const victim = await applicationWithUser();
+    const victimCookie = cookieOf(
+      (await signIn(app, victim.owner.email, { origin: PLATFORM_ORIGIN })).response.headers['set-cookie'],
+    );
+    const own = await app.request(
+      'POST',
+      `/applications/${victim.applicationId}/users/${victim.user.id}/impersonate`,
+      {
+        body: { reason: REASON },
+        headers: { cookie: victimCookie, origin: PLATFORM_ORIGIN },
+        ip: freshIp(),
+      },
+    );
+    const plantedCookie = `doorcode.impersonation_token=${planted.body.token}`;
+
+    // Act
+    const twoPlatformCookies = await session({
+      cookie: `${victimCookie}; ${attackerCookie}; ${plantedCookie}`,
+      origin: PLATFORM_ORIGIN,
+    });
+    const besideOwn = await session({
+      cookie: `${victimCookie}; ${cookieOf(own.headers['set-cookie'])}; ${plantedCookie}`,
+      origin: PLATFORM_ORIGIN,
+    });
+    const signedOut = await app.request('POST', '/auth/sign-out', {
+      headers: { cookie: `${victimCookie}; ${plantedCookie}`, origin: PLATFORM_ORIGIN },
+      ip: freshIp(),
+    });
+
+    // Assess: platform cookies of two accounts are refused as ever, with no impersonation answering
+    // for them; the victim's own impersonation answers beside a planted one; the victim's sign-out
+    // clears the planted cookie but leaves the attacker's impersonation to the attacker.
+    expect(own.status, own.text).toBe(201);
+    expectError(twoPlatformCookies, 401, 'UNAUTHORIZED');
+    expect(besideOwn.status, besideOwn.text).toBe(200);
+    expect(besideOwn.body.impersonation.id).toBe(own.body.impersonation.id);
+    expect(signedOut.status).toBe(200);
+    expect(signedOut.headers['set-cookie']).toContain(
+      'doorcode.impersonation_token=; Max-Age=0; HttpOnly; Secure; SameSite=Lax; Path=/',
+    );
+    expect((await session(bearer(planted.body.token))).status).toBe(200);
+  });
+
   it('ends nothing when the cookie comes from a foreign origin (403)', async () => {
     // Prepare
     const { applicationId, user, owner } = await applicationWithUser();

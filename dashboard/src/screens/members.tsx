@@ -4,7 +4,7 @@
  * the rank rule allows (an admin cannot touch an owner), leaving (LAST_OWNER), and the pending
  * invitations its managers can revoke.
  */
-import { useId, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { type Answer, call } from '../api.ts';
 import { type Organization, OrganizationFrame } from '../frames.tsx';
 import { can, mayChangeMember, type Role } from '../permissions.ts';
@@ -269,8 +269,15 @@ function PendingInvitations(props: { organization: Organization; actor: Actor; r
   const { organization } = props;
   const invitations = useLoad(
     () => call('listOrganizationInvitations', { params: { organizationId: organization.id } }),
-    [organization.id, props.round],
+    [organization.id],
   );
+  // A new invitation (`round`) reads the list again, keeping its rows meanwhile.
+  const round = useRef(props.round);
+  useEffect(() => {
+    if (round.current === props.round) return;
+    round.current = props.round;
+    invitations.reload();
+  }, [props.round]);
   const [revoking, setRevoking] = useState<PendingInvitation | null>(null);
   return (
     <Section title="Pending invitations">

@@ -6,7 +6,7 @@
  * management routes pass over the impersonation cookie (docs/api.md "Impersonation"), so the others
  * still act as the support user.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Answer, call } from '../api.ts';
 import { ApplicationFrame } from '../frames.tsx';
 import { can, type Role } from '../permissions.ts';
@@ -259,9 +259,16 @@ export default function UserScreen(props: ScreenProps) {
   const [deleted, setDeleted] = useState<string | null>(null);
   const loaded = useLoad(
     () => call('getUser', { params: { applicationId, userId } }),
-    // An impersonation's end may have changed the user's sessions: read it again.
-    [applicationId, userId, impersonation?.id],
+    [applicationId, userId],
   );
+  // An impersonation's start or end may have changed the user's sessions: read it again, keeping the
+  // screen as it is meanwhile.
+  const started = useRef(impersonation?.id);
+  useEffect(() => {
+    if (started.current === impersonation?.id) return;
+    started.current = impersonation?.id;
+    loaded.reload();
+  }, [impersonation?.id]);
   const email = deleted ?? (loaded.state === 'ready' ? loaded.data.email : 'User');
   const users = href('applications', applicationId, 'users');
   return (
