@@ -246,8 +246,8 @@ export async function sessionsToEnd(
  * MAX_SAME_NAME_COOKIES values are looked up (each costs a read); a live impersonated session counts
  * when the sign-out is the platform's (the cookie is issued to platform origins) or of the
  * impersonation's own application, and only one the browser holds (`heldImpersonations`' actor rule).
- * `othersRunning`: a live impersonation of another application came, which this sign-out leaves
- * running, so its cookie must stay.
+ * `othersRunning`: a live impersonation this sign-out leaves running came (of another application, or
+ * not the browser's by the actor rule), so its cookie must stay.
  */
 export async function impersonationsToEnd(
   deps: Deps,
@@ -260,8 +260,9 @@ export async function impersonationsToEnd(
   );
   const sessions: ResolvedSession[] = [];
   let othersRunning = false;
-  // Another account's impersonation (planted, or left) is not this browser's to end: its cookie is cleared,
-  // the impersonation left to its own actor.
+  // An impersonation the browser does not hold by the actor rule (planted, left by another account, or
+  // its own actor's platform cookie is no longer live) is left running, and its cookie in place, so its
+  // own actor finds it again after signing in.
   const holder = tokens.length === 0 ? ({ kind: 'none' } as const) : await platformHolder(deps, credentials);
   for (const token of tokens) {
     const found = await lookup(deps, token, undefined);
@@ -270,6 +271,7 @@ export async function impersonationsToEnd(
       holder.kind === 'other' ||
       (holder.kind === 'user' && found.session.impersonation.actorId !== holder.id)
     ) {
+      othersRunning = true;
       continue;
     }
     if (scope !== PLATFORM && found.session.scope !== scope) {
@@ -282,16 +284,21 @@ export async function impersonationsToEnd(
 }
 
 /**
- * Whom the browser's platform session cookie names, for the impersonation cookie's actor rule: no
- * platform cookie (`none`: any actor's impersonation may be the browser's own), one live account
- * (`user`), or none live / live ones of two accounts (`other`: no impersonation is this browser's own).
+ * Whom the browser's platform session names, for the impersonation cookie's actor rule: its platform
+ * cookie's live account, else a platform Bearer token's (`user`); no platform credential at all (`none`:
+ * any actor's impersonation may be the browser's own); a platform cookie naming no live account, or
+ * more than one (`other`: no impersonation is this browser's own).
  */
 async function platformHolder(
   deps: Deps,
   credentials: Credentials,
 ): Promise<{ kind: 'none' } | { kind: 'user'; id: string } | { kind: 'other' }> {
-  if (readCookies(credentials.cookies, sessionCookieName(deps.config, PLATFORM)).length === 0)
-    return { kind: 'none' };
+  if (readCookies(credentials.cookies, sessionCookieName(deps.config, PLATFORM)).length === 0) {
+    // No platform cookie: a platform Bearer token without a key names the account instead.
+    if (credentials.apiKey !== undefined || !credentials.bearer) return { kind: 'none' };
+    const found = await lookup(deps, credentials.bearer, undefined);
+    return found?.session.scope === PLATFORM ? { kind: 'user', id: found.user.id } : { kind: 'none' };
+  }
   const own = await platformCookieSession(deps, credentials);
   return own ? { kind: 'user', id: own.user.id } : { kind: 'other' };
 }

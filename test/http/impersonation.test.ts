@@ -656,16 +656,65 @@ describe('the impersonation cookie (platform origin)', () => {
 
     // Assess: platform cookies of two accounts are refused as ever, with no impersonation answering
     // for them; the victim's own impersonation answers beside a planted one; the victim's sign-out
-    // clears the planted cookie but leaves the attacker's impersonation to the attacker.
+    // leaves the attacker's impersonation, and its cookie, alone.
     expect(own.status, own.text).toBe(201);
     expectError(twoPlatformCookies, 401, 'UNAUTHORIZED');
     expect(besideOwn.status, besideOwn.text).toBe(200);
     expect(besideOwn.body.impersonation.id).toBe(own.body.impersonation.id);
     expect(signedOut.status).toBe(200);
-    expect(signedOut.headers['set-cookie']).toContain(
-      'doorcode.impersonation_token=; Max-Age=0; HttpOnly; Secure; SameSite=Lax; Path=/',
-    );
+    expect(String(signedOut.headers['set-cookie'])).not.toContain('doorcode.impersonation_token=;');
     expect((await session(bearer(planted.body.token))).status).toBe(200);
+  });
+
+  it('holds to the actor rule for a platform Bearer token, and never orphans its own at sign-out', async () => {
+    // Prepare: a planted impersonation beside the victim's Bearer token; the support user's own
+    // impersonation beside a platform cookie that another device then ended.
+    const attacker = await applicationWithUser();
+    const planted = await impersonate(attacker.applicationId, attacker.user.id, {
+      token: attacker.owner.token,
+    });
+    const victim = await createOwnedApplication(app, 'Victim App');
+    const support = await applicationWithUser();
+    const login = await signIn(app, support.owner.email, { origin: PLATFORM_ORIGIN });
+    const supportCookie = cookieOf(login.response.headers['set-cookie']);
+    const own = await app.request(
+      'POST',
+      `/applications/${support.applicationId}/users/${support.user.id}/impersonate`,
+      {
+        body: { reason: REASON },
+        headers: { cookie: supportCookie, origin: PLATFORM_ORIGIN },
+        ip: freshIp(),
+      },
+    );
+    const ownCookie = cookieOf(own.headers['set-cookie']);
+    // The support user's other device (its API token) ends the browser's platform session.
+    await app.request('POST', '/auth/revoke-other-sessions', {
+      headers: bearer(support.owner.token),
+      ip: freshIp(),
+    });
+
+    // Act
+    const byBearer = await session({
+      ...bearer(victim.owner.token),
+      cookie: `doorcode.impersonation_token=${planted.body.token}`,
+      origin: PLATFORM_ORIGIN,
+    });
+    const signedOut = await app.request('POST', '/auth/sign-out', {
+      headers: { cookie: `${supportCookie}; ${ownCookie}`, origin: PLATFORM_ORIGIN },
+      ip: freshIp(),
+    });
+    const again = cookieOf(
+      (await signIn(app, support.owner.email, { origin: PLATFORM_ORIGIN })).response.headers['set-cookie'],
+    );
+    const found = await session({ cookie: `${again}; ${ownCookie}`, origin: PLATFORM_ORIGIN });
+
+    // Assess
+    expect(byBearer.status, byBearer.text).toBe(200);
+    expect(byBearer.body.user.id).toBe(victim.owner.userId);
+    expect(byBearer.body.impersonation).toBeUndefined();
+    expect(signedOut.status).toBe(200);
+    expect(String(signedOut.headers['set-cookie'])).not.toContain('doorcode.impersonation_token=;');
+    expect(found.body.impersonation.id).toBe(own.body.impersonation.id);
   });
 
   it('ends nothing when the cookie comes from a foreign origin (403)', async () => {
