@@ -20,8 +20,9 @@ export const dashboardRoutes = {
       'script or style sheet, cached for a year, and 404 for a file no build made (docs/dashboard.md).',
     errorStyle: 'app',
     auth: 'none',
-    // Nothing in AWS: the files are in the bundle.
-    access: {},
+    // Nothing in AWS: the files are in the bundle. A role of its own, with no grant but its logs, so
+    // the page that runs the console shares its execution role with no other route.
+    access: { role: 'dashboard' },
     contract: {
       params: z.object({ proxy: z.optional(z.string()) }),
       headers: z.object({
