@@ -55,7 +55,7 @@ const DOMAIN = '^shared/(users|sessions|sign-in|tenancy|identity|rate-limit|stat
 const ADAPTERS = '^shared/(store|crypto|mail|net|metrics)/';
 /** The kernel: small helpers every layer uses; they import nothing of shared/ but each other. */
 const KERNEL =
-  '^shared/(clock|config|errors|html-escape|html-page|json-schema|log|original-stack|random|service-url|user-agent|validation)[.]ts$';
+  '^shared/(clock|conditional-get|config|errors|html-escape|html-page|json-schema|log|original-stack|random|service-url|user-agent|validation)[.]ts$';
 /** The composition root: the ports it builds, the stand-ins of undeclared ports and of absent adapters. */
 const COMPOSITION = '^shared/((deps|undeclared)[.]ts$|adapters/)';
 const LAYERS = [TRANSPORT, PROTOCOL, CONTRACTS, DOMAIN, ADAPTERS, KERNEL, COMPOSITION];

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { DashboardFile, DashboardFiles } from '../shared/dashboard/files.ts';
 import { ASSET_PREFIX } from '../shared/dashboard/files.ts';
+import { escapeHtml } from '../shared/html-escape.ts';
 import { routeList } from '../shared/routes.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -28,8 +29,6 @@ const TYPES: Record<string, string> = {
 const routeMap = () =>
   JSON.stringify(Object.fromEntries(routeList.map((route) => [route.id, [route.method, route.path]])));
 
-const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-
 /** The page: a shell the entry script fills. It names its style sheet and script, nothing inline. */
 const page = (script: string, styles: readonly string[]) =>
   [
@@ -42,8 +41,8 @@ const page = (script: string, styles: readonly string[]) =>
     '<title>Dashboard</title>',
     // No icon: without this the browser asks for /favicon.ico, a path the API does not have.
     '<link rel="icon" href="data:,">',
-    ...styles.map((href) => `<link rel="stylesheet" href="${escapeAttribute(href)}">`),
-    `<script type="module" src="${escapeAttribute(script)}"></script>`,
+    ...styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    `<script type="module" src="${escapeHtml(script)}"></script>`,
     '</head>',
     '<body>',
     '<div id="app"><main><h1>Dashboard</h1><noscript><p>The dashboard needs JavaScript.</p></noscript></main></div>',

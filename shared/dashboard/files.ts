@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { namesEntityTag } from '../conditional-get.ts';
 
 /** One built file: its media type and its text. */
 export interface DashboardFile {
@@ -90,13 +91,6 @@ function acceptsGzip(header: string | undefined): boolean {
   return weight !== undefined && weight > 0;
 }
 
-/** Whether `If-None-Match` names `etag` (RFC 9110 §13.1.2: a list, `*`, weak or strong). */
-const matches = (ifNoneMatch: string | undefined, etag: string): boolean =>
-  ifNoneMatch?.split(',').some((tag) => {
-    const value = tag.trim();
-    return value === '*' || value === etag || value === `W/${etag}`;
-  }) === true;
-
 /**
  * Serves the built files. The page is never cached without asking again (`no-cache`, with an ETag
  * so asking costs a 304); an asset is cached for a year, since a new build names new files; a
@@ -135,7 +129,7 @@ export function dashboardServer(files: DashboardFiles) {
             'referrer-policy': 'same-origin',
           }),
     };
-    if (matches(request.ifNoneMatch, etag)) {
+    if (namesEntityTag(request.ifNoneMatch, etag)) {
       return { status: 304, contentType: file.type, bytes: Buffer.alloc(0), headers };
     }
     if (gzipped) headers['content-encoding'] = 'gzip';

@@ -107,12 +107,15 @@ const namesNoOrigin = (origin: string | undefined): origin is undefined | 'null'
  */
 export const MAX_SAME_NAME_COOKIES = 2;
 
-/** `cookies` (`name=value` strings, as API Gateway gives them) without any under `name`. */
+/** The name of one `name=value` of API Gateway's `cookies` array; none for a value without a name. */
+const nameOf = (cookie: string): string | undefined => {
+  const separator = cookie.indexOf('=');
+  return separator > 0 ? cookie.slice(0, separator).trim() : undefined;
+};
+
+/** `cookies` without any under `name`. */
 export const withoutCookie = (cookies: readonly string[] | undefined, name: string): string[] =>
-  (cookies ?? []).filter((cookie) => {
-    const separator = cookie.indexOf('=');
-    return !(separator > 0 && cookie.slice(0, separator).trim() === name);
-  });
+  (cookies ?? []).filter((cookie) => nameOf(cookie) !== name);
 
 /**
  * Every value of the cookie `name` in API Gateway's `cookies` array. A browser can send the same
@@ -121,9 +124,7 @@ export const withoutCookie = (cookies: readonly string[] | undefined, name: stri
 export function readCookies(cookies: readonly string[] | undefined, name: string): string[] {
   const values: string[] = [];
   for (const cookie of cookies ?? []) {
-    const separator = cookie.indexOf('=');
-    if (separator > 0 && cookie.slice(0, separator).trim() === name)
-      values.push(cookie.slice(separator + 1).trim());
+    if (nameOf(cookie) === name) values.push(cookie.slice(cookie.indexOf('=') + 1).trim());
   }
   return values;
 }

@@ -1,3 +1,4 @@
+import { entityTags, namesEntityTag } from '../conditional-get.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { isImageId } from '../identity/image.ts';
@@ -6,16 +7,6 @@ import { type Consistency, readImage, readImageHead } from '../store/images.ts';
 export type ImageAnswer =
   | { kind: 'notModified'; etag: string; contentType: string }
   | { kind: 'image'; etag: string; contentType: string; bytes: Buffer };
-
-/** RFC 9110 §13.1.2: the entity tags of If-None-Match, compared weakly (a `W/` prefix is dropped). */
-const entityTags = (header: string | undefined): string[] =>
-  (header ?? '')
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .filter((tag) => tag.length > 0);
-
-/** RFC 9110 §13.1.2: `*` matches any current representation. */
-const matches = (tags: string[], etag: string) => tags.includes(etag) || tags.includes('*');
 
 const etagOf = (sha256: string) => `"${sha256}"`;
 
@@ -43,11 +34,10 @@ export async function serveImage(
   ifNoneMatch: string | undefined,
 ): Promise<ImageAnswer> {
   if (!isImageId(id)) throw noSuchImage();
-  const tags = entityTags(ifNoneMatch);
   let first: Consistency = 'eventual';
-  if (tags.length > 0) {
+  if (entityTags(ifNoneMatch).length > 0) {
     const head = await readImageHead(deps.db, id);
-    if (head && matches(tags, etagOf(head.sha256))) {
+    if (head && namesEntityTag(ifNoneMatch, etagOf(head.sha256))) {
       return { kind: 'notModified', etag: etagOf(head.sha256), contentType: head.contentType };
     }
     // The eventually consistent look found no head: only a strongly consistent read can still find it.
@@ -56,6 +46,7 @@ export async function serveImage(
   const image = await findImage(deps, id, first);
   if (!image) throw noSuchImage();
   const etag = etagOf(image.head.sha256);
-  if (matches(tags, etag)) return { kind: 'notModified', etag, contentType: image.head.contentType };
+  if (namesEntityTag(ifNoneMatch, etag))
+    return { kind: 'notModified', etag, contentType: image.head.contentType };
   return { kind: 'image', etag, contentType: image.head.contentType, bytes: image.bytes };
 }
