@@ -42,6 +42,32 @@ const session = (headers: Record<string, string>) => app.request('GET', '/auth/s
 const cookieOf = (setCookie: string | string[] | undefined) =>
   String(Array.isArray(setCookie) ? setCookie[0] : setCookie).split(';')[0] as string;
 
+/** A platform session cookie of `email`, as a browser on the platform origin holds it after signing in. */
+const platformCookie = async (email: string) =>
+  cookieOf((await signIn(app, email, { origin: PLATFORM_ORIGIN })).response.headers['set-cookie']);
+
+/** An impersonation started from the platform origin by the browser's `cookie` (the dashboard's way). */
+const impersonateByCookie = (applicationId: string, userId: string, cookie: string) =>
+  app.request('POST', `/applications/${applicationId}/users/${userId}/impersonate`, {
+    body: { reason: REASON },
+    headers: { cookie, origin: PLATFORM_ORIGIN },
+    ip: freshIp(),
+  });
+
+/** A support user made admin of the organization, signed in on the platform origin: it and its cookie. */
+async function supportAdmin(organizationId: string, ownerToken: string) {
+  const support = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN });
+  await manage(
+    app,
+    'POST',
+    `/organizations/${organizationId}/members`,
+    { token: ownerToken },
+    { email: support.email, role: 'admin' },
+  );
+  await manage(app, 'POST', `/invitations/${organizationId}/accept`, { token: support.token });
+  return { support, sessionCookie: cookieOf(support.response.headers['set-cookie']) };
+}
+
 interface AuditItem {
   id: string;
   action: string;
@@ -446,23 +472,10 @@ describe('the impersonation cookie (platform origin)', () => {
     // Prepare
     const { applicationId, user, organizationId, owner } = await applicationWithUser();
     // The support user works in the dashboard: its own platform session is a cookie too.
-    const support = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN });
-    await manage(
-      app,
-      'POST',
-      `/organizations/${organizationId}/members`,
-      { token: owner.token },
-      { email: support.email, role: 'admin' },
-    );
-    await manage(app, 'POST', `/invitations/${organizationId}/accept`, { token: support.token });
-    const sessionCookie = cookieOf(support.response.headers['set-cookie']);
+    const { support, sessionCookie } = await supportAdmin(organizationId, owner.token);
 
     // Act
-    const started = await app.request('POST', `/applications/${applicationId}/users/${user.id}/impersonate`, {
-      body: { reason: REASON },
-      headers: { cookie: sessionCookie, origin: PLATFORM_ORIGIN },
-      ip: freshIp(),
-    });
+    const started = await impersonateByCookie(applicationId, user.id, sessionCookie);
     const setCookie = started.headers['set-cookie'] as string[];
     const impersonationCookie = cookieOf(setCookie);
     const cookies = `${sessionCookie}; ${impersonationCookie}`;
@@ -493,21 +506,8 @@ describe('the impersonation cookie (platform origin)', () => {
   it('passes over the impersonation cookie on management routes: the support user manages on', async () => {
     // Prepare: the support user's browser holds both cookies, as the dashboard's does.
     const { applicationId, organizationId, user, owner } = await applicationWithUser();
-    const support = await signIn(app, newEmail(), { origin: PLATFORM_ORIGIN });
-    await manage(
-      app,
-      'POST',
-      `/organizations/${organizationId}/members`,
-      { token: owner.token },
-      { email: support.email, role: 'admin' },
-    );
-    await manage(app, 'POST', `/invitations/${organizationId}/accept`, { token: support.token });
-    const sessionCookie = cookieOf(support.response.headers['set-cookie']);
-    const started = await app.request('POST', `/applications/${applicationId}/users/${user.id}/impersonate`, {
-      body: { reason: REASON },
-      headers: { cookie: sessionCookie, origin: PLATFORM_ORIGIN },
-      ip: freshIp(),
-    });
+    const { support, sessionCookie } = await supportAdmin(organizationId, owner.token);
+    const started = await impersonateByCookie(applicationId, user.id, sessionCookie);
     const cookies = `${sessionCookie}; ${cookieOf(started.headers['set-cookie'])}`;
 
     // Act
@@ -546,36 +546,14 @@ describe('the impersonation cookie (platform origin)', () => {
     // Prepare
     const { applicationId, user, owner, publicKey } = await applicationWithUser();
     const second = await signIn(app, newEmail(), { 'x-api-key': publicKey });
-    const ownerCookie = cookieOf(
-      (await signIn(app, owner.email, { origin: PLATFORM_ORIGIN })).response.headers['set-cookie'],
-    );
-    const started = await app.request('POST', `/applications/${applicationId}/users/${user.id}/impersonate`, {
-      body: { reason: REASON },
-      headers: { cookie: ownerCookie, origin: PLATFORM_ORIGIN },
-      ip: freshIp(),
-    });
+    const ownerCookie = await platformCookie(owner.email);
+    const started = await impersonateByCookie(applicationId, user.id, ownerCookie);
     const cookies = `${ownerCookie}; ${cookieOf(started.headers['set-cookie'])}`;
 
     // Act
-    const again = await app.request(
-      'POST',
-      `/applications/${applicationId}/users/${second.body.user.id}/impersonate`,
-      {
-        body: { reason: REASON },
-        headers: { cookie: cookies, origin: PLATFORM_ORIGIN },
-        ip: freshIp(),
-      },
-    );
+    const again = await impersonateByCookie(applicationId, second.body.user.id, cookies);
     await end(started.body.impersonation.id, { cookie: cookies, origin: PLATFORM_ORIGIN });
-    const afterEnd = await app.request(
-      'POST',
-      `/applications/${applicationId}/users/${second.body.user.id}/impersonate`,
-      {
-        body: { reason: REASON },
-        headers: { cookie: ownerCookie, origin: PLATFORM_ORIGIN },
-        ip: freshIp(),
-      },
-    );
+    const afterEnd = await impersonateByCookie(applicationId, second.body.user.id, ownerCookie);
 
     // Assess
     expect(started.status, started.text).toBe(201);
@@ -595,9 +573,7 @@ describe('the impersonation cookie (platform origin)', () => {
       token: attacker.owner.token,
     });
     const victim = await createOwnedApplication(app, 'Victim App');
-    const victimCookie = cookieOf(
-      (await signIn(app, victim.owner.email, { origin: PLATFORM_ORIGIN })).response.headers['set-cookie'],
-    );
+    const victimCookie = await platformCookie(victim.owner.email);
     const cookies = `${victimCookie}; doorcode.impersonation_token=${planted.body.token}`;
 
     // Act
@@ -622,22 +598,10 @@ describe('the impersonation cookie (platform origin)', () => {
     const planted = await impersonate(attacker.applicationId, attacker.user.id, {
       token: attacker.owner.token,
     });
-    const attackerCookie = cookieOf(
-      (await signIn(app, attacker.owner.email, { origin: PLATFORM_ORIGIN })).response.headers['set-cookie'],
-    );
+    const attackerCookie = await platformCookie(attacker.owner.email);
     const victim = await applicationWithUser();
-    const victimCookie = cookieOf(
-      (await signIn(app, victim.owner.email, { origin: PLATFORM_ORIGIN })).response.headers['set-cookie'],
-    );
-    const own = await app.request(
-      'POST',
-      `/applications/${victim.applicationId}/users/${victim.user.id}/impersonate`,
-      {
-        body: { reason: REASON },
-        headers: { cookie: victimCookie, origin: PLATFORM_ORIGIN },
-        ip: freshIp(),
-      },
-    );
+    const victimCookie = await platformCookie(victim.owner.email);
+    const own = await impersonateByCookie(victim.applicationId, victim.user.id, victimCookie);
     const plantedCookie = `doorcode.impersonation_token=${planted.body.token}`;
 
     // Act
@@ -677,15 +641,7 @@ describe('the impersonation cookie (platform origin)', () => {
     const support = await applicationWithUser();
     const login = await signIn(app, support.owner.email, { origin: PLATFORM_ORIGIN });
     const supportCookie = cookieOf(login.response.headers['set-cookie']);
-    const own = await app.request(
-      'POST',
-      `/applications/${support.applicationId}/users/${support.user.id}/impersonate`,
-      {
-        body: { reason: REASON },
-        headers: { cookie: supportCookie, origin: PLATFORM_ORIGIN },
-        ip: freshIp(),
-      },
-    );
+    const own = await impersonateByCookie(support.applicationId, support.user.id, supportCookie);
     const ownCookie = cookieOf(own.headers['set-cookie']);
     // The support user's other device (its API token) ends the browser's platform session.
     await app.request('POST', '/auth/revoke-other-sessions', {
@@ -703,9 +659,7 @@ describe('the impersonation cookie (platform origin)', () => {
       headers: { cookie: `${supportCookie}; ${ownCookie}`, origin: PLATFORM_ORIGIN },
       ip: freshIp(),
     });
-    const again = cookieOf(
-      (await signIn(app, support.owner.email, { origin: PLATFORM_ORIGIN })).response.headers['set-cookie'],
-    );
+    const again = await platformCookie(support.owner.email);
     const found = await session({ cookie: `${again}; ${ownCookie}`, origin: PLATFORM_ORIGIN });
 
     // Assess
