@@ -85,6 +85,35 @@ async function lookup(deps: Deps, token: string, presentedKey: string | undefine
   };
 }
 
+/** The lookups of one request, by token and key: each token is read once however many rules ask. */
+const requestLookups = new WeakMap<Credentials, Map<string, ReturnType<typeof lookup>>>();
+
+/**
+ * `lookup`, once per request (`credentials` is the request's): the impersonation cookie's actor rule, the
+ * resolution and sign-out may all ask for the same platform cookie or Bearer token, and each answer is
+ * one BatchGetItem. A request reads before it writes, so the first answer holds for the request.
+ */
+function lookupOnce(
+  deps: Deps,
+  credentials: Credentials,
+  token: string,
+  presentedKey: string | undefined,
+  knownKey?: ApiKey,
+): ReturnType<typeof lookup> {
+  let seen = requestLookups.get(credentials);
+  if (!seen) {
+    seen = new Map();
+    requestLookups.set(credentials, seen);
+  }
+  const id = `${token} ${presentedKey ?? ''} ${knownKey?.applicationId ?? ''}`;
+  let found = seen.get(id);
+  if (!found) {
+    found = lookup(deps, token, presentedKey, knownKey);
+    seen.set(id, found);
+  }
+  return found;
+}
+
 /**
  * The resolution order (docs/api.md, Impersonation): the impersonation cookie, Bearer, then the session
  * cookie. With a key, the session must belong to the key's application, else 401.
@@ -101,7 +130,7 @@ export async function resolveCaller(deps: Deps, credentials: Credentials): Promi
 
   let bearerRejected = false;
   if (bearer !== undefined) {
-    const found = await lookup(deps, bearer, presentedKey);
+    const found = await lookupOnce(deps, credentials, bearer, presentedKey);
     if (found) return accept(found, bearer, 'bearer', presentedKey, false);
     bearerRejected = true;
   }
@@ -113,7 +142,14 @@ export async function resolveCaller(deps: Deps, credentials: Credentials): Promi
   if (cookieTokens.length > MAX_SAME_NAME_COOKIES) {
     throw fail('unauthorized', 'Too many session cookies of one name');
   }
-  const fromCookie = await cookieSession(deps, cookieTokens, scope, presentedKey, key ?? undefined);
+  const fromCookie = await cookieSession(
+    deps,
+    credentials,
+    cookieTokens,
+    scope,
+    presentedKey,
+    key ?? undefined,
+  );
   if (fromCookie) return accept(fromCookie.found, fromCookie.token, 'cookie', presentedKey, bearerRejected);
   // A token that was presented and does not resolve is an invalid credential, not anonymity.
   if (bearerRejected || cookieTokens.length > 0) throw fail('unauthorized', 'The session token is not valid');
@@ -142,6 +178,7 @@ const inScope = (found: Found | null, scope: string): Found | null =>
  */
 async function cookieSession(
   deps: Deps,
+  credentials: Credentials,
   tokens: readonly string[],
   scope: string,
   presentedKey: string | undefined,
@@ -150,7 +187,7 @@ async function cookieSession(
   const looked = await Promise.all(
     tokens.map(async (token) => ({
       token,
-      found: inScope(await lookup(deps, token, presentedKey, key), scope),
+      found: inScope(await lookupOnce(deps, credentials, token, presentedKey, key), scope),
     })),
   );
   const live = looked.filter((entry): entry is { found: Found; token: string } => entry.found !== null);
@@ -174,7 +211,7 @@ export async function platformCookieSession(
   if (tokens.length === 0 || tokens.length > MAX_SAME_NAME_COOKIES) return null;
   let first: { found: Found; token: string } | null;
   try {
-    first = await cookieSession(deps, tokens, PLATFORM, undefined, undefined);
+    first = await cookieSession(deps, credentials, tokens, PLATFORM, undefined, undefined);
   } catch (error) {
     // Live cookies of two users: signed out here, not 401 (the page sends the browser to sign in).
     if (error instanceof AppError && error.kind === 'unauthorized') return null;
@@ -232,7 +269,7 @@ export async function sessionsToEnd(
   ];
   const sessions: ResolvedSession[] = [];
   for (const { token, via } of tokens) {
-    const looked = await lookup(deps, token, undefined);
+    const looked = await lookupOnce(deps, credentials, token, undefined);
     const found = via === 'cookie' ? inScope(looked, scope) : looked;
     if (found)
       sessions.push({ user: found.user, imageId: found.imageId, session: found.session, token, via });
@@ -265,7 +302,7 @@ export async function impersonationsToEnd(
   // own actor finds it again after signing in.
   const holder = tokens.length === 0 ? ({ kind: 'none' } as const) : await platformHolder(deps, credentials);
   for (const token of tokens) {
-    const found = await lookup(deps, token, undefined);
+    const found = await lookupOnce(deps, credentials, token, undefined);
     if (!found?.session.impersonation) continue;
     if (
       holder.kind === 'other' ||
@@ -296,7 +333,7 @@ async function platformHolder(
   if (readCookies(credentials.cookies, sessionCookieName(deps.config, PLATFORM)).length === 0) {
     // No platform cookie: a platform Bearer token without a key names the account instead.
     if (credentials.apiKey !== undefined || !credentials.bearer) return { kind: 'none' };
-    const found = await lookup(deps, credentials.bearer, undefined);
+    const found = await lookupOnce(deps, credentials, credentials.bearer, undefined);
     return found?.session.scope === PLATFORM ? { kind: 'user', id: found.user.id } : { kind: 'none' };
   }
   const own = await platformCookieSession(deps, credentials);
@@ -320,7 +357,12 @@ export async function heldImpersonations(
   if (tokens.length === 0) return [];
   const presentedKey = credentials.apiKey;
   const [looked, holder] = await Promise.all([
-    Promise.all(tokens.map(async (token) => ({ token, found: await lookup(deps, token, presentedKey) }))),
+    Promise.all(
+      tokens.map(async (token) => ({
+        token,
+        found: await lookupOnce(deps, credentials, token, presentedKey),
+      })),
+    ),
     platformHolder(deps, credentials),
   ]);
   return looked.filter(
