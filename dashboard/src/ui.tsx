@@ -328,6 +328,34 @@ export function Confirm(props: {
   );
 }
 
+/**
+ * A button that asks first: it opens `Confirm` and closes it once the change is made (or cancelled).
+ * For a single action; a table's row actions keep which row is asked about themselves.
+ */
+export function ConfirmButton(
+  props: Omit<Parameters<typeof Confirm>[0], 'onCancel'> & { label: string; class?: 'danger' | 'secondary' },
+) {
+  const { label, class: kind = 'danger', onConfirm, ...confirm } = props;
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" class={kind} onClick={() => setOpen(true)}>
+        {label}
+      </button>
+      {open && (
+        <Confirm
+          {...confirm}
+          onCancel={() => setOpen(false)}
+          onConfirm={async () => {
+            await onConfirm();
+            setOpen(false);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
 /** A date and time in the reader's locale; `—` for none. */
 export const when = (iso: string | null | undefined): string =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';

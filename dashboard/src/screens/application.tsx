@@ -9,7 +9,7 @@ import { type Application, ApplicationFrame, type Organization } from '../frames
 import { can } from '../permissions.ts';
 import { href, navigate } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Confirm, ErrorNote, Field, Link, useSubmit, when } from '../ui.tsx';
+import { ConfirmButton, ErrorNote, Field, Link, useSubmit, when } from '../ui.tsx';
 import { Section, useDone } from './organizations-parts.tsx';
 
 export default function ApplicationScreen(props: ScreenProps) {
@@ -156,38 +156,32 @@ function Settings(props: { application: Application; onSaved: () => void }) {
 
 function DeleteApplication(props: { application: Application }) {
   const { application } = props;
-  const [asking, setAsking] = useState(false);
   return (
     <Section title="Delete this application">
       <p>Its keys stop working at once and its users can no longer sign in. This cannot be undone.</p>
-      <button type="button" class="danger" onClick={() => setAsking(true)}>
-        Delete application
-      </button>
-      {asking && (
-        <Confirm
-          title={`Delete ${application.name}?`}
-          typeToConfirm={application.name}
-          confirmLabel="Delete application"
-          onCancel={() => setAsking(false)}
-          onConfirm={async () => {
-            await call('deleteApplication', { params: { applicationId: application.id } });
-            navigate(href('organizations', application.organizationId), {
-              notice: `Application ${application.name} deleted.`,
-            });
-          }}
-        >
-          {/* What deletion does: docs/api.md "Applications", Deleting an application. */}
-          <ul>
-            <li>All its API keys are revoked: they answer 401 on the next request.</li>
-            <li>Its configuration is deleted with it, and its running impersonations end.</li>
-            <li>
-              Its end users, their sessions, its tenant organizations and its audit trail stay stored but out
-              of reach: its users' tokens answer 401 at once, and nobody can sign in to it any more.
-            </li>
-            <li>It no longer counts against the organization's plan. Its id is never reused.</li>
-          </ul>
-        </Confirm>
-      )}
+      <ConfirmButton
+        label="Delete application"
+        title={`Delete ${application.name}?`}
+        typeToConfirm={application.name}
+        confirmLabel="Delete application"
+        onConfirm={async () => {
+          await call('deleteApplication', { params: { applicationId: application.id } });
+          navigate(href('organizations', application.organizationId), {
+            notice: `Application ${application.name} deleted.`,
+          });
+        }}
+      >
+        {/* What deletion does: docs/api.md "Applications", Deleting an application. */}
+        <ul>
+          <li>All its API keys are revoked: they answer 401 on the next request.</li>
+          <li>Its configuration is deleted with it, and its running impersonations end.</li>
+          <li>
+            Its end users, their sessions, its tenant organizations and its audit trail stay stored but out of
+            reach: its users' tokens answer 401 at once, and nobody can sign in to it any more.
+          </li>
+          <li>It no longer counts against the organization's plan. Its id is never reused.</li>
+        </ul>
+      </ConfirmButton>
     </Section>
   );
 }

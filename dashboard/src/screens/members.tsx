@@ -11,7 +11,7 @@ import { can, mayChangeMember, type Role } from '../permissions.ts';
 import { href, navigate } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
 import { useSession } from '../session.ts';
-import { Confirm, Empty, Field, Show, TableBox, useLoad, useSubmit, when } from '../ui.tsx';
+import { Confirm, ConfirmButton, Empty, Field, Show, TableBox, useLoad, useSubmit, when } from '../ui.tsx';
 import {
   grantableRoles,
   mayRevokeInvitation,
@@ -360,31 +360,25 @@ function InvitationRow(props: { invitation: PendingInvitation; mayRevoke: boolea
 
 function Leave(props: { organization: Organization; actor: Actor }) {
   const { organization, actor } = props;
-  const [asking, setAsking] = useState(false);
   return (
     <Section title="Leave">
       <p>
         You lose access to {organization.name} and its applications. Only another member can invite you back.
       </p>
-      <button type="button" class="danger" onClick={() => setAsking(true)}>
-        Leave organization
-      </button>
-      {asking && (
-        <Confirm
-          title={`Leave ${organization.name}?`}
-          confirmLabel="Leave"
-          onCancel={() => setAsking(false)}
-          onConfirm={async () => {
-            await call('removeMember', { params: { organizationId: organization.id, userId: actor.userId } });
-            navigate(href('organizations'), { notice: `You left ${organization.name}.` });
-          }}
-        >
-          <p>
-            You lose access to it and its applications at once. The last owner cannot leave: make another
-            member owner first.
-          </p>
-        </Confirm>
-      )}
+      <ConfirmButton
+        label="Leave organization"
+        title={`Leave ${organization.name}?`}
+        confirmLabel="Leave"
+        onConfirm={async () => {
+          await call('removeMember', { params: { organizationId: organization.id, userId: actor.userId } });
+          navigate(href('organizations'), { notice: `You left ${organization.name}.` });
+        }}
+      >
+        <p>
+          You lose access to it and its applications at once. The last owner cannot leave: make another member
+          owner first.
+        </p>
+      </ConfirmButton>
     </Section>
   );
 }

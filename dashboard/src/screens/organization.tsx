@@ -9,7 +9,18 @@ import { type Organization, OrganizationFrame } from '../frames.tsx';
 import { can } from '../permissions.ts';
 import { href, navigate, notice } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Confirm, Empty, ErrorNote, Field, Link, Show, TableBox, useLoad, useSubmit, when } from '../ui.tsx';
+import {
+  ConfirmButton,
+  Empty,
+  ErrorNote,
+  Field,
+  Link,
+  Show,
+  TableBox,
+  useLoad,
+  useSubmit,
+  when,
+} from '../ui.tsx';
 import { applicationUsage, CapWarning, roleLabel, Section, useDone } from './organizations-parts.tsx';
 import { offsetOf, PAGE_SIZE, Pager, withQuery } from './users-parts.tsx';
 
@@ -224,33 +235,27 @@ function Rename(props: { organization: Organization; onRenamed: (name: string) =
 
 function DeleteOrganization(props: { organization: Organization }) {
   const { organization } = props;
-  const [asking, setAsking] = useState(false);
   return (
     <Section title="Delete this organization">
       <p>
         Deleting it ends every membership and pending invitation. Only an organization without applications
         can be deleted{organization.usage.applications > 0 ? ': delete its applications first.' : '.'}
       </p>
-      <button type="button" class="danger" onClick={() => setAsking(true)}>
-        Delete organization
-      </button>
-      {asking && (
-        <Confirm
-          title={`Delete ${organization.name}?`}
-          typeToConfirm={organization.name}
-          confirmLabel="Delete organization"
-          onCancel={() => setAsking(false)}
-          onConfirm={async () => {
-            await call('deleteOrganization', { params: { organizationId: organization.id } });
-            navigate(href('organizations'), { notice: `Organization ${organization.name} deleted.` });
-          }}
-        >
-          <p>
-            Its members lose access and its pending invitations stop working. This cannot be undone. It is
-            refused while the organization holds an application.
-          </p>
-        </Confirm>
-      )}
+      <ConfirmButton
+        label="Delete organization"
+        title={`Delete ${organization.name}?`}
+        typeToConfirm={organization.name}
+        confirmLabel="Delete organization"
+        onConfirm={async () => {
+          await call('deleteOrganization', { params: { organizationId: organization.id } });
+          navigate(href('organizations'), { notice: `Organization ${organization.name} deleted.` });
+        }}
+      >
+        <p>
+          Its members lose access and its pending invitations stop working. This cannot be undone. It is
+          refused while the organization holds an application.
+        </p>
+      </ConfirmButton>
     </Section>
   );
 }

@@ -12,6 +12,7 @@ import { href } from '../router.ts';
 import type { ScreenProps } from '../screens.ts';
 import {
   Confirm,
+  ConfirmButton,
   Done,
   Empty,
   ErrorNote,
@@ -253,32 +254,25 @@ function Rename(props: Context) {
 }
 
 function DeleteOrganization(props: Context & { onDeleted: () => void }) {
-  const [asking, setAsking] = useState(false);
   const { organization } = props;
   return (
     <section class="card">
       <h2>Delete</h2>
       <p>Its memberships go with it; its users stay users of the application.</p>
-      <button type="button" class="danger" onClick={() => setAsking(true)}>
-        Delete organization
-      </button>
-      {asking && (
-        <Confirm
-          title={`Delete ${organization.name}?`}
-          typeToConfirm={organization.name}
-          confirmLabel="Delete organization"
-          onCancel={() => setAsking(false)}
-          onConfirm={async () => {
-            await call('deleteTenantOrganization', {
-              params: { applicationId: props.applicationId, organizationId: organization.id },
-            });
-            setAsking(false);
-            props.onDeleted();
-          }}
-        >
-          <p>This cannot be undone.</p>
-        </Confirm>
-      )}
+      <ConfirmButton
+        label="Delete organization"
+        title={`Delete ${organization.name}?`}
+        typeToConfirm={organization.name}
+        confirmLabel="Delete organization"
+        onConfirm={async () => {
+          await call('deleteTenantOrganization', {
+            params: { applicationId: props.applicationId, organizationId: organization.id },
+          });
+          props.onDeleted();
+        }}
+      >
+        <p>This cannot be undone.</p>
+      </ConfirmButton>
     </section>
   );
 }
