@@ -109,11 +109,14 @@ export function dashboardServer(files: DashboardFiles) {
     return made;
   };
 
+  const pageFile = (): Prepared => {
+    page ??= prepare(PAGE_TYPE, files.index);
+    return page;
+  };
+
   return (path: string, request: { acceptEncoding?: string; ifNoneMatch?: string }): ServedFile => {
     const isAsset = path.startsWith(ASSET_PREFIX);
-    const file = isAsset
-      ? assetAt(path.slice(ASSET_PREFIX.length))
-      : (page ??= prepare(PAGE_TYPE, files.index));
+    const file = isAsset ? assetAt(path.slice(ASSET_PREFIX.length)) : pageFile();
     if (!file) {
       return {
         status: 404,
