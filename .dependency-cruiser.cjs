@@ -63,6 +63,8 @@ const LAYERS = [TRANSPORT, PROTOCOL, CONTRACTS, DOMAIN, ADAPTERS, KERNEL, COMPOS
 const LOCAL_MODE = '^shared/local/';
 const COMPOSITION_ROOT = '^shared/deps[.]ts$';
 const AWS_SDK = '^node_modules/@aws-sdk/';
+/** What a deployed bundle holds instead of the SDK's default credential chain (lib/bundling.ts): the SDK's own environment provider. */
+const SDK_CREDENTIALS = '^shared/adapters/env-credentials[.]ts$';
 
 /** One forbidden import: the files `from`, importing `to`, fail the check. */
 function rule(name, comment, from, to) {
@@ -136,8 +138,8 @@ module.exports = {
     ),
     rule(
       'aws-sdk-only-in-adapters',
-      'Only the adapters, shared/local/ and shared/deps.ts import @aws-sdk/*; the rest of shared/ names its conditions through them.',
-      { path: '^shared/', pathNot: [ADAPTERS, LOCAL_MODE, COMPOSITION_ROOT] },
+      "Only the adapters, shared/local/, shared/deps.ts and the SDK's credential chain of a deployed bundle (lib/bundling.ts) import @aws-sdk/*; the rest of shared/ names its conditions through them.",
+      { path: '^shared/', pathNot: [ADAPTERS, LOCAL_MODE, COMPOSITION_ROOT, SDK_CREDENTIALS] },
       { path: AWS_SDK },
     ),
     rule(

@@ -12,11 +12,23 @@ import type { AddressInfo } from 'node:net';
 export type Service = 'dynamodb' | 'kms' | 'ses' | 'secretsmanager';
 export type StubMode = 'ok' | 'fail';
 
+/** Who signed a call (AWS Signature Version 4): the access key id of its scope and its session token. */
+interface Signed {
+  readonly service: Service;
+  /** From the `Credential=<id>/<date>/<region>/<service>/aws4_request` of the Authorization header. */
+  readonly accessKeyId: string | undefined;
+  readonly region: string | undefined;
+  /** The `X-Amz-Security-Token` header: temporary credentials' session token. */
+  readonly securityToken: string | undefined;
+}
+
 export interface AwsStub {
   /** For the child's `AWS_ENDPOINT_URL`: every SDK client then calls this server. */
   readonly endpoint: string;
   /** Calls per service since the last `reset()`. */
   calls(): Record<Service, number>;
+  /** Who signed each call since the last `reset()`, in order. */
+  signatures(): readonly Signed[];
   reset(): void;
   close(): Promise<void>;
 }
@@ -40,6 +52,18 @@ function serviceOf(req: IncomingMessage): Service | undefined {
   return undefined;
 }
 
+/** https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html#add-signature-to-request */
+function signedBy(service: Service, req: IncomingMessage): Signed {
+  const credential = /Credential=([^/,\s]+)\/[^/]+\/([^/]+)\//.exec(String(req.headers.authorization ?? ''));
+  const token = req.headers['x-amz-security-token'];
+  return {
+    service,
+    accessKeyId: credential?.[1],
+    region: credential?.[2],
+    securityToken: typeof token === 'string' ? token : undefined,
+  };
+}
+
 function okAnswer(service: Service, operation: string, body: string, key: KeyObject): object {
   if (service === 'dynamodb') return dynamoAnswers[operation] ?? {};
   if (service === 'ses') return { MessageId: 'bench' };
@@ -60,6 +84,7 @@ function okAnswer(service: Service, operation: string, body: string, key: KeyObj
 /** Starts the stub on 127.0.0.1; `key` is the RSA private key KMS "holds". */
 export async function startAwsStub(mode: StubMode, key: KeyObject): Promise<AwsStub> {
   let counts: Record<Service, number> = { dynamodb: 0, kms: 0, ses: 0, secretsmanager: 0 };
+  let signed: Signed[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -70,6 +95,7 @@ export async function startAwsStub(mode: StubMode, key: KeyObject): Promise<AwsS
         return;
       }
       counts[service]++;
+      signed.push(signedBy(service, req));
       const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
       const type = service === 'ses' ? 'application/json' : 'application/x-amz-json-1.0';
       if (mode === 'fail') {
@@ -93,8 +119,10 @@ export async function startAwsStub(mode: StubMode, key: KeyObject): Promise<AwsS
   return {
     endpoint: `http://127.0.0.1:${port}`,
     calls: () => ({ ...counts }),
+    signatures: () => [...signed],
     reset: () => {
       counts = { dynamodb: 0, kms: 0, ses: 0, secretsmanager: 0 };
+      signed = [];
     },
     close: () =>
       new Promise((resolve) => {

@@ -30,15 +30,31 @@ const repoRoot = new URL('..', import.meta.url);
 const inRepo = (module: string) => fileURLToPath(new URL(module, repoRoot));
 
 /**
- * The modules a route's bundle must not hold, as esbuild aliases: each adapter's subpath import
+ * Modules every deployed bundle replaces, whatever its route: what the AWS SDK would load for hosts
+ * other than Lambda. The SDK's default credential chain (`@aws-sdk/credential-provider-node`) tries
+ * SSO, shared files, processes, web identity and instance metadata, with the STS and SSO clients
+ * they need, before it would find what Lambda sets: the environment (shared/adapters/env-credentials.ts).
+ */
+const lambdaRuntime: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': 'shared/adapters/env-credentials.ts',
+  '@smithy/core/event-streams': 'shared/adapters/no-event-streams.ts',
+};
+
+/**
+ * The modules a bundle must not hold, as esbuild aliases: each adapter's subpath import
  * (shared/route-access.ts) its access does not declare resolves to the absent adapter instead, so
  * that adapter and the SDK client behind it never enter the bundle; each handler-chain module its
- * auth mode does not use resolves to its stand-in. Aliasing the import rather than folding a flag
- * keeps the module out of the graph even when it has side effects (@aws-sdk/lib-dynamodb's
- * paginators do), and keeps the imports static, which esbuild tree-shakes (an `import()` would keep
- * every command of the client). Unbundled code (tsx, vitest) loads every module.
+ * auth mode does not use resolves to its stand-in; and what only other hosts need (`lambdaRuntime`).
+ * Aliasing the import rather than folding a flag keeps the module out of the graph even when it has
+ * side effects (@aws-sdk/lib-dynamodb's paginators do), and keeps the imports static, which esbuild
+ * tree-shakes (an `import()` would keep every command of the client). Unbundled code (tsx, vitest)
+ * loads every module.
+ *
+ * `access` and `auth` are a route's (shared/route-spec.ts); a function that is not a route (a stream
+ * consumer) passes the access its role grants and no auth mode, so the handler chain's credential and
+ * permission modules resolve to their stand-ins.
  */
-function absentAdapters(access: AccessProfile, auth: AuthMode): Record<string, string> {
+function aliases(access: AccessProfile, auth: AuthMode = 'none'): Record<string, string> {
   return Object.fromEntries([
     ...(Object.keys(adapters) as AdapterPort[])
       .filter((port) => !declares(access, port))
@@ -46,18 +62,19 @@ function absentAdapters(access: AccessProfile, auth: AuthMode): Record<string, s
     ...chainModules
       .filter((module) => !module.usedBy(auth))
       .map((module) => [module.specifier, inRepo(module.standIn)]),
+    ...Object.entries(lambdaRuntime).map(([specifier, module]) => [specifier, inRepo(module)]),
   ]);
 }
 
 /** The same aliases as NodejsFunction `esbuildArgs` (its bundling options have no `alias`). */
-export function absentAdapterArgs(access: AccessProfile, auth: AuthMode): Record<string, string> {
+export function absentAdapterArgs(access: AccessProfile, auth?: AuthMode): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(absentAdapters(access, auth)).map(([specifier, file]) => [`--alias:${specifier}`, file]),
+    Object.entries(aliases(access, auth)).map(([specifier, file]) => [`--alias:${specifier}`, file]),
   );
 }
 
-/** The options of a route's bundle in esbuild's own vocabulary, for bundling outside CDK (bench/, tests). */
-export function esbuildOptions(access: AccessProfile, auth: AuthMode = 'none'): BuildOptions {
+/** The options of a bundle in esbuild's own vocabulary, for bundling outside CDK (bench/, tests). */
+export function esbuildOptions(access: AccessProfile, auth?: AuthMode): BuildOptions {
   return {
     bundle: true,
     format: bundling.format,
@@ -68,7 +85,7 @@ export function esbuildOptions(access: AccessProfile, auth: AuthMode = 'none'): 
     sourcesContent: bundling.sourcesContent,
     mainFields: [...bundling.mainFields],
     banner: { js: bundling.banner },
-    alias: absentAdapters(access, auth),
+    alias: aliases(access, auth),
     // NodejsFunction marks `@aws-sdk/*` external unless the SDK is bundled.
     external: bundling.bundleAwsSdk ? [] : ['@aws-sdk/*'],
   };

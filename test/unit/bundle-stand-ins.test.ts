@@ -1,0 +1,36 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultProvider } from '../../shared/adapters/env-credentials.ts';
+import { EventStreamSerde, eventStreamSerdeProvider } from '../../shared/adapters/no-event-streams.ts';
+
+// What a deployed bundle holds instead of modules only other hosts need (lib/bundling.ts); each
+// bundle's own use of them is checked in test/infra/bundle-credentials.test.ts.
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('the credential chain of a deployed bundle', () => {
+  it('answers the credentials Lambda puts in the environment', async () => {
+    vi.stubEnv('AWS_ACCESS_KEY_ID', 'ASIAEXAMPLESTANDIN1');
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'stand-in-secret');
+    vi.stubEnv('AWS_SESSION_TOKEN', 'stand-in-token');
+    expect(await defaultProvider()()).toMatchObject({
+      accessKeyId: 'ASIAEXAMPLESTANDIN1',
+      secretAccessKey: 'stand-in-secret',
+      sessionToken: 'stand-in-token',
+    });
+  });
+
+  it('fails without them rather than look anywhere else', async () => {
+    vi.stubEnv('AWS_ACCESS_KEY_ID', '');
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', '');
+    await expect(defaultProvider()()).rejects.toThrow(/environment variable credentials/);
+  });
+});
+
+describe('the event-stream codec of a deployed bundle', () => {
+  it('fails if anything ever asks for it', () => {
+    expect(() => new EventStreamSerde()).toThrow(/no event-stream codec/);
+    expect(() => eventStreamSerdeProvider()).toThrow(/no event-stream codec/);
+  });
+});
