@@ -17,4 +17,9 @@ export const Statistics = z.object({
   }),
   /** Every day of the range, oldest first, zeros included. */
   days: z.array(StatisticsDay),
+  /** How far behind the counts may be (docs/api.md, "Insights: statistics"). */
+  freshness: z.object({
+    /** In normal operation, a sign-in, refresh or sign-out is counted within this many seconds. */
+    maxDelaySeconds: z.int(),
+  }),
 });

@@ -8,6 +8,9 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { keySchemaDefinition, tableSchema } from '../store/table.ts';
 
+/** The stream the statistics aggregator reads (docs/data-model.md, Statistics), as the stack has it. */
+const tableStream = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } as const;
+
 /** Creates the single table (same schema as the stack) if it does not exist yet. */
 export async function ensureTable(endpoint: string, table: string): Promise<void> {
   const client = new DynamoDBClient({
@@ -17,7 +20,12 @@ export async function ensureTable(endpoint: string, table: string): Promise<void
   });
   try {
     await client.send(
-      new CreateTableCommand({ TableName: table, BillingMode: 'PAY_PER_REQUEST', ...keySchemaDefinition }),
+      new CreateTableCommand({
+        TableName: table,
+        BillingMode: 'PAY_PER_REQUEST',
+        ...keySchemaDefinition,
+        StreamSpecification: tableStream,
+      }),
     );
     await client.send(
       new UpdateTimeToLiveCommand({
@@ -28,6 +36,7 @@ export async function ensureTable(endpoint: string, table: string): Promise<void
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
     await addMissingIndexes(client, table);
+    await addMissingStream(client, table);
   } finally {
     client.destroy();
   }
@@ -50,4 +59,14 @@ async function addMissingIndexes(client: DynamoDBClient, table: string): Promise
       }),
     );
   }
+}
+
+/**
+ * A table kept in `.data/` from before the statistics aggregator gets its stream: the statistics
+ * count what changes from then on, beside the counters the requests of before wrote.
+ */
+async function addMissingStream(client: DynamoDBClient, table: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: table }));
+  if (Table?.StreamSpecification?.StreamEnabled) return;
+  await client.send(new UpdateTableCommand({ TableName: table, StreamSpecification: tableStream }));
 }

@@ -6,9 +6,11 @@ import type { Deps } from '../deps.ts';
 import type { LocalContext } from '../http/handler.ts';
 import type { HttpEvent, HttpResult, LambdaContext } from '../http/types.ts';
 import { FUNCTION_TIMEOUT_SECONDS, type RouteSpec, routeList } from '../routes.ts';
+import { aggregate } from '../tenancy/statistics-stream.ts';
 import { invocationSlots } from './invocation-slots.ts';
 import { isLoopbackHost } from './loopback-host.ts';
 import { splitTarget } from './request-target.ts';
+import { startStreamReader } from './stream-reader.ts';
 
 type Handler = (event: HttpEvent, context: LambdaContext) => Promise<HttpResult>;
 
@@ -180,8 +182,16 @@ const gatewayError = (res: ServerResponse, status: number, message: string) =>
 export interface LocalServer {
   url: string;
   server: Server;
+  /**
+   * Resolves once the statistics aggregator has counted every change made before the call
+   * (shared/local/stream-reader.ts); at once without `deps` (no table of its own to read).
+   */
+  statisticsCaughtUp(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** How often the local aggregator reads the stream: about as often as Lambda's batching window. */
+const STREAM_INTERVAL_MS = 500;
 
 /**
  * Serves every route of the table like API Gateway would: one event per request, handed to the
@@ -191,12 +201,27 @@ export async function startServer({
   port,
   host = '127.0.0.1',
   deps,
+  streamIntervalMs = STREAM_INTERVAL_MS,
 }: {
   port: number;
   host?: string;
+  /** How often the statistics aggregator reads the stream; 0: only when `statisticsCaughtUp` asks. */
+  streamIntervalMs?: number;
   /** This server's dependencies; without them, handlers build the process's from the environment. */
   deps?: Deps;
 }): Promise<LocalServer> {
+  const endpoint = deps?.config.DYNAMODB_ENDPOINT;
+  const aggregator =
+    deps && endpoint
+      ? startStreamReader({
+          endpoint,
+          table: deps.db.table,
+          deliver: (event) => aggregate(deps, event),
+          intervalMs: streamIntervalMs,
+          onError: (error) =>
+            deps.logger.log('error', 'statistics aggregation failed; retried', { error: String(error) }),
+        })
+      : undefined;
   const compiled = loadRoutes();
   const slots = invocationSlots(LOCAL_CONCURRENCY);
   let boundPort = port;
@@ -234,10 +259,13 @@ export async function startServer({
   return {
     url: `http://${host}:${actualPort}`,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
+    statisticsCaughtUp: () => aggregator?.caughtUp() ?? Promise.resolve(),
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await aggregator?.close();
+    },
   };
 }

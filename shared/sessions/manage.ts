@@ -2,12 +2,10 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { countedInAt, publicSession, sessionSummary } from '../identity/session.ts';
 import { issueSessionToken } from '../identity/session-token.ts';
-import { tooBusy } from '../rate-limit/rate-limit.ts';
 import type { SignInResult } from '../sign-in/complete.ts';
 import { PLATFORM } from '../store/keys.ts';
 import {
   deleteSessions,
-  endSessions,
   readSession,
   readSessions,
   rotateSessionToken,
@@ -15,7 +13,6 @@ import {
 } from '../store/sessions.ts';
 import { type EndCause, endImpersonatedSession } from '../tenancy/impersonation.ts';
 import { unpaginated } from '../tenancy/pages.ts';
-import { stillCounted } from '../tenancy/statistics.ts';
 import type { ResolvedSession } from './resolve.ts';
 
 /**
@@ -42,7 +39,6 @@ export async function refreshSession(deps: Deps, current: ResolvedSession): Prom
     ...(countedIn ? { countedIn } : {}),
   });
   if (rotated.outcome === 'stale') throw fail('unauthorized', 'The session token is not valid');
-  if (rotated.outcome === 'conflict') throw tooBusy();
   const refreshed: SessionRecord = {
     ...session,
     jti: issued.jti,
@@ -70,61 +66,30 @@ async function sessionsOf(deps: Deps, userId: string): Promise<SessionRecord[]> 
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 
-/** Reads of the sessions to end before a round gives up on keeping the statistics exact. */
-const END_ROUNDS = 3;
-
 /**
- * How each session read is ended: a live impersonated one with its impersonation (recorded in the
- * audit trail); one counted in a day the statistics still read, uncounted in the transaction of its
- * Delete; any other (platform sessions, lapsed impersonations, sessions counted before the
- * statistics' window: expired, and never read again) deleted plainly, 25 to a BatchWriteItem.
- */
-function byEnding(deps: Deps, sessions: readonly SessionRecord[]) {
-  const now = deps.clock.now();
-  const isLive = live(deps);
-  const impersonated = sessions.filter((session) => session.impersonation && isLive(session));
-  const counted = sessions.filter(
-    (session) => session.countedIn !== undefined && stillCounted(session.countedIn, now),
-  );
-  const plain = sessions.filter((session) => !impersonated.includes(session) && !counted.includes(session));
-  return { impersonated, counted, plain };
-}
-
-/**
- * Ends the sessions `read` names (shared/store/sessions.ts `endSessions` for the counted ones), a
- * live impersonated one with its impersonation, recorded as ended by `cause`. A
- * session refreshed or ended since the read cancels that transaction, so the sessions are read
- * again, at most END_ROUNDS times; an ending never fails for that: after the last round they are
- * deleted without uncounting (docs/data-model.md, Statistics: the count then overstates by them
- * until they would have expired). Answers how many.
+ * Ends the sessions `read` names: a live impersonated one with its impersonation, recorded as ended
+ * by `cause` (docs/data-model.md, "Impersonation and audit"); the others deleted, 25 to a
+ * BatchWriteItem. The statistics aggregator uncounts each deleted one from the table's stream
+ * (docs/data-model.md, Statistics). Answers how many.
  */
 async function endCounted(
   deps: Deps,
   userId: string,
   cause: EndCause,
-  read: (round: number) => Promise<SessionRecord[]>,
+  read: () => Promise<SessionRecord[]>,
 ): Promise<number> {
-  let sessions: SessionRecord[] = [];
-  for (let round = 0; round < END_ROUNDS; round++) {
-    sessions = await read(round);
-    const { impersonated, counted, plain } = byEnding(deps, sessions);
-    for (const session of impersonated) await endImpersonatedSession(deps, session, cause);
-    if (plain.length > 0) {
-      await deleteSessions(
-        deps.db,
-        userId,
-        plain.map((session) => session.id),
-      );
-    }
-    if (counted.length === 0) return sessions.length;
-    const ended = await endSessions(deps.db, counted);
-    if (ended.outcome === 'ended') return sessions.length;
+  const sessions = await read();
+  const isLive = live(deps);
+  const impersonated = sessions.filter((session) => session.impersonation && isLive(session));
+  for (const session of impersonated) await endImpersonatedSession(deps, session, cause);
+  const plain = sessions.filter((session) => !impersonated.includes(session));
+  if (plain.length > 0) {
+    await deleteSessions(
+      deps.db,
+      userId,
+      plain.map((session) => session.id),
+    );
   }
-  await deleteSessions(
-    deps.db,
-    userId,
-    sessions.map((session) => session.id),
-  );
   return sessions.length;
 }
 
@@ -146,9 +111,9 @@ export async function revokeSession(deps: Deps, current: ResolvedSession, sessio
   refuseImpersonation(current, sessionId);
   // An impersonated session ending itself ends its impersonation, as POST /impersonation/{id}/end.
   if (current.session.impersonation) return endImpersonatedSession(deps, current.session, 'session-revoked');
-  await endCounted(deps, current.user.id, 'session-revoked', async (round) => {
+  await endCounted(deps, current.user.id, 'session-revoked', async () => {
     // The calling session was read with the request; another is read in the caller's own partition.
-    if (round === 0 && sessionId === current.session.id) return [current.session];
+    if (sessionId === current.session.id) return [current.session];
     const session = await readSession(deps.db, current.user.id, sessionId);
     return session ? [session] : [];
   });

@@ -5,6 +5,8 @@ import { newWriteId } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogRead } from '../rate-limit/rate-limit.ts';
 import { type AccountRecord, accountRead } from '../store/accounts.ts';
+import { applicationRead } from '../store/applications.ts';
+import { PLATFORM } from '../store/keys.ts';
 import { readRecords } from '../store/reads.ts';
 import { countWrongAttempt, type SignInRequest, signInRequestRead } from '../store/sign-in-requests.ts';
 import { codeHash } from './code.ts';
@@ -28,12 +30,20 @@ export interface CheckedCode {
   request: SignInRequest;
   /** The address's account in this scope, or undefined before its first sign-in. */
   account: AccountRecord | undefined;
+  /** The scope still exists: the platform, or an application not deleted since the sign-in began. */
+  scopeExists: boolean;
 }
 
-/** The reads of a sign-in: the request and the account of `<scope, email>`. */
+/**
+ * The reads of a sign-in: the request and the account of `<scope, email>`, and the application of
+ * an application's sign-in. Its existence is read, not checked in the sign-in's transaction, where
+ * every sign-in of the application would name its item and conflict with the others
+ * (docs/data-model.md, "What a sign-in writes").
+ */
 export const signInReads = (scope: string, email: string) => ({
   request: signInRequestRead(scope, email),
   account: accountRead(scope, email),
+  application: scope === PLATFORM ? undefined : applicationRead(scope),
 });
 
 /**
@@ -72,7 +82,7 @@ export async function checkCode(
     await refuseWrongCode(deps, request);
   }
   refuseDisabled(found.account);
-  return { request, account: found.account };
+  return { request, account: found.account, scopeExists: input.scope === PLATFORM || !!found.application };
 }
 
 async function refuseWrongCode(deps: Deps, request: SignInRequest): Promise<never> {

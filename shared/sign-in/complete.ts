@@ -29,6 +29,12 @@ export interface CompleteInput {
   spend: (now: number) => TransactItem;
   /** The account item of the address in this scope (its image as a URL), or undefined: this sign-in creates the account. */
   account: AccountRecord | undefined;
+  /**
+   * The application of the sign-in was there when the sign-in read it (always, on the platform).
+   * A session of an application deleted after that read is refused on every use: each session
+   * lookup reads the application (shared/sessions/resolve.ts).
+   */
+  scopeExists: boolean;
   /** Poll: the hash of the device code, whose grant is used up in the same transaction. */
   deviceCodeHash?: string;
   /** What the caller answers when another attempt used up the proof first. */
@@ -61,6 +67,8 @@ export interface SignInResult {
  */
 export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<SignInResult> {
   const { subject: request } = input;
+  // A request of a deleted application is as unusable as one another request consumed.
+  if (!input.scopeExists) throw input.raced();
   const now = deps.clock.now();
   const createdAt = new Date(now).toISOString();
   const user: User = input.account
@@ -97,19 +105,8 @@ export async function completeSignIn(deps: Deps, input: CompleteInput): Promise<
     session,
     ...(input.account ? { existingUserId: user.id } : { newAccount: newAccount(deps, user, request.scope) }),
     ...(input.deviceCodeHash ? { deviceCodeHash: input.deviceCodeHash } : {}),
-    ...(session.countedIn
-      ? {
-          counts: {
-            applicationId: request.scope,
-            day: createdAt.slice(0, 10),
-            newUser: !input.account,
-            countedIn: session.countedIn,
-          },
-        }
-      : {}),
   });
-  // A request of a deleted application is as unusable as one another request consumed.
-  if (consumed.outcome === 'raced' || consumed.outcome === 'applicationGone') throw input.raced();
+  if (consumed.outcome === 'raced') throw input.raced();
   // Disabled between the read and the commit; nothing written, the code still works once enabled
   // (docs/api.md, Users).
   if (consumed.outcome === 'disabled') throw accountDisabled();

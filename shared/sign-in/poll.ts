@@ -5,6 +5,7 @@ import { newWriteId } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogRead } from '../rate-limit/rate-limit.ts';
 import { type DeviceGrant, deviceGrantRead, recordPoll } from '../store/device-grants.ts';
+import { PLATFORM } from '../store/keys.ts';
 import { readRecords } from '../store/reads.ts';
 import { requestSpend } from '../store/sign-in-requests.ts';
 import { refuseDisabled, signInReads } from './check-code.ts';
@@ -44,7 +45,10 @@ async function poll(deps: Deps, input: PollInput): Promise<SignInResult> {
   if (isExpired(device, now)) throw expired();
   await enforceInterval(deps, deviceCodeHash, device, now);
 
-  const { request, account } = await readRecords(deps.db, signInReads(device.scope, device.email));
+  const { request, account, application } = await readRecords(
+    deps.db,
+    signInReads(device.scope, device.email),
+  );
   if (!request) throw unusable();
   if (request.requestId !== device.requestId || isDestroyed(request)) throw unusable();
   if (isExpired(request, now)) throw expired();
@@ -60,6 +64,7 @@ async function poll(deps: Deps, input: PollInput): Promise<SignInResult> {
     spend: (now) =>
       requestSpend(deps.db.table, request, { status: 'approved', now, maxAttempts: MAX_ATTEMPTS }),
     account,
+    scopeExists: device.scope === PLATFORM || application !== undefined,
     deviceCodeHash,
     raced: unusable,
     userAgent: input.userAgent,

@@ -20,12 +20,13 @@ export async function verifySignIn(
   input: CodeInput & Pick<CompleteInput, 'remainingMs'>,
 ): Promise<SignInResult> {
   return countingFailure(deps, async () => {
-    const { request, account } = await checkCode(deps, input);
+    const { request, account, scopeExists } = await checkCode(deps, input);
     return completeSignIn(deps, {
       subject: request,
       spend: (now) =>
         requestSpend(deps.db.table, request, { status: 'pending', now, maxAttempts: MAX_ATTEMPTS }),
       account,
+      scopeExists,
       raced: alreadyUsed,
       userAgent: input.userAgent,
       sourceIp: input.sourceIp,

@@ -424,10 +424,8 @@ async function signInAccount(
   const created = await createSocialAccount(deps.db, newAccount(deps, user, applicationId), {
     hash: codeHash,
     code: record(user.id),
-    day: createdAt.slice(0, 10),
   });
   if (created.outcome === 'created') return user.id;
-  if (created.outcome === 'gone') throw unknownApplication();
   // The state is spent: the user starts again rather than retrying this callback.
   if (created.outcome === 'conflict') {
     throw retryLater('rateLimited', () => 'The service is busy; start the sign-in again', 1, {
@@ -478,6 +476,8 @@ export async function exchangeSocialCode(deps: Deps, input: ExchangeInput): Prom
     subject: { scope: code.applicationId, email: code.email },
     spend: (now) => socialCodeSpend(deps.db.table, codeHash, { applicationId: code.applicationId, now }),
     account,
+    // The caller's key was read with its application this request: it exists.
+    scopeExists: true,
     raced: unusableCode,
     userAgent: input.userAgent,
     sourceIp: input.sourceIp,

@@ -6,11 +6,11 @@ import { decoder } from './decode.ts';
 import type { TransactItem } from './errors.ts';
 import { imageDeletes, imageWrites, type StoredImage } from './images.ts';
 import { readNow } from './items.ts';
-import { keys, PLATFORM } from './keys.ts';
+import { keys } from './keys.ts';
 import { organizationWrites } from './organizations.ts';
 import type { Read } from './reads.ts';
 import { transactWrite } from './transact.ts';
-import { applicationUserIndexes, countNewUser, nameIndex, profileFields } from './users.ts';
+import { applicationUserIndexes, nameIndex, profileFields } from './users.ts';
 
 const AccountRecord = z.object({ ...profileFields, userId: z.string() });
 /**
@@ -81,9 +81,6 @@ export function newAccountWrites(table: string, account: NewAccount): TransactIt
         },
       },
     },
-    // The application's user and tenant organization counters move with the account (docs/data-model.md,
-    // "Users and tenant organizations").
-    ...(scope === PLATFORM ? [] : [countNewUser(table, scope)]),
     ...organizationWrites(
       table,
       { ...organization, createdAt },

@@ -85,15 +85,28 @@ export const keys = {
    */
   mailCap: (hour: number) => ({ pk: `RATE#mail-hour#${hour}`, sk: 'COUNT' }),
   /**
-   * An application's statistics (docs/data-model.md, Statistics), one partition per application:
-   * new users and sign-ins of one UTC day (sorted by date, so a range is one Query), the sessions
-   * counted under one UTC day of issue or refresh (with per-minute counts), and the user total.
+   * An application's statistics (docs/data-model.md, Statistics), one partition per application,
+   * written only by the statistics aggregator: new users and sign-ins of one UTC day (sorted by
+   * date, so a range is one Query), the sessions counted under one UTC day of issue or refresh, the
+   * same per minute in one item per UTC hour, and the user and tenant organization totals.
    */
   statsDay: (applicationId: string, date: string) => ({ pk: `STATS#${applicationId}`, sk: `DAY#${date}` }),
   statsSessions: (applicationId: string, date: string) => ({
     pk: `STATS#${applicationId}`,
     sk: `SESSIONS#${date}`,
   }),
+  /** `hour`: `YYYY-MM-DDTHH` (UTC). */
+  statsSessionHour: (applicationId: string, hour: string) => ({
+    pk: `STATS#${applicationId}`,
+    sk: `SESSIONS#${hour}`,
+  }),
+  statsTotals: (applicationId: string) => ({ pk: `STATS#${applicationId}`, sk: 'TOTALS' }),
+  /**
+   * A record of the table's stream the statistics aggregator has counted (docs/data-model.md,
+   * Statistics), by the record's event id: a second delivery of it counts nothing. It lapses (TTL)
+   * after the stream's 24 hours.
+   */
+  countedRecord: (eventId: string) => ({ pk: `STREAM#${eventId}`, sk: 'COUNTED' }),
   /**
    * An impersonation record (docs/data-model.md, "Impersonation and audit"), kept after it ends or lapses (no
    * `expiresAt`: never TTL-deleted).
@@ -179,6 +192,8 @@ export const keyFamilies = {
   rate: { partition: 'table', pattern: 'RATE#*' },
   /** `STATS#<applicationId>`: an application's statistics. */
   statistics: { partition: 'table', pattern: 'STATS#*' },
+  /** `STREAM#<eventId>`: a record of the table's stream the statistics aggregator has counted. */
+  countedRecord: { partition: 'table', pattern: 'STREAM#*' },
   /** `IMP#<id>`: an impersonation record. */
   impersonation: { partition: 'table', pattern: 'IMP#*' },
   /** `AUDIT#<organizationId or applicationId>`: an audit trail. */

@@ -8,7 +8,7 @@ import { queryAll, queryUpTo, readNow } from './items.ts';
 import { keys } from './keys.ts';
 import { type Read, readMany, readRecords } from './reads.ts';
 import { type TransactOutcome, transactWrite } from './transact.ts';
-import { countOrganizations } from './users.ts';
+import { applicationExists } from './users.ts';
 
 /** The stored organization (shared/tenancy/organizations.ts reads it). */
 export interface StoredOrganization {
@@ -354,7 +354,7 @@ export async function tenantOrganizationsOf(
   return items.slice(page.offset).map(organizationRecord);
 }
 
-/** A tenant organization with its owner, counted on its application in the same transaction. */
+/** A tenant organization with its owner, while its application exists (the aggregator counts it). */
 export async function createTenantOrganization(
   db: Db,
   org: StoredOrganization & { applicationId: string },
@@ -363,13 +363,13 @@ export async function createTenantOrganization(
 ): Promise<TransactOutcome> {
   return transactWrite(db, [
     ...organizationWrites(db.table, org, owner),
-    countOrganizations(db.table, org.applicationId, 1),
+    applicationExists(db.table, org.applicationId),
     ...auditWrites(db.table, audit),
   ]);
 }
 
 /**
- * Deletes a tenant organization and its members, uncounting it on its application (`expectedMembers`:
+ * Deletes a tenant organization and its members while its application exists (`expectedMembers`:
  * see deleteOrganization), with the audit entry of a manager's delete.
  */
 export const deleteTenantOrganization = (
@@ -382,7 +382,7 @@ export const deleteTenantOrganization = (
     db,
     organizationId,
     [
-      countOrganizations(db.table, applicationId, -1),
+      applicationExists(db.table, applicationId),
       ...(options.audit ? auditWrites(db.table, options.audit) : []),
     ],
     options.expectedMembers,

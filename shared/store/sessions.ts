@@ -1,14 +1,12 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { deleteItems, type Item } from './batch.ts';
+import { deleteItems } from './batch.ts';
 import type { Db } from './db.ts';
 import { decoder } from './decode.ts';
-import { conditionFailureItem, isConditionFailure, type TransactItem } from './errors.ts';
+import { conditionFailureItem, isConditionFailure } from './errors.ts';
 import { queryAll } from './items.ts';
 import { keys } from './keys.ts';
 import type { Read } from './reads.ts';
-import { type SessionCountChange, sessionCountWrites } from './statistics.ts';
-import { transactWrite } from './transact.ts';
 
 const SessionRecord = z.object({
   id: z.string(),
@@ -62,57 +60,39 @@ export const sessionItem = (session: SessionRecord) => ({
 // working and of two refreshes of the same token only one wins.
 const holdsReadToken = 'jti = :old';
 
-/**
- * `rotated`; `stale`: the record no longer holds the token read (refreshed, or deleted); `conflict`:
- * DynamoDB kept cancelling the counted rotation for concurrent writes, nothing written.
- */
-export type RotateOutcome = { outcome: 'rotated' } | { outcome: 'stale' } | { outcome: 'conflict' };
+/** `rotated`; `stale`: the record no longer holds the token read (refreshed, or deleted). */
+export type RotateOutcome = { outcome: 'rotated' } | { outcome: 'stale' };
 
 /**
- * Moves a session to a new token id and expiry. With `countedIn`, the session's statistics count
- * moves with it (from the minute it was counted in, if any, to `countedIn`) in the same
- * TransactWriteItems, so a refreshed session is always counted once, under its last issue.
+ * Moves a session to a new token id and expiry, and with `countedIn` to the minute the statistics
+ * count it under (the aggregator moves its count from the old minute: shared/tenancy/statistics-stream.ts).
  */
 export async function rotateSessionToken(
   db: Db,
   change: { session: SessionRecord; jti: string; expiresAt: number; countedIn?: string },
 ): Promise<RotateOutcome> {
   const { session, countedIn } = change;
-  const moves: SessionCountChange[] =
-    countedIn === undefined
-      ? []
-      : [
-          ...(session.countedIn ? [{ countedIn: session.countedIn, delta: -1 as const }] : []),
-          { countedIn, delta: 1 },
-        ];
-  const counts = sessionCountWrites(db.table, session.scope, moves);
-  const update = {
-    TableName: db.table,
-    Key: keys.session(session.userId, session.id),
-    UpdateExpression: `SET jti = :jti, expiresAt = :expiresAt${countedIn === undefined ? '' : ', countedIn = :countedIn'}`,
-    ConditionExpression: holdsReadToken,
-    ExpressionAttributeValues: {
-      ':jti': change.jti,
-      ':expiresAt': change.expiresAt,
-      ':old': session.jti,
-      ...(countedIn === undefined ? {} : { ':countedIn': countedIn }),
-    },
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-  };
-  // An SDK retry of our own update that had landed (its answer lost) finds our jti: rotated.
-  const ours = (item: Item | undefined): RotateOutcome =>
-    item?.jti === change.jti ? { outcome: 'rotated' } : { outcome: 'stale' };
-  if (counts.length > 0) {
-    const written = await transactWrite(db, [{ Update: update }, ...counts]);
-    if (written.outcome === 'failed') return ours(written.current[0]);
-    return written.outcome === 'written' ? { outcome: 'rotated' } : written;
-  }
   try {
-    await db.client.send(new UpdateCommand(update));
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: keys.session(session.userId, session.id),
+        UpdateExpression: `SET jti = :jti, expiresAt = :expiresAt${countedIn === undefined ? '' : ', countedIn = :countedIn'}`,
+        ConditionExpression: holdsReadToken,
+        ExpressionAttributeValues: {
+          ':jti': change.jti,
+          ':expiresAt': change.expiresAt,
+          ':old': session.jti,
+          ...(countedIn === undefined ? {} : { ':countedIn': countedIn }),
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
     return { outcome: 'rotated' };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return ours(conditionFailureItem(error));
+    // An SDK retry of our own update that had landed (its answer lost) finds our jti: rotated.
+    return conditionFailureItem(error)?.jti === change.jti ? { outcome: 'rotated' } : { outcome: 'stale' };
   }
 }
 
@@ -136,82 +116,6 @@ export async function readSession(
     new GetCommand({ TableName: db.table, Key: keys.session(userId, sessionId), ConsistentRead: true }),
   );
   return Item && sessionRecord(Item);
-}
-
-/**
- * `ended`; `changed`: one of them was refreshed or deleted since it was read (the whole transaction
- * was cancelled, or, past the first chunk, the rest of it): read them again; `conflict`: DynamoDB
- * kept cancelling it for concurrent writes, nothing more written.
- */
-export type EndOutcome = { outcome: 'ended' } | { outcome: 'changed' } | { outcome: 'conflict' };
-
-/** TransactWriteItems takes at most 100 items: session Deletes plus one counter Update per UTC day. */
-const TRANSACTION_ITEMS = 100;
-
-const dayOf = (session: SessionRecord) => session.countedIn?.slice(0, 10);
-
-/**
- * The sessions in chunks of one transaction each: a chunk holds as many Deletes as 100 items leave
- * beside the counter Updates of the distinct days they touch (sorted by day, so days stay together).
- */
-function transactionChunks(sessions: readonly SessionRecord[]): SessionRecord[][] {
-  const sorted = [...sessions].sort((a, b) => (a.countedIn ?? '').localeCompare(b.countedIn ?? ''));
-  const chunks: SessionRecord[][] = [];
-  let chunk: SessionRecord[] = [];
-  let days = new Set<string>();
-  for (const session of sorted) {
-    const day = dayOf(session);
-    const daysWith = day === undefined || days.has(day) ? days.size : days.size + 1;
-    if (chunk.length > 0 && chunk.length + 1 + daysWith > TRANSACTION_ITEMS) {
-      chunks.push(chunk);
-      chunk = [];
-      days = new Set();
-    }
-    chunk.push(session);
-    if (day !== undefined) days.add(day);
-  }
-  if (chunk.length > 0) chunks.push(chunk);
-  return chunks;
-}
-
-// The record is still the one read: its statistics count is still where the record says.
-const unchangedSession = 'jti = :jti';
-
-/**
- * Ends sessions of one user as read, each uncounted from the statistics in the same
- * TransactWriteItems as its Delete (conditioned on the record being unchanged since it was read),
- * as many to a transaction as its 100 items allow. Sessions no counter holds (platform sessions)
- * are deleted without a transaction. The caller passes only sessions whose count the statistics
- * still read (shared/sessions/manage.ts): a count of a day they no longer read needs no undoing.
- */
-export async function endSessions(db: Db, sessions: readonly SessionRecord[]): Promise<EndOutcome> {
-  const counted = sessions.filter((session) => session.countedIn !== undefined);
-  if (counted.length === 0) {
-    await deleteItems(
-      db,
-      sessions.map((session) => keys.session(session.userId, session.id)),
-    );
-    return { outcome: 'ended' };
-  }
-  for (const chunk of transactionChunks(sessions)) {
-    const deletes: TransactItem[] = chunk.map((session) => ({
-      Delete: {
-        TableName: db.table,
-        Key: keys.session(session.userId, session.id),
-        ConditionExpression: unchangedSession,
-        ExpressionAttributeValues: { ':jti': session.jti },
-      },
-    }));
-    const uncounts = chunk.flatMap((session) =>
-      session.countedIn ? [{ countedIn: session.countedIn, delta: -1 as const }] : [],
-    );
-    // A user's sessions share one scope: its application's counters.
-    const scope = chunk[0]?.scope ?? '';
-    const written = await transactWrite(db, [...deletes, ...sessionCountWrites(db.table, scope, uncounts)]);
-    if (written.outcome === 'failed') return { outcome: 'changed' };
-    if (written.outcome === 'conflict') return written;
-  }
-  return { outcome: 'ended' };
 }
 
 /** Deletes sessions of one user; an id that names none deletes nothing. */

@@ -19,7 +19,6 @@ import { expiresAtOf } from './device-grants.ts';
 import type { TransactItem } from './errors.ts';
 import { readNow } from './items.ts';
 import { keys } from './keys.ts';
-import { newUserCountWrites } from './statistics.ts';
 import { transactWrite } from './transact.ts';
 
 const SocialState = z.object({
@@ -92,30 +91,28 @@ export async function putSocialCode(db: Db, codeHash: string, code: SocialCode):
 export type NewSocialAccountOutcome =
   | { outcome: 'created' }
   | { outcome: 'exists' }
-  | { outcome: 'gone' }
   | { outcome: 'conflict' };
 
 /**
  * A first social sign-in: the account (unique per address per scope by its conditional
  * Put, so of concurrent first callbacks exactly one creates it), its user and tenant organization,
- * the day's new-user count, and the exchange code, in ONE TransactWriteItems. `exists`: another
- * sign-in created the account first (nothing written); `gone`: the application was deleted.
+ * and the exchange code, in ONE TransactWriteItems. `exists`: another sign-in created the account
+ * first (nothing written). The statistics count the new user from the table's stream.
  */
 export async function createSocialAccount(
   db: Db,
   account: NewAccount,
-  code: { hash: string; code: SocialCode; day: string },
+  code: { hash: string; code: SocialCode },
 ): Promise<NewSocialAccountOutcome> {
   const writes: TransactItem[] = [
     ...newAccountWrites(db.table, account),
-    ...newUserCountWrites(db.table, account.scope, code.day),
     { Put: { TableName: db.table, Item: socialCodeItem(code.hash, code.code) } },
   ];
   const written = await transactWrite(db, writes);
   if (written.outcome === 'written') return { outcome: 'created' };
   if (written.outcome === 'conflict') return written;
-  // The account's Put is the first write; the application's user count (conditioned on it) another.
-  return written.failed.includes(0) ? { outcome: 'exists' } : { outcome: 'gone' };
+  // The account's Put is the only conditioned write.
+  return { outcome: 'exists' };
 }
 
 export async function readSocialCode(db: Db, codeHash: string): Promise<SocialCode | undefined> {

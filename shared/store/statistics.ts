@@ -1,3 +1,4 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { Item } from './batch.ts';
 import { readItems } from './batch.ts';
@@ -6,104 +7,157 @@ import { afterPrefix, decoder } from './decode.ts';
 import type { TransactItem } from './errors.ts';
 import { queryAll } from './items.ts';
 import { keys } from './keys.ts';
+import { transactWrite } from './transact.ts';
+
+/**
+ * An application's counters (docs/data-model.md, Statistics). No request writes them: the statistics
+ * aggregator (shared/tenancy/statistics-stream.ts) adds what the table's stream shows changed, by
+ * `ADD` updates, in one TransactWriteItems with a mark of each stream record counted, so a record
+ * delivered twice (a retried batch) counts once. `ADD` creates a missing item or attribute as zero first,
+ * so no counter is ever initialised.
+ * - `DAY#<date>`: `newUsers`, `signIns` of that UTC day, kept for good;
+ * - `SESSIONS#<date>`: `sessions`, the sessions whose last issue or refresh fell on that UTC day and
+ *   that still exist; `SESSIONS#<date>T<HH>`: `m<HHMM>`, the same per UTC minute of that hour. Both
+ *   expire (TTL) once no statistics read them. Items written before the aggregator hold the minutes
+ *   of the whole day in the day item; the reads below take minutes from both.
+ * - `TOTALS`: `users` and `organizations` counted since the aggregator, added to the application
+ *   item's own `userCount` and `organizationCount` of the time before.
+ */
 
 /** A day's counters: each absent until its first `ADD`. */
 const dayCounters = decoder(
   'statistics day',
   z.object({ newUsers: z.optional(z.number()), signIns: z.optional(z.number()) }),
 );
+const totalsCounters = decoder(
+  'statistics totals',
+  z.object({ users: z.optional(z.number()), organizations: z.optional(z.number()) }),
+);
 
-/**
- * An application's counters (docs/data-model.md, Statistics), kept at write time by `ADD` updates
- * inside the transactions that change what they count, never computed by reading users or sessions:
- * - `DAY#<date>`: `newUsers`, `signIns` of that UTC day;
- * - `SESSIONS#<date>`: `sessions`, the sessions whose last issue or refresh fell on that UTC day and
- *   that still exist, and `m<HHMM>`, the same per UTC minute of that day;
- * `ADD` creates a missing item or attribute as zero first, so no counter is ever initialised.
- */
-
-/** One session entering (+1) or leaving (-1) the counters of the minute it is counted in. */
-export interface SessionCountChange {
-  /** A session's `countedIn`: `YYYY-MM-DDTHH:MM` (UTC). */
-  countedIn: string;
-  delta: 1 | -1;
+/** What the aggregator adds to one application's counters; a zero or missing entry adds nothing. */
+export interface CountDeltas {
+  /** By UTC day `YYYY-MM-DD`. */
+  newUsers: Map<string, number>;
+  signIns: Map<string, number>;
+  /** Sessions by the UTC minute they are counted in, `YYYY-MM-DDTHH:MM`. */
+  sessions: Map<string, number>;
+  users: number;
+  organizations: number;
 }
 
-/** What one completed sign-in of an application adds. */
-export interface SignInCount {
-  applicationId: string;
-  /** The UTC day of the sign-in, `YYYY-MM-DD`. */
-  day: string;
-  /** The sign-in created the account. */
-  newUser: boolean;
-  /** The new session's `countedIn`. */
-  countedIn: string;
-}
+export const noDeltas = (): CountDeltas => ({
+  newUsers: new Map(),
+  signIns: new Map(),
+  sessions: new Map(),
+  users: 0,
+  organizations: 0,
+});
+
+/** A session counter item is read for 8 days (shared/tenancy/statistics.ts); it expires 2 days later. */
+const SESSION_COUNTER_DAYS = 10;
+const DAY_SECONDS = 86_400;
+const expiryOf = (date: string) =>
+  Date.parse(`${date}T00:00:00Z`) / 1000 + SESSION_COUNTER_DAYS * DAY_SECONDS;
 
 const minuteAttribute = (countedIn: string) => `m${countedIn.slice(11, 13)}${countedIn.slice(14, 16)}`;
 
-/** `ADD` updates of one item, one `#a<n> :a<n>` pair per attribute; none when every delta is zero. */
+/** `SET` of the TTL where the item has one, `ADD` of every nonzero delta; nothing when all are zero. */
 function addUpdate(
   table: string,
   key: { pk: string; sk: string },
   deltas: Map<string, number>,
+  expiresAt?: number,
 ): TransactItem[] {
   const changed = [...deltas].filter(([, delta]) => delta !== 0);
   if (changed.length === 0) return [];
+  const set = expiresAt === undefined ? '' : 'SET expiresAt = :expiresAt ';
   return [
     {
       Update: {
         TableName: table,
         Key: key,
-        UpdateExpression: `ADD ${changed.map((_, i) => `#a${i} :a${i}`).join(', ')}`,
+        UpdateExpression: `${set}ADD ${changed.map((_, i) => `#a${i} :a${i}`).join(', ')}`,
         ExpressionAttributeNames: Object.fromEntries(changed.map(([name], i) => [`#a${i}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(changed.map(([, delta], i) => [`:a${i}`, delta])),
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(changed.map(([, delta], i) => [`:a${i}`, delta])),
+          ...(expiresAt === undefined ? {} : { ':expiresAt': expiresAt }),
+        },
       },
     },
   ];
 }
 
-const bump = (deltas: Map<string, number>, name: string, delta: number) =>
-  deltas.set(name, (deltas.get(name) ?? 0) + delta);
+const bump = (deltas: Map<string, Map<string, number>>, key: string, name: string, delta: number) => {
+  const item = deltas.get(key) ?? new Map<string, number>();
+  item.set(name, (item.get(name) ?? 0) + delta);
+  deltas.set(key, item);
+};
 
-/**
- * The updates of the session counters for `changes`: one Update per UTC day touched (a transaction
- * may name an item once), none where the changes cancel out (a refresh within the same minute).
- */
-export function sessionCountWrites(
-  table: string,
-  applicationId: string,
-  changes: readonly SessionCountChange[],
-): TransactItem[] {
-  const byDay = new Map<string, Map<string, number>>();
-  for (const { countedIn, delta } of changes) {
-    const day = countedIn.slice(0, 10);
-    const deltas = byDay.get(day) ?? new Map<string, number>();
-    bump(deltas, 'sessions', delta);
-    bump(deltas, minuteAttribute(countedIn), delta);
-    byDay.set(day, deltas);
+/** The Updates adding `deltas` to an application's counters: at most one per item. */
+export function countWrites(table: string, applicationId: string, deltas: CountDeltas): TransactItem[] {
+  const days = new Map<string, Map<string, number>>();
+  for (const [date, n] of deltas.newUsers) bump(days, date, 'newUsers', n);
+  for (const [date, n] of deltas.signIns) bump(days, date, 'signIns', n);
+  const sessionDays = new Map<string, Map<string, number>>();
+  const hours = new Map<string, Map<string, number>>();
+  for (const [countedIn, n] of deltas.sessions) {
+    bump(sessionDays, countedIn.slice(0, 10), 'sessions', n);
+    bump(hours, countedIn.slice(0, 13), minuteAttribute(countedIn), n);
   }
-  return [...byDay].flatMap(([day, deltas]) =>
-    addUpdate(table, keys.statsSessions(applicationId, day), deltas),
-  );
+  return [
+    ...[...days].flatMap(([date, day]) => addUpdate(table, keys.statsDay(applicationId, date), day)),
+    ...[...sessionDays].flatMap(([date, day]) =>
+      addUpdate(table, keys.statsSessions(applicationId, date), day, expiryOf(date)),
+    ),
+    ...[...hours].flatMap(([hour, minutes]) =>
+      addUpdate(table, keys.statsSessionHour(applicationId, hour), minutes, expiryOf(hour.slice(0, 10))),
+    ),
+    ...addUpdate(
+      table,
+      keys.statsTotals(applicationId),
+      new Map([
+        ['users', deltas.users],
+        ['organizations', deltas.organizations],
+      ]),
+    ),
+  ];
 }
 
-/**
- * The day's count of an account created before its first session (a social sign-in's callback;
- * docs/data-model.md, Statistics).
- */
-export const newUserCountWrites = (table: string, applicationId: string, day: string): TransactItem[] =>
-  addUpdate(table, keys.statsDay(applicationId, day), new Map([['newUsers', 1]]));
+/** A stream record lapses after 24 hours; its counted mark is kept a day longer. */
+const MARK_SECONDS = 2 * DAY_SECONDS;
 
-/** The counter updates of a completed sign-in: its day, its new session and, for a new account, the total. */
-export function signInCountWrites(table: string, count: SignInCount): TransactItem[] {
-  const { applicationId } = count;
-  const day = new Map([['signIns', 1]]);
-  if (count.newUser) day.set('newUsers', 1);
-  return [
-    ...addUpdate(table, keys.statsDay(applicationId, count.day), day),
-    ...sessionCountWrites(table, applicationId, [{ countedIn: count.countedIn, delta: 1 }]),
-  ];
+/** `counted`; `seen`: these of the records were counted before (nothing written); `conflict`: nothing written. */
+export type CountOutcome =
+  | { outcome: 'counted' }
+  | { outcome: 'seen'; eventIds: string[] }
+  | { outcome: 'conflict' };
+
+/**
+ * Adds `writes` (the counters of the stream records `eventIds`) in ONE TransactWriteItems with a
+ * mark per record, each Put only if the record is not marked yet: of two deliveries of a record,
+ * exactly one counts it.
+ */
+export async function countOnce(
+  db: Db,
+  run: { eventIds: readonly string[]; now: number },
+  writes: TransactItem[],
+): Promise<CountOutcome> {
+  const expiresAt = Math.floor(run.now / 1000) + MARK_SECONDS;
+  const marks: TransactItem[] = run.eventIds.map((eventId) => ({
+    Put: {
+      TableName: db.table,
+      Item: { ...keys.countedRecord(eventId), expiresAt },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  }));
+  const written = await transactWrite(db, [...marks, ...writes]);
+  if (written.outcome === 'written') return { outcome: 'counted' };
+  if (written.outcome === 'conflict') return written;
+  const seen = run.eventIds.filter((_, index) => written.failed.includes(index));
+  if (seen.length === 0) {
+    throw new Error(`counter updates carry no condition, yet ${written.failed.join(', ')} failed`);
+  }
+  return { outcome: 'seen', eventIds: seen };
 }
 
 export interface DayCounts {
@@ -144,27 +198,67 @@ export interface SessionBucket {
   byMinute: Map<string, number>;
 }
 
-/** A day's session counters: `sessions`, and one `m<HHMM>` attribute per minute counted in. */
-const bucketOf = (item: Item | undefined): SessionBucket => {
-  const byMinute = new Map<string, number>();
-  let sessions = 0;
+/** The minutes of a session counter item: `m<HHMM>` attributes (hour items; day items of before). */
+const addMinutes = (byMinute: Map<string, number>, item: Item | undefined) => {
   for (const [name, value] of Object.entries(item ?? {})) {
-    if (typeof value !== 'number') continue;
-    if (name === 'sessions') sessions = value;
-    if (/^m\d{4}$/.test(name)) byMinute.set(`${name.slice(1, 3)}:${name.slice(3, 5)}`, value);
+    if (typeof value !== 'number' || !/^m\d{4}$/.test(name)) continue;
+    const minute = `${name.slice(1, 3)}:${name.slice(3, 5)}`;
+    byMinute.set(minute, (byMinute.get(minute) ?? 0) + value);
   }
-  return { sessions, byMinute };
 };
 
-/** The session buckets of `dates`, in ONE BatchGetItem (consistent). */
-export async function readSessionBuckets(
+const HOURS = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0'));
+
+/** What ONE BatchGetItem (consistent) of the statistics reads beside the day range. */
+export interface SessionCounts {
+  /** The `sessions` of each of `dates`, and the minutes of `minutesOf` (one of them). */
+  buckets: Map<string, SessionBucket>;
+  /** Counted since the aggregator began; the application item holds the counts of before. */
+  totals: { users: number; organizations: number };
+}
+
+/**
+ * The session counters of `dates` with the minutes of `minutesOf` (its 24 hour items), and the
+ * totals: at most 8 + 24 + 1 keys, in ONE BatchGetItem.
+ */
+export async function readSessionCounts(
   db: Db,
   applicationId: string,
   dates: readonly string[],
-): Promise<Map<string, SessionBucket>> {
-  const found: Record<string, Item | undefined> = await readItems(
-    db,
-    Object.fromEntries(dates.map((date) => [date, keys.statsSessions(applicationId, date)])),
+  minutesOf: string,
+): Promise<SessionCounts> {
+  const found: Record<string, Item | undefined> = await readItems(db, {
+    ...Object.fromEntries(dates.map((date) => [date, keys.statsSessions(applicationId, date)])),
+    ...Object.fromEntries(
+      HOURS.map((hour) => [
+        `${minutesOf}T${hour}`,
+        keys.statsSessionHour(applicationId, `${minutesOf}T${hour}`),
+      ]),
+    ),
+    totals: keys.statsTotals(applicationId),
+  });
+  const buckets = new Map<string, SessionBucket>();
+  for (const date of dates) {
+    const item = found[date];
+    const byMinute = new Map<string, number>();
+    if (date === minutesOf) {
+      addMinutes(byMinute, item);
+      for (const hour of HOURS) addMinutes(byMinute, found[`${date}T${hour}`]);
+    }
+    buckets.set(date, { sessions: typeof item?.sessions === 'number' ? item.sessions : 0, byMinute });
+  }
+  return { buckets, totals: totalsOf(found.totals) };
+}
+
+const totalsOf = (item: Item | undefined) => {
+  const counters = item ? totalsCounters(item) : {};
+  return { users: counters.users ?? 0, organizations: counters.organizations ?? 0 };
+};
+
+/** The totals counted since the aggregator began: ONE GetItem (consistent). */
+export async function readTotals(db: Db, applicationId: string): Promise<SessionCounts['totals']> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.table, Key: keys.statsTotals(applicationId), ConsistentRead: true }),
   );
-  return new Map(dates.map((date) => [date, bucketOf(found[date])]));
+  return totalsOf(Item);
 }

@@ -1,8 +1,8 @@
 /**
  * An application's end users (docs/data-model.md, "Users and tenant organizations"): their profile items
  * carry index attributes, written at first sign-in and kept current with the name, so listing and searching
- * never scan the table; the application item counts them (`userCount`) and its tenant organizations
- * (`organizationCount`).
+ * never scan the table; the statistics aggregator counts them and the application's tenant
+ * organizations (docs/data-model.md, Statistics).
  */
 import * as z from 'zod/mini';
 import { auditWrites, type StoredAuditEntry } from './audit.ts';
@@ -87,33 +87,17 @@ export const nameIndex = (scope: string, userId: string, name: string) =>
   scope === PLATFORM ? null : keys.applicationUserName(scope, searchText(name), userId);
 
 /**
- * A first sign-in in an application counts its user and the tenant organization it creates on the
- * application item, in the sign-in's own transaction (the application must still exist).
+ * A write that needs the application to exist, for a transaction. Its counters are not written:
+ * the statistics aggregator counts users and tenant organizations from the table's stream
+ * (docs/data-model.md, Statistics).
  */
-export function countNewUser(table: string, applicationId: string): TransactItem {
-  return {
-    Update: {
-      TableName: table,
-      Key: keys.application(applicationId),
-      UpdateExpression: 'ADD userCount :one, organizationCount :one',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':one': 1 },
-    },
-  };
-}
-
-/** One change of the application's tenant organization counter, for a transaction. */
-export function countOrganizations(table: string, applicationId: string, by: 1 | -1): TransactItem {
-  return {
-    Update: {
-      TableName: table,
-      Key: keys.application(applicationId),
-      UpdateExpression: 'ADD organizationCount :by',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':by': by },
-    },
-  };
-}
+export const applicationExists = (table: string, applicationId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: table,
+    Key: keys.application(applicationId),
+    ConditionExpression: 'attribute_exists(pk)',
+  },
+});
 
 /** A user's profile item, strongly consistent: one GetItem. */
 export async function readUser(db: Db, userId: string): Promise<ProfileRecord | undefined> {
@@ -244,16 +228,7 @@ export async function deleteUser(
         ConditionExpression: exists,
       },
     },
-    {
-      Update: {
-        TableName: db.table,
-        Key: keys.application(account.scope),
-        // Users made before the counter existed are not counted: it never goes below zero for them.
-        UpdateExpression: 'SET userCount = if_not_exists(userCount, :one) - :one',
-        ConditionExpression: exists,
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    },
+    applicationExists(db.table, account.scope),
     ...(account.imageId ? imageDeletes(db.table, account.imageId) : []),
     ...auditWrites(db.table, audit),
   ]);

@@ -1,15 +1,35 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { SESSION_TTL_SECONDS } from '../identity/session-token.ts';
-import { readDayCounts, readSessionBuckets } from '../store/statistics.ts';
+import { readDayCounts, readSessionCounts, readTotals } from '../store/statistics.ts';
 import type { Application } from './applications.ts';
 import { MAX_RANGE_DAYS, RANGE_RULE } from './statistics-query.ts';
 
 /**
- * Insights (docs/api.md, "Insights: statistics"): an application's statistics, from counters kept
- * at write time (shared/store/statistics.ts), never by reading users or sessions. Days are UTC
- * days.
+ * Insights (docs/api.md, "Insights: statistics"): an application's statistics, from the counters the
+ * statistics aggregator keeps (shared/tenancy/statistics-stream.ts), never by reading users or
+ * sessions. Days are UTC days.
  */
+
+/**
+ * How long, in normal operation, a change may take to reach the statistics: the stream delivers
+ * within a second or two (its batching window, lib/statistics-aggregator.ts), and the
+ * StatisticsLag alarm fires when the aggregator falls further behind than this (docs/operations.md).
+ */
+export const STATISTICS_MAX_DELAY_SECONDS = 60;
+
+/**
+ * The application's users and tenant organizations: its own counters of before the aggregator,
+ * plus what the aggregator has counted since (docs/data-model.md, Statistics).
+ */
+export async function applicationTotals(deps: Deps, application: Application) {
+  return withTotals(application, await readTotals(deps.db, application.id));
+}
+
+const withTotals = (application: Application, counted: { users: number; organizations: number }) => ({
+  users: Math.max(0, application.userCount + counted.users),
+  organizations: Math.max(0, application.organizationCount + counted.organizations),
+});
 
 /** Without `from`, the range is this many days ending with `to`. */
 const DEFAULT_RANGE_DAYS = 30;
@@ -66,7 +86,7 @@ function activeSessions(
   return active;
 }
 
-/** `GET /applications/{applicationId}/statistics`: one Query (the range) and one BatchGetItem. */
+/** `GET /applications/{applicationId}/statistics`: one Query (the range) and one BatchGetItem (sessions, totals). */
 export async function readStatistics(
   deps: Deps,
   application: Application,
@@ -79,7 +99,8 @@ export async function readStatistics(
   const counted = new Map((await readDayCounts(deps.db, applicationId, range)).map((day) => [day.date, day]));
   // The day before the session window, then the window itself, today last.
   const sessionDates = Array.from({ length: SESSION_DAYS + 1 }, (_, i) => addDays(today, i - SESSION_DAYS));
-  const buckets = await readSessionBuckets(deps.db, applicationId, sessionDates);
+  const [edge = today] = sessionDates;
+  const { buckets, totals } = await readSessionCounts(deps.db, applicationId, sessionDates, edge);
   const days = Array.from({ length: daysBetween(range.from, range.to) + 1 }, (_, i) => {
     const date = addDays(range.from, i);
     const found = counted.get(date);
@@ -88,12 +109,12 @@ export async function readStatistics(
   return {
     range,
     totals: {
-      // The application's own count, kept by first sign-ins and user deletions (shared/store/users.ts).
-      users: application.userCount,
+      users: withTotals(application, totals).users,
       newUsers: days.reduce((sum, day) => sum + day.newUsers, 0),
       signIns: days.reduce((sum, day) => sum + day.signIns, 0),
       activeSessions: activeSessions(buckets, sessionDates, new Date(now).toISOString().slice(11, 16)),
     },
     days,
+    freshness: { maxDelaySeconds: STATISTICS_MAX_DELAY_SECONDS },
   };
 }

@@ -20,6 +20,7 @@ import {
 import type { Application } from '../tenancy/applications.ts';
 import { type AuditRequest, changeEntry, changesBetween } from '../tenancy/audit.ts';
 import type { EndCause } from '../tenancy/impersonation.ts';
+import { applicationTotals } from '../tenancy/statistics.ts';
 import { changeProfile, type ProfileChange } from './update-user.ts';
 
 /**
@@ -49,13 +50,19 @@ export async function findUser(deps: Deps, application: Application, userId: str
   return profile;
 }
 
-/** One page by address; `total` is the application's counter, moved with each account (never a scan). */
+/**
+ * One page by address; `total` is the application's counter (never a scan), which the statistics
+ * aggregator keeps a few seconds behind (docs/api.md, Users), so `hasMore` comes from reading one
+ * user past the page.
+ */
 export async function listUsers(deps: Deps, application: Application, page: PageRequest) {
-  const items = await usersOf(deps.db, application.id, page);
-  const total = application.userCount;
+  const [items, totals] = await Promise.all([
+    usersOf(deps.db, application.id, { ...page, limit: page.limit + 1 }),
+    applicationTotals(deps, application),
+  ]);
   return {
-    items: items.map((profile) => managedUserFromRecord(profile, deps.config.ISSUER)),
-    page: { ...page, total, hasMore: page.offset + items.length < total },
+    items: items.slice(0, page.limit).map((profile) => managedUserFromRecord(profile, deps.config.ISSUER)),
+    page: { ...page, total: totals.users, hasMore: items.length > page.limit },
   };
 }
 

@@ -34,6 +34,7 @@ describe('GET /applications/{applicationId}/users', () => {
     const secret = { apiKey: owned.secretKey };
 
     // Act
+    await app.caughtUp();
     const first = await manage(app, 'GET', `${users(owned)}?limit=2`, secret);
     const second = await manage(app, 'GET', `${users(owned)}?limit=2&offset=2`, secret);
 
@@ -59,6 +60,7 @@ describe('GET /applications/{applicationId}/users', () => {
 
     // Act
     await endUser(owned, user.email);
+    await app.caughtUp();
     const list = await manage(app, 'GET', users(owned), { token: owned.owner.token });
 
     // Assess
@@ -246,6 +248,7 @@ describe('DELETE /applications/{applicationId}/users/{userId}', () => {
     const user = await endUser(owned);
     const other = await endUser(owned);
     const secret = { apiKey: owned.secretKey };
+    await app.caughtUp();
     const orgsBefore = await manage(app, 'GET', `/applications/${owned.applicationId}/organizations`, secret);
 
     // Act
@@ -256,6 +259,7 @@ describe('DELETE /applications/{applicationId}/users/{userId}', () => {
     expectError(await session(user.token), 401, 'UNAUTHORIZED');
     expectError(await manage(app, 'GET', `${users(owned)}/${user.userId}`, secret), 404, 'NOT_FOUND');
     expectError(await manage(app, 'DELETE', `${users(owned)}/${user.userId}`, secret), 404, 'NOT_FOUND');
+    await app.caughtUp();
     const list = await manage(app, 'GET', users(owned), secret);
     expect(list.body.items.map((item: { id: string }) => item.id)).toEqual([other.userId]);
     expect(list.body.page.total).toBe(1);

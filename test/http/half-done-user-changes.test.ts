@@ -70,6 +70,7 @@ describe('DELETE .../users/{userId} stopped midway', () => {
     const { owned, tokens, path } = await applicationWithUser();
     const secret = { apiKey: owned.secretKey };
     const orgs = `/applications/${owned.applicationId}/organizations`;
+    await app.caughtUp();
     const before = await manage(app, 'GET', orgs, secret);
     failing = { command: 'TransactWriteItemsCommand', nth: 3 };
     const stopped = await manage(app, 'DELETE', path, secret);
@@ -79,6 +80,7 @@ describe('DELETE .../users/{userId} stopped midway', () => {
     // Assess
     expect(retried.status, retried.text).toBe(204);
     expect((await manage(app, 'GET', path, secret)).status).toBe(404);
+    await app.caughtUp();
     const after = await manage(app, 'GET', orgs, secret);
     expect(after.body.page.total).toBe(before.body.page.total - 1);
     const users = await manage(app, 'GET', `/applications/${owned.applicationId}/users`, secret);

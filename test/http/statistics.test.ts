@@ -21,8 +21,12 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** The first second of the next UTC day, plus `ms`. */
 const nextMidnight = (ms: number) => Math.ceil(ms / DAY) * DAY;
 
-/** Reads the statistics with the application's secret key (it never expires, whatever the clock). */
+/**
+ * Reads the statistics with the application's secret key (it never expires, whatever the clock),
+ * once the aggregator has counted every change so far.
+ */
 async function statistics(secretKey: string, applicationId: string, query = '') {
+  await app.caughtUp();
   const response = await manage(app, 'GET', `/applications/${applicationId}/statistics${query}`, {
     apiKey: secretKey,
   });
@@ -81,6 +85,7 @@ describe('GET /applications/{applicationId}/statistics', () => {
         { date: day1, newUsers: 2, signIns: 3 },
         { date: day2, newUsers: 2, signIns: 3 },
       ],
+      freshness: { maxDelaySeconds: 60 },
     });
     // The last 30 days by default, every day present, zeros included.
     expect(byDefault.range.to).toBe(day2);

@@ -28,6 +28,7 @@ describe('tenant organizations of an application', () => {
     await endUser(owned);
 
     // Act
+    await app.caughtUp();
     const first = await manage(app, 'GET', `${orgs(owned)}?limit=2`, { apiKey: owned.secretKey });
     const rest = await manage(app, 'GET', `${orgs(owned)}?limit=2&offset=2`, { apiKey: owned.secretKey });
 
@@ -60,6 +61,7 @@ describe('tenant organizations of an application', () => {
     const read = await manage(app, 'GET', path, secret);
     const renamed = await manage(app, 'PATCH', path, secret, { name: 'Team Ada 2' });
     const members = await manage(app, 'GET', `${path}/members`, secret);
+    await app.caughtUp();
     const totalBefore = (await manage(app, 'GET', orgs(owned), secret)).body.page.total;
     const deleted = await manage(app, 'DELETE', path, secret);
 
@@ -79,6 +81,7 @@ describe('tenant organizations of an application', () => {
     expect(totalBefore).toBe(4);
     expect(deleted.status, deleted.text).toBe(204);
     expectError(await manage(app, 'GET', path, secret), 404, 'NOT_FOUND');
+    await app.caughtUp();
     expect((await manage(app, 'GET', orgs(owned), secret)).body.page.total).toBe(3);
   });
 

@@ -26,6 +26,8 @@ export interface TestApp {
   /** Every log line the service wrote, as parsed JSON. */
   logs: string[];
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  /** Once every change made so far is counted by the statistics aggregator (docs/data-model.md, Statistics). */
+  caughtUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,11 @@ export interface TestAppOptions {
    * origin to be its ISSUER picks the port first and sets `ISSUER` to `http://127.0.0.1:<port>`.
    */
   port?: number;
+  /**
+   * How often the statistics aggregator reads the stream (default: as `npm start` does); 0: only
+   * when `caughtUp` asks, so a test decides when records are counted.
+   */
+  aggregateEveryMs?: number;
 }
 
 /**
@@ -79,13 +86,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const overrides =
     typeof options.overrides === 'function' ? options.overrides(defaults) : (options.overrides ?? {});
   const deps: Deps = { ...defaults, ...overrides };
-  const server = await startServer({ port: options.port ?? 0, deps });
+  const server = await startServer({
+    port: options.port ?? 0,
+    deps,
+    ...(options.aggregateEveryMs === undefined ? {} : { streamIntervalMs: options.aggregateEveryMs }),
+  });
   return {
     url: server.url,
     deps,
     clock,
     logs,
     request: (method, path, requestOptions) => send(server.url, method, path, requestOptions),
+    caughtUp: () => server.statisticsCaughtUp(),
     close: async () => {
       await server.close();
       // Every error a route answers must be in its contract's list (shared/routes.ts): fail the file

@@ -1,0 +1,103 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  FilterCriteria,
+  FilterRule,
+  LoggingFormat,
+  StartingPosition,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { FUNCTION_TIMEOUT_SECONDS } from '../shared/routes.ts';
+import { AGGREGATOR_BATCH_SIZE, aggregatorAccess } from '../shared/tenancy/statistics-stream.ts';
+import { absentAdapterArgs, bundling } from './bundling.ts';
+import { DEFAULT_LAMBDA_MEMORY_MB } from './inputs.ts';
+import { FUNCTION_RUNTIME, functionBundling } from './route-function.ts';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** The aggregator's handler: a stream consumer, not a route. */
+export const AGGREGATOR_ENTRY = 'functions/statistics/aggregate.ts';
+
+/**
+ * How long the stream gathers records before it invokes the aggregator: fewer, larger batches
+ * (each a transaction or a few), still well within the statistics' documented delay
+ * (shared/tenancy/statistics.ts `STATISTICS_MAX_DELAY_SECONDS`).
+ */
+export const BATCHING_WINDOW_SECONDS = 2;
+
+/** The partitions whose items the statistics count: users and their sessions, organizations. */
+const COUNTED_PARTITIONS = ['USER#', 'ORG#'] as const;
+
+export interface StatisticsAggregatorProps {
+  readonly serviceName: string;
+  /** The table, with its stream (lib/table.ts). */
+  readonly table: ITable;
+  readonly environment: Readonly<Record<string, string>>;
+  /** Its own role (lib/access-roles.ts, `role: 'statistics'`): the statistics and record marks only. */
+  readonly role: IRole;
+  readonly logGroup: ILogGroup;
+  readonly memoryMb?: number;
+  readonly tracing?: boolean;
+}
+
+/**
+ * The statistics aggregator (docs/data-model.md, Statistics): a function the table's stream invokes
+ * with batches of changes, which it counts into the applications' statistics. Records of other
+ * partitions never invoke it (an event filter); a batch that fails is delivered again until its
+ * records leave the stream (24 hours), and the StatisticsLag alarm (lib/alarms.ts) fires long
+ * before (docs/operations.md).
+ */
+export class StatisticsAggregator extends Construct {
+  readonly function: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: StatisticsAggregatorProps) {
+    super(scope, id);
+    this.function = new NodejsFunction(this, 'Function', {
+      description: `${props.serviceName} statistics aggregator (the table's stream)`,
+      entry: join(repoRoot, AGGREGATOR_ENTRY),
+      handler: 'handler',
+      projectRoot: repoRoot,
+      depsLockFilePath: join(repoRoot, 'package-lock.json'),
+      runtime: FUNCTION_RUNTIME,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memoryMb ?? DEFAULT_LAMBDA_MEMORY_MB,
+      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
+      role: props.role,
+      logGroup: props.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel.DEBUG,
+      systemLogLevelV2: SystemLogLevel.INFO,
+      ...(props.tracing ? { tracing: Tracing.ACTIVE } : {}),
+      bundling: {
+        ...functionBundling,
+        sourcesContent: bundling.sourcesContent,
+        esbuildArgs: absentAdapterArgs(aggregatorAccess, 'none'),
+      },
+      environment: { ...props.environment },
+    });
+    this.function.addEventSource(
+      new DynamoEventSource(props.table, {
+        // From the stream's first record: every change since the stream began is counted.
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: AGGREGATOR_BATCH_SIZE,
+        maxBatchingWindow: Duration.seconds(BATCHING_WINDOW_SECONDS),
+        // Retried until its records expire: a batch is never skipped, and counts once however
+        // often it comes (shared/tenancy/statistics-stream.ts).
+        retryAttempts: -1,
+        filters: COUNTED_PARTITIONS.map((prefix) =>
+          FilterCriteria.filter({ dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(prefix) } } } }),
+        ),
+      }),
+    );
+  }
+}

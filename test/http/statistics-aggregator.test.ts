@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStreamReader } from '../../shared/local/stream-reader.ts';
+import type { StreamEvent } from '../../shared/store/stream-records.ts';
+import { aggregate } from '../../shared/tenancy/statistics-stream.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { newEmail, signIn } from '../support/sign-in.ts';
+import { storeWith } from '../support/store.ts';
+import { createOwnedApplication, manage } from '../support/tenancy.ts';
+
+// The statistics aggregator (docs/data-model.md, Statistics) against the real stream of DynamoDB
+// Local: what a sign-in's transaction names, and that every delivery of the stream counts once,
+// however often it comes, wherever it failed, and whatever TTL deletes.
+
+let app: TestApp;
+/** Every TransactWriteItems the service sent, with the partition keys it named. */
+const transactions: string[][] = [];
+beforeAll(async () => {
+  // The app's own reader reads only when a test asks: each test decides what is counted when.
+  app = await startTestApp({
+    aggregateEveryMs: 0,
+    overrides: (defaults) => ({
+      db: storeWith(defaults.config, 'recordTransactions', (next, context) => async (args) => {
+        if ((context as { commandName?: string }).commandName === 'TransactWriteItemsCommand') {
+          const items = (args.input as { TransactItems: Record<string, any>[] }).TransactItems;
+          transactions.push(
+            items.map((item) => {
+              const write = item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck;
+              return String((write.Item ?? write.Key).pk);
+            }),
+          );
+        }
+        return next(args);
+      }),
+    }),
+  });
+});
+afterAll(async () => {
+  await app.close();
+});
+
+async function statistics(secretKey: string, applicationId: string) {
+  await app.caughtUp();
+  const response = await manage(app, 'GET', `/applications/${applicationId}/statistics`, {
+    apiKey: secretKey,
+  });
+  expect(response.status, response.text).toBe(200);
+  return response.body.totals;
+}
+
+/** A second reader of the same stream: every record is delivered to the aggregator again. */
+function secondReader(deliver: (event: StreamEvent) => Promise<unknown>) {
+  return startStreamReader({
+    endpoint: app.deps.config.DYNAMODB_ENDPOINT ?? '',
+    table: app.deps.db.table,
+    deliver,
+    intervalMs: 0,
+  });
+}
+
+describe('the statistics aggregator', () => {
+  it('keeps every item other sign-ins of the application write out of a sign-in transaction', async () => {
+    // Prepare
+    const { publicKey } = await createOwnedApplication(app);
+    const email = newEmail();
+    transactions.length = 0;
+
+    // Act: a first sign-in, then a later one.
+    await signIn(app, email, { 'x-api-key': publicKey });
+    await signIn(app, email, { 'x-api-key': publicKey });
+
+    // Assess: the account, its user and organization, the pending sign-in: nothing shared.
+    const named = transactions.flat();
+    expect(transactions.length).toBeGreaterThanOrEqual(2);
+    expect(named.filter((pk) => pk.startsWith('APP#') || pk.startsWith('STATS#'))).toEqual([]);
+  });
+
+  it('counts each record once when the stream is delivered twice', async () => {
+    // Prepare
+    const { applicationId, publicKey, secretKey } = await createOwnedApplication(app);
+    const again = secondReader((event) => aggregate(app.deps, event));
+
+    // Act
+    for (let i = 0; i < 3; i++) await signIn(app, newEmail(), { 'x-api-key': publicKey });
+    await Promise.all([app.caughtUp(), again.caughtUp()]);
+    await again.caughtUp();
+    await again.close();
+
+    // Assess
+    expect(await statistics(secretKey, applicationId)).toEqual({
+      users: 3,
+      newUsers: 3,
+      signIns: 3,
+      activeSessions: 3,
+    });
+  });
+
+  it('counts a batch that failed part-way exactly once when it is delivered again', async () => {
+    // Prepare: 40 first sign-ins not counted yet (120 records that count: a user, an organization
+    // and a session each), collected as one batch, more than one transaction holds.
+    const { applicationId, publicKey, secretKey } = await createOwnedApplication(app);
+    const before = await statistics(secretKey, applicationId);
+    for (let i = 0; i < 40; i++) await signIn(app, newEmail(), { 'x-api-key': publicKey });
+    const batch: StreamEvent = { Records: [] };
+    const collector = secondReader(async (event) => batch.Records.push(...event.Records));
+    await collector.caughtUp();
+    await collector.close();
+    let transacts = 0;
+    const failing = {
+      ...app.deps,
+      db: storeWith(app.deps.config, 'failSecondTransaction', (next, context) => async (args) => {
+        const command = (context as { commandName?: string }).commandName;
+        if (command === 'TransactWriteItemsCommand' && ++transacts === 2) throw new Error('lost connection');
+        return next(args);
+      }),
+    };
+
+    // Act: the batch fails after its first transaction; then the stream is delivered again.
+    const first = await aggregate(failing, batch).then(
+      () => 'counted',
+      (error: Error) => error.message,
+    );
+    await app.caughtUp();
+
+    // Assess
+    expect(first).toBe('lost connection');
+    expect(await statistics(secretKey, applicationId)).toEqual({
+      users: before.users + 40,
+      newUsers: before.newUsers + 40,
+      signIns: before.signIns + 40,
+      activeSessions: before.activeSessions + 40,
+    });
+  });
+
+  it('uncounts a session its user ends, and none that TTL deletes', async () => {
+    // Prepare
+    const { applicationId, publicKey, secretKey } = await createOwnedApplication(app);
+    const ended = await signIn(app, newEmail(), { 'x-api-key': publicKey });
+    await signIn(app, newEmail(), { 'x-api-key': publicKey });
+    await app.caughtUp();
+    const session = {
+      pk: { S: `USER#usr_expired` },
+      sk: { S: 'SESSION#ses_expired' },
+      type: { S: 'session' },
+      scope: { S: applicationId },
+      createdAt: { S: new Date(app.clock.now()).toISOString() },
+      countedIn: { S: new Date(app.clock.now()).toISOString().slice(0, 16) },
+    };
+
+    // Act: a sign-out, and a deletion by TTL of a counted session.
+    const out = await app.request('POST', '/auth/sign-out', {
+      headers: { authorization: `Bearer ${ended.token}`, 'x-api-key': publicKey },
+    });
+    await aggregate(app.deps, {
+      Records: [
+        {
+          eventID: 'ttl-deletion',
+          eventName: 'REMOVE',
+          userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+          dynamodb: { OldImage: session },
+        },
+      ],
+    });
+
+    // Assess
+    expect(out.status, out.text).toBe(200);
+    expect(await statistics(secretKey, applicationId)).toMatchObject({ signIns: 2, activeSessions: 1 });
+  });
+});
