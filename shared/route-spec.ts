@@ -209,3 +209,11 @@ export const bodyErrors = ['invalidRequest', 'payloadTooLarge', 'unsupportedMedi
 
 /** Errors every authenticated route may answer on top of its own. */
 export const credentialErrors = ['unauthorized'] as const;
+
+/**
+ * Errors of every management route: no credential, a role or key that may not, an unknown target,
+ * and a path or query that is not valid (an id over 100 characters, a bad page).
+ */
+export const manageErrors = [...credentialErrors, 'forbidden', 'notFound', 'invalidRequest'] as const;
+/** Writes that can lose a race to DynamoDB's transaction conflicts answer 429 busy. */
+export const writeErrors = [...bodyErrors, ...manageErrors, 'rateLimited'] as const;

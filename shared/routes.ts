@@ -4,6 +4,10 @@
  * calling the same exported handlers; the shared chain (shared/http/) authenticates the caller from
  * `auth`, validates path, query and body from `contract`, builds the answer from its declared
  * response schema and serializes errors in the route's `errorStyle`.
+ *
+ * Each entry is a module of its own (shared/route-table/<area>/<route>.ts), listed by its area's table
+ * (shared/route-table/<area>.ts): a handler imports its own entry's module, never this table, so its
+ * bundle holds no other entry (test/infra/bundle-access.test.ts).
  */
 import type { RouteSpec } from './route-spec.ts';
 import { apiKeyRoutes } from './route-table/api-keys.ts';

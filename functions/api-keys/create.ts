@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { apiKeyRoutes as routes } from '../../shared/route-table/api-keys.ts';
+import * as routes from '../../shared/route-table/api-keys/create-api-key.ts';
 import { createApiKey } from '../../shared/tenancy/api-keys.ts';
 
 export const handler = http(routes.createApiKey, async ({ deps, audit, grant, body }) => ({

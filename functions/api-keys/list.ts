@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { apiKeyRoutes as routes } from '../../shared/route-table/api-keys.ts';
+import * as routes from '../../shared/route-table/api-keys/list-api-keys.ts';
 import { listApiKeys } from '../../shared/tenancy/api-keys.ts';
 import { unpaginated } from '../../shared/tenancy/pages.ts';
 

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { applicationRoutes as routes } from '../../shared/route-table/applications.ts';
+import * as routes from '../../shared/route-table/applications/get-application.ts';
 import { applicationView } from '../../shared/tenancy/applications.ts';
 
 export const handler = http(routes.getApplication, async ({ grant }) => ({

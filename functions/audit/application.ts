@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { auditRoutes as routes } from '../../shared/route-table/audit.ts';
+import * as routes from '../../shared/route-table/audit/list-audit.ts';
 import { listAudit } from '../../shared/tenancy/audit.ts';
 
 export const handler = http(routes.listAudit, async ({ deps, grant, query }) => ({

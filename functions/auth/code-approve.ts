@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/sign-in/code-approve.ts';
 import { scopeOfCaller } from '../../shared/sessions/caller.ts';
 import { approveSignIn } from '../../shared/sign-in/verify.ts';
 

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/sign-in/code-peek.ts';
 import { peekCode } from '../../shared/sign-in/peek.ts';
 
 export const handler = http(routes.codePeek, async ({ deps, caller, body, client }) => ({

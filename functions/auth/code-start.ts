@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/sign-in/code-start.ts';
 import { scopeOfCaller } from '../../shared/sessions/caller.ts';
 import { startSignIn } from '../../shared/sign-in/start.ts';
 

@@ -1,6 +1,6 @@
 import { http } from '../../shared/http/handler.ts';
 import { signInReply } from '../../shared/http/sign-in-reply.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/sign-in/code-verify.ts';
 import { scopeOfCaller } from '../../shared/sessions/caller.ts';
 import { verifySignIn } from '../../shared/sign-in/verify.ts';
 

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/sessions/list-sessions.ts';
 import { listSessions } from '../../shared/sessions/manage.ts';
 
 export const handler = http(routes.listSessions, async ({ deps, caller }) => ({

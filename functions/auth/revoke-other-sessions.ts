@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/sessions/revoke-other-sessions.ts';
 import { revokeOtherSessions } from '../../shared/sessions/manage.ts';
 
 export const handler = http(routes.revokeOtherSessions, async ({ deps, caller }) => ({

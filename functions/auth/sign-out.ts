@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/sessions/sign-out.ts';
 import { clearedImpersonationCookie, clearedSessionCookie } from '../../shared/sessions/cookies.ts';
 import { signOut } from '../../shared/sessions/manage.ts';
 

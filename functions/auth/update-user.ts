@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/sessions/update-user.ts';
 import { updateUser } from '../../shared/users/update-user.ts';
 
 export const handler = http(routes.updateUser, async ({ deps, caller, body }) => ({

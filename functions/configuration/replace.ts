@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { configurationRoutes as routes } from '../../shared/route-table/configuration.ts';
+import * as routes from '../../shared/route-table/configuration/replace-configuration.ts';
 import { replaceConfiguration } from '../../shared/tenancy/configuration.ts';
 
 export const handler = http(routes.replaceConfiguration, async ({ deps, audit, grant, body }) => ({

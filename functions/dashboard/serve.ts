@@ -1,7 +1,7 @@
 import files from '../../dashboard/dist/files.json' with { type: 'json' };
 import { dashboardServer } from '../../shared/dashboard/files.ts';
 import { http } from '../../shared/http/handler.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/dashboard/dashboard.ts';
 
 const serve = dashboardServer(files);
 

@@ -1,6 +1,6 @@
 import { http } from '../../shared/http/handler.ts';
 import { openApiDocument } from '../../shared/openapi/document.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/service/open-api.ts';
 
 /** Generated once per container: it depends on the configuration only. */
 let generated: { key: string; document: ReturnType<typeof openApiDocument> } | undefined;

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/service/root.ts';
 
 // Always 200 while the function is up (docs/api.md, Endpoints); touches no dependency.
 export const handler = http(routes.root, async ({ deps }) => ({

@@ -1,6 +1,6 @@
 import { preflightHeaders } from '../../shared/http/cors.ts';
 import { http } from '../../shared/http/handler.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/service/preflight.ts';
 
 export const handler = http(routes.preflight, async ({ deps, client }) => ({
   status: 204,

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/sessions/image.ts';
 import { serveImage } from '../../shared/users/serve-image.ts';
 
 // The bytes under an id never change, but a user can remove a photo (docs/api.md, "Profile images"): a cache

@@ -1,6 +1,6 @@
 import { http } from '../../shared/http/handler.ts';
 import { impersonationCookieCleared } from '../../shared/http/impersonation-reply.ts';
-import { impersonationRoutes as routes } from '../../shared/route-table/impersonation.ts';
+import * as routes from '../../shared/route-table/impersonation/end-impersonation.ts';
 import { endImpersonation } from '../../shared/tenancy/impersonation.ts';
 
 export const handler = http(routes.endImpersonation, async ({ deps, caller, params, client }) => ({

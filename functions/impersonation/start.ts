@@ -1,6 +1,6 @@
 import { http } from '../../shared/http/handler.ts';
 import { impersonationStartedReply } from '../../shared/http/impersonation-reply.ts';
-import { impersonationRoutes as routes } from '../../shared/route-table/impersonation.ts';
+import * as routes from '../../shared/route-table/impersonation/start-impersonation.ts';
 import { startImpersonation } from '../../shared/tenancy/impersonation.ts';
 
 export const handler = http(routes.startImpersonation, async ({ deps, grant, params, body, client }) =>

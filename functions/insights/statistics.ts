@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { statisticsRoutes as routes } from '../../shared/route-table/statistics.ts';
+import * as routes from '../../shared/route-table/statistics/get-statistics.ts';
 import { readStatistics } from '../../shared/tenancy/statistics.ts';
 
 export const handler = http(routes.getStatistics, async ({ deps, grant, query }) => ({

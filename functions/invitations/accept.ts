@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import * as routes from '../../shared/route-table/organizations/accept-invitation.ts';
 import { acceptInvitation } from '../../shared/tenancy/invitations.ts';
 
 export const handler = http(routes.acceptInvitation, async ({ deps, audit, grant, params }) => ({

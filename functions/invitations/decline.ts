@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import * as routes from '../../shared/route-table/organizations/decline-invitation.ts';
 import { declineInvitation } from '../../shared/tenancy/invitations.ts';
 
 export const handler = http(routes.declineInvitation, async ({ deps, audit, grant, params }) => {

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import * as routes from '../../shared/route-table/organizations/list-invitations.ts';
 import { listInvitations } from '../../shared/tenancy/invitations.ts';
 import { unpaginated } from '../../shared/tenancy/pages.ts';
 

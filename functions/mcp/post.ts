@@ -1,6 +1,6 @@
 import { http } from '../../shared/http/handler.ts';
 import { answerMcp } from '../../shared/mcp/endpoint.ts';
-import { mcpRoutes as routes } from '../../shared/route-table/mcp.ts';
+import * as routes from '../../shared/route-table/mcp/mcp.ts';
 
 export const handler = http(routes.mcp, ({ deps, params, headers, body, client, remainingMs }) =>
   answerMcp(deps, {

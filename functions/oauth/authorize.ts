@@ -2,7 +2,7 @@ import { htmlBody, pageHeaders } from '../../shared/html-page.ts';
 import { http } from '../../shared/http/handler.ts';
 import { authorize } from '../../shared/oauth/authorize.ts';
 import { consentPage, consentPolicy, refusalPage, refusalPolicy } from '../../shared/oauth/pages/consent.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/oauth-authorize/oauth-authorize.ts';
 
 export const handler = http(routes.oauthAuthorize, async ({ deps, caller, query, rawQuery }) => {
   const session = caller.kind === 'platformSession' ? caller.session : null;

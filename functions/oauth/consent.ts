@@ -1,6 +1,6 @@
 import { http } from '../../shared/http/handler.ts';
 import { decideConsent } from '../../shared/oauth/consent.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/oauth-authorize/oauth-consent.ts';
 
 export const handler = http(routes.oauthConsent, async ({ deps, caller, body, client }) => {
   const { location } = await decideConsent(deps, {

@@ -1,6 +1,6 @@
 import { http } from '../../shared/http/handler.ts';
 import { forgetBridgeChoice } from '../../shared/oauth/sign-in-bridge.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/oauth-authorize/oauth-sign-in-forget.ts';
 
 export const handler = http(routes.oauthSignInForget, async ({ deps, body, client, cookies }) => {
   const { cookie, returnTo } = await forgetBridgeChoice(deps, {

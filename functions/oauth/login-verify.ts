@@ -2,7 +2,7 @@ import { htmlBody, pageHeaders } from '../../shared/html-page.ts';
 import { http } from '../../shared/http/handler.ts';
 import { codePage, signInPolicy } from '../../shared/oauth/pages/sign-in.ts';
 import { verifyBridgeSignIn } from '../../shared/oauth/sign-in-bridge.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/oauth-authorize/oauth-sign-in-verify.ts';
 
 export const handler = http(
   routes.oauthSignInVerify,

@@ -1,6 +1,6 @@
 import { http } from '../../shared/http/handler.ts';
 import { exchangeToken } from '../../shared/oauth/token.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/oauth-token/oauth-token.ts';
 
 // RFC 6749 §5.1: a token answer is never cached.
 export const handler = http(routes.oauthToken, async ({ deps, body, headers }) => ({

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import * as routes from '../../shared/route-table/organizations/create-organization.ts';
 import { createOrganization, organizationView } from '../../shared/tenancy/organizations.ts';
 
 export const handler = http(routes.createOrganization, async ({ deps, audit, grant, body }) => ({

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import * as routes from '../../shared/route-table/organizations/delete-organization.ts';
 import { deleteOrganization } from '../../shared/tenancy/organizations.ts';
 
 export const handler = http(routes.deleteOrganization, async ({ deps, audit, grant }) => {

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import * as routes from '../../shared/route-table/organizations/get-organization.ts';
 import { roleOf } from '../../shared/tenancy/authorize.ts';
 import { organizationView } from '../../shared/tenancy/organizations.ts';
 

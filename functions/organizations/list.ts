@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import * as routes from '../../shared/route-table/organizations/list-organizations.ts';
 import { listOrganizationsOf } from '../../shared/tenancy/organizations.ts';
 import { unpaginated } from '../../shared/tenancy/pages.ts';
 

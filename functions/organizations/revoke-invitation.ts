@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import * as routes from '../../shared/route-table/organizations/revoke-invitation.ts';
 import { memberActor } from '../../shared/tenancy/authorize.ts';
 import { revokeInvitation } from '../../shared/tenancy/invitations.ts';
 

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { organizationRoutes as routes } from '../../shared/route-table/organizations.ts';
+import * as routes from '../../shared/route-table/organizations/update-member.ts';
 import { memberActor } from '../../shared/tenancy/authorize.ts';
 import { changeRole } from '../../shared/tenancy/members.ts';
 

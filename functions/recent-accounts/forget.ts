@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/recent-accounts/forget-recent-account.ts';
 import { forgetRecentAccount } from '../../shared/sessions/recent-accounts.ts';
 
 export const handler = http(routes.forgetRecentAccount, async ({ deps, params, client, cookies }) => {

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { socialRoutes as routes } from '../../shared/route-table/social.ts';
+import * as routes from '../../shared/route-table/social/social-callback.ts';
 import { finishSocialSignIn } from '../../shared/social/flow.ts';
 
 export const handler = http(routes.socialCallback, async ({ deps, params, rawQuery, client, cookies }) => {

@@ -1,6 +1,6 @@
 import { http } from '../../shared/http/handler.ts';
 import { signInReply } from '../../shared/http/sign-in-reply.ts';
-import { socialRoutes as routes } from '../../shared/route-table/social.ts';
+import * as routes from '../../shared/route-table/social/social-exchange.ts';
 import { exchangeSocialCode } from '../../shared/social/flow.ts';
 
 export const handler = http(routes.socialExchange, async ({ deps, caller, body, client, remainingMs }) =>

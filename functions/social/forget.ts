@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { socialRoutes as routes } from '../../shared/route-table/social.ts';
+import * as routes from '../../shared/route-table/social/social-forget.ts';
 import { forgetOnSocialPage } from '../../shared/social/sign-in-page.ts';
 
 export const handler = http(routes.socialForget, async ({ deps, params, body, client, cookies }) => {

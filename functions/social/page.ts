@@ -1,6 +1,6 @@
 import { htmlBody, pageHeaders } from '../../shared/html-page.ts';
 import { http } from '../../shared/http/handler.ts';
-import { socialRoutes as routes } from '../../shared/route-table/social.ts';
+import * as routes from '../../shared/route-table/social/social-page.ts';
 import { socialPagePolicy, socialSignInPage } from '../../shared/social/pages.ts';
 import { socialPage } from '../../shared/social/sign-in-page.ts';
 

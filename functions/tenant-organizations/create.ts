@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { tenantOrganizationRoutes as routes } from '../../shared/route-table/tenant-organizations.ts';
+import * as routes from '../../shared/route-table/tenant-organizations/create-tenant-organization.ts';
 import {
   createTenantOrganization,
   tenantOrganizationView,

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { tenantOrganizationRoutes as routes } from '../../shared/route-table/tenant-organizations.ts';
+import * as routes from '../../shared/route-table/tenant-organizations/get-tenant-organization.ts';
 import { findTenantOrganization, tenantOrganizationView } from '../../shared/tenancy/tenant-organizations.ts';
 
 export const handler = http(routes.getTenantOrganization, async ({ deps, grant, params }) => ({

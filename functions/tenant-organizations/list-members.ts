@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { tenantOrganizationRoutes as routes } from '../../shared/route-table/tenant-organizations.ts';
+import * as routes from '../../shared/route-table/tenant-organizations/list-tenant-members.ts';
 import { listMembers } from '../../shared/tenancy/members.ts';
 import { unpaginated } from '../../shared/tenancy/pages.ts';
 import { findTenantOrganization } from '../../shared/tenancy/tenant-organizations.ts';

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { tenantOrganizationRoutes as routes } from '../../shared/route-table/tenant-organizations.ts';
+import * as routes from '../../shared/route-table/tenant-organizations/remove-tenant-member.ts';
 import { removeMember } from '../../shared/tenancy/members.ts';
 import { applicationManager, findTenantOrganization } from '../../shared/tenancy/tenant-organizations.ts';
 

@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { tenantOrganizationRoutes as routes } from '../../shared/route-table/tenant-organizations.ts';
+import * as routes from '../../shared/route-table/tenant-organizations/update-tenant-organization.ts';
 import { renameOrganization } from '../../shared/tenancy/organizations.ts';
 import { findTenantOrganization, tenantOrganizationView } from '../../shared/tenancy/tenant-organizations.ts';
 

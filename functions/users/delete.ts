@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { userRoutes as routes } from '../../shared/route-table/users.ts';
+import * as routes from '../../shared/route-table/users/delete-user.ts';
 import { deleteUser } from '../../shared/users/delete-user.ts';
 
 export const handler = http(routes.deleteUser, async ({ deps, audit, grant, params }) => {

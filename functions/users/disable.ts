@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { userRoutes as routes } from '../../shared/route-table/users.ts';
+import * as routes from '../../shared/route-table/users/disable-user.ts';
 import { disableUser } from '../../shared/users/application-users.ts';
 
 export const handler = http(routes.disableUser, async ({ deps, audit, grant, params }) => ({

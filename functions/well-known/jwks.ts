@@ -1,5 +1,5 @@
 import { http } from '../../shared/http/handler.ts';
-import { routes } from '../../shared/routes.ts';
+import * as routes from '../../shared/route-table/service/jwks.ts';
 
 // Verifiers may cache the key set for an hour (docs/verifier.md, "Key caching"); a rotation publishes the new
 // key first.

@@ -1,7 +1,7 @@
 import { fail } from '../../shared/errors.ts';
 import { http } from '../../shared/http/handler.ts';
 import { applicationResourceMetadata } from '../../shared/oauth/application-resource.ts';
-import { oauthDiscoveryRoutes as routes } from '../../shared/route-table/oauth-discovery.ts';
+import * as routes from '../../shared/route-table/oauth-discovery/oauth-protected-resource-of-application.ts';
 
 // A found application's document is cached like the static ones; a 404 is not (errors are no-store),
 // so an application created a moment later is found at once.

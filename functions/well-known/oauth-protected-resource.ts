@@ -1,6 +1,6 @@
 import { http } from '../../shared/http/handler.ts';
 import { serviceResourceMetadata } from '../../shared/oauth/discovery.ts';
-import { oauthDiscoveryRoutes as routes } from '../../shared/route-table/oauth-discovery.ts';
+import * as routes from '../../shared/route-table/oauth-discovery/oauth-protected-resource.ts';
 
 export const handler = http(routes.oauthProtectedResource, async ({ deps }) => ({
   body: serviceResourceMetadata(deps.config.ISSUER),

@@ -1,36 +1,12 @@
 /**
  * The owner dashboard (docs/dashboard.md): one function serves the console's page and its files.
- * Spread into the one table (shared/routes.ts).
+ *
+ * Each route is a module of its own in `dashboard/`, which its handler imports alone, so a route's
+ * bundle holds its own entry and no other; this table lists them, in order, for the one table
+ * (shared/routes.ts).
  */
-import * as z from 'zod/mini';
+
 import type { RouteSpec } from '../route-spec.ts';
+import { dashboard } from './dashboard/dashboard.ts';
 
-/** The page (`text/html`), a script (`text/javascript`) or a style sheet (`text/css`). */
-const DashboardFile = { raw: 'text/*' };
-
-export const dashboardRoutes = {
-  dashboard: {
-    method: 'GET',
-    path: '/dashboard/{proxy+}',
-    alsoAt: ['/dashboard'],
-    entry: 'functions/dashboard/serve.ts',
-    description:
-      'Serve the owner dashboard, a web console over this API. `/dashboard` and any path under it ' +
-      'answer the page (the console routes in the browser); `/dashboard/assets/<file>` answers a built ' +
-      'script or style sheet, cached for a year, and 404 for a file no build made (docs/dashboard.md).',
-    errorStyle: 'app',
-    auth: 'none',
-    // Nothing in AWS: the files are in the bundle. A role of its own, with no grant but its logs, so
-    // the page that runs the console shares its execution role with no other route.
-    access: { role: 'dashboard' },
-    contract: {
-      params: z.object({ proxy: z.optional(z.string()) }),
-      headers: z.object({
-        'accept-encoding': z.optional(z.string()),
-        'if-none-match': z.optional(z.string()),
-      }),
-      responses: { 200: DashboardFile, 304: DashboardFile, 404: { raw: 'text/plain' } },
-      errors: [],
-    },
-  },
-} as const satisfies Record<string, RouteSpec>;
+export const dashboardRoutes = { dashboard } as const satisfies Record<string, RouteSpec>;

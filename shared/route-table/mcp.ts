@@ -1,76 +1,16 @@
 /**
- * The per-application MCP endpoint (docs/mcp.md; docs/api.md "MCP endpoint"). Spread into the one
- * table (shared/routes.ts). Auth `none`: its bearer is an OAuth access token for this endpoint's
- * resource, which the MCP domain verifies itself (shared/mcp/principal.ts); no session or key is read.
+ * The per-application MCP endpoint (docs/mcp.md; docs/api.md "MCP endpoint"). Auth `none`: its bearer
+ * is an OAuth access token for this endpoint's resource, which the MCP domain verifies itself
+ * (shared/mcp/principal.ts); no session or key is read.
+ *
+ * Each route is a module of its own in `mcp/`, which its handler imports alone, so a route's
+ * bundle holds its own entry and no other; this table lists them, in order, for the one table
+ * (shared/routes.ts).
  */
-import { NoBody } from '../contracts/common.ts';
-import { McpAnswer, McpErrorAnswer, McpErrorBody, McpHeaders, McpMessage } from '../mcp/schemas.ts';
-import { bodyErrors, type RouteSpec } from '../route-spec.ts';
-import { ApplicationPath } from '../tenancy/schemas.ts';
 
-/** The MCP SDK's JSON-RPC bytes, passed on unparsed; their schemas are for the OpenAPI document. */
-const answer = { raw: 'application/json', schema: McpAnswer } as const;
-const refusal = { raw: 'application/json', schema: McpErrorAnswer } as const;
+import type { RouteSpec } from '../route-spec.ts';
+import { mcp } from './mcp/mcp.ts';
+import { mcpDelete } from './mcp/mcp-delete.ts';
+import { mcpGet } from './mcp/mcp-get.ts';
 
-/** Streamable HTTP: a server that opens no SSE stream answers GET (and DELETE, with no session) 405. */
-const notAllowed = {
-  errorStyle: 'mcp',
-  auth: 'none',
-  access: {},
-  contract: { params: ApplicationPath, responses: { 405: McpErrorBody }, errors: ['invalidRequest'] },
-} as const;
-
-export const mcpRoutes = {
-  mcp: {
-    method: 'POST',
-    path: '/mcp/{applicationId}',
-    entry: 'functions/mcp/post.ts',
-    description:
-      "Send one JSON-RPC message to the application's MCP server. Streamable HTTP, stateless, answered in JSON; the bearer is an OAuth access token for this endpoint (docs/mcp.md).",
-    errorStyle: 'mcp',
-    auth: 'none',
-    // readwrite: the one writing tool (auth_revoke_user_sessions); publicKeys: the token's signature.
-    access: {
-      table: 'readwrite',
-      publicKeys: true,
-      // The grant (in its user's partition), the application, the caller's membership of the owning
-      // organization (read on every call), and what the tools read and write: the application's users,
-      // statistics and tenant organizations; revoking sessions ends impersonations and records it.
-      items: [
-        'user',
-        'application',
-        'organization',
-        'applicationUsers',
-        'applicationOrganizations',
-        'statistics',
-        'audit',
-        'impersonation',
-      ],
-    },
-    // The write tool (auth_revoke_user_sessions) records what the management route does.
-    audit: ['user.sessionsRevoked', 'impersonation.ended'],
-    contract: {
-      params: ApplicationPath,
-      headers: McpHeaders,
-      body: { json: McpMessage },
-      responses: { 200: answer, 202: NoBody, 400: refusal, 404: refusal, 406: refusal },
-      errors: [...bodyErrors, 'unauthorized', 'forbidden'],
-    },
-  },
-  mcpGet: {
-    method: 'GET',
-    path: '/mcp/{applicationId}',
-    entry: 'functions/mcp/get.ts',
-    description:
-      'Open an event stream: refused. A stateless JSON server opens no stream, so this always answers 405 with `Allow: POST` and a JSON-RPC error.',
-    ...notAllowed,
-  },
-  mcpDelete: {
-    method: 'DELETE',
-    path: '/mcp/{applicationId}',
-    entry: 'functions/mcp/delete.ts',
-    description:
-      'End an MCP session: refused. A stateless server keeps no session, so this always answers 405 with `Allow: POST` and a JSON-RPC error.',
-    ...notAllowed,
-  },
-} as const satisfies Record<string, RouteSpec>;
+export const mcpRoutes = { mcp, mcpGet, mcpDelete } as const satisfies Record<string, RouteSpec>;

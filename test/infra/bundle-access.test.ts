@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type RouteAccess, routeList } from '../../shared/routes.ts';
+import { type RouteAccess, routeList, routes } from '../../shared/routes.ts';
 import { deployedInputs, routeInputs } from '../support/bundle-inputs.ts';
 
 // Structure, not timing (bench/bundles.ts times the bundles): which SDK clients each deployed
@@ -64,5 +64,36 @@ describe('a route bundle holds the adapters its access declares, and no other', 
 
   it('bundles the sealer for some routes, so the check above is not vacuous', () => {
     expect(routeList.some((route) => route.access.seal !== undefined)).toBe(true);
+  });
+});
+
+/** The modules of the route table: one per route (shared/route-table/<area>/<route>.ts), and the lists. */
+const routeModules = (paths: readonly string[]) =>
+  paths.filter(
+    (path) => /^shared\/route-table\/[^/]+\/[^/]+\.ts$/.test(path) && !path.endsWith('/common.ts'),
+  );
+const tables = (paths: readonly string[]) =>
+  paths.filter(
+    (path) =>
+      path === 'shared/routes.ts' ||
+      (/^shared\/route-table\/[^/]+\.ts$/.test(path) && path !== 'shared/route-table/item-families.ts'),
+  );
+
+// The OpenAPI route answers the whole table (shared/openapi/document.ts), so it holds every entry.
+const ownEntryOnly = routeList.filter((route) => route.id !== 'openApi');
+
+describe('a route bundle holds its own entry of the route table, and no other', () => {
+  it.each(ownEntryOnly)('$id', async (route) => {
+    const held = routeModules(inputs.get(route.id)!);
+    expect(held).toHaveLength(1);
+    // That module is the route's: it exports the very entry the table holds under the route's id.
+    const module = (await import(`../../${held[0]}`)) as Record<string, unknown>;
+    expect(module[route.id]).toBe(routes[route.id]);
+    expect(tables(inputs.get(route.id)!)).toEqual([]);
+  });
+
+  it('holds the whole table in the OpenAPI route, which describes it', () => {
+    expect(routeModules(inputs.get('openApi')!)).toHaveLength(routeList.length);
+    expect(tables(inputs.get('openApi')!)).toContain('shared/routes.ts');
   });
 });
