@@ -60,10 +60,8 @@ export async function listTenantOrganizations(
   application: Application,
   page: { limit: number; offset: number },
 ) {
-  const [records, totals] = await Promise.all([
-    tenantOrganizationsOf(deps.db, application.id, { ...page, limit: page.limit + 1 }),
-    applicationTotals(deps, application),
-  ]);
+  const records = await tenantOrganizationsOf(deps.db, application.id, { ...page, limit: page.limit + 1 });
+  const totals = await applicationTotals(deps, application);
   const items = records.slice(0, page.limit).map(organizationFromRecord);
   return {
     items: items.map(tenantOrganizationView),

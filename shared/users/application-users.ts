@@ -56,10 +56,8 @@ export async function findUser(deps: Deps, application: Application, userId: str
  * user past the page.
  */
 export async function listUsers(deps: Deps, application: Application, page: PageRequest) {
-  const [items, totals] = await Promise.all([
-    usersOf(deps.db, application.id, { ...page, limit: page.limit + 1 }),
-    applicationTotals(deps, application),
-  ]);
+  const items = await usersOf(deps.db, application.id, { ...page, limit: page.limit + 1 });
+  const totals = await applicationTotals(deps, application);
   return {
     items: items.slice(0, page.limit).map((profile) => managedUserFromRecord(profile, deps.config.ISSUER)),
     page: { ...page, total: totals.users, hasMore: items.length > page.limit },

@@ -59,6 +59,8 @@ beforeAll(async () => {
     expect((await manage(world.app, 'DELETE', `${keysPath}/${id}`, { token })).status).toBe(200);
   }
 
+  // The statistics count these once the aggregator has read the table's stream (docs/data-model.md, Statistics).
+  await world.app.caughtUp();
   page = await world.browser.newPage();
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
