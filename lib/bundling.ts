@@ -30,21 +30,25 @@ const repoRoot = new URL('..', import.meta.url);
 const inRepo = (module: string) => fileURLToPath(new URL(module, repoRoot));
 
 /**
- * Modules every deployed bundle replaces, whatever its route: what the AWS SDK would load for hosts
- * other than Lambda. The SDK's default credential chain (`@aws-sdk/credential-provider-node`) tries
- * SSO, shared files, processes, web identity and instance metadata, with the STS and SSO clients
- * they need, before it would find what Lambda sets: the environment (shared/adapters/env-credentials.ts).
+ * Modules every deployed bundle replaces, whatever its route, by what the service uses of them on
+ * Lambda. The AWS SDK's default credential chain (`@aws-sdk/credential-provider-node`) tries SSO,
+ * shared files, processes, web identity and instance metadata, with the STS and SSO clients they
+ * need, before it would find what Lambda sets: the environment (shared/adapters/env-credentials.ts).
+ * Its event-stream codec serves operations the service never calls. The MCP SDK's shims make Ajv
+ * the default JSON Schema validator, which shared/mcp/server.ts never lets it construct.
  */
-const lambdaRuntime: Readonly<Record<string, string>> = {
+const deployedStandIns: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': 'shared/adapters/env-credentials.ts',
   '@smithy/core/event-streams': 'shared/adapters/no-event-streams.ts',
+  '@modelcontextprotocol/server/_shims': 'shared/adapters/mcp-shims.ts',
 };
 
 /**
  * The modules a bundle must not hold, as esbuild aliases: each adapter's subpath import
  * (shared/route-access.ts) its access does not declare resolves to the absent adapter instead, so
  * that adapter and the SDK client behind it never enter the bundle; each handler-chain module its
- * auth mode does not use resolves to its stand-in; and what only other hosts need (`lambdaRuntime`).
+ * auth mode does not use resolves to its stand-in; and what a deployed bundle never uses
+ * (`deployedStandIns`).
  * Aliasing the import rather than folding a flag keeps the module out of the graph even when it has
  * side effects (@aws-sdk/lib-dynamodb's paginators do), and keeps the imports static, which esbuild
  * tree-shakes (an `import()` would keep every command of the client). Unbundled code (tsx, vitest)
@@ -62,7 +66,7 @@ function aliases(access: AccessProfile, auth: AuthMode = 'none'): Record<string,
     ...chainModules
       .filter((module) => !module.usedBy(auth))
       .map((module) => [module.specifier, inRepo(module.standIn)]),
-    ...Object.entries(lambdaRuntime).map(([specifier, module]) => [specifier, inRepo(module)]),
+    ...Object.entries(deployedStandIns).map(([specifier, module]) => [specifier, inRepo(module)]),
   ]);
 }
 

@@ -10,6 +10,7 @@ import {
   type CallToolResult,
   createMcpHandler,
   isLegacyRequest,
+  type jsonSchemaValidator,
   type McpHttpHandler,
   McpServer,
   WebStandardStreamableHTTPServerTransport,
@@ -31,10 +32,24 @@ const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as cons
 
 const SERVER_VERSION = '1.0.0';
 
+/**
+ * The SDK checks a client's answer to an elicitation (a form the server asks its user to fill) against
+ * the form's JSON Schema, with Ajv unless told otherwise. This server asks for none: its tools check
+ * their arguments with their own zod schemas (docs/mcp.md, Tools). So it gives the SDK a validator that
+ * refuses any such answer, and a deployed bundle holds no Ajv (lib/bundling.ts).
+ */
+const noElicitation: jsonSchemaValidator = {
+  getValidator: () => () => ({
+    valid: false,
+    data: undefined,
+    errorMessage: 'This server asks for no elicitation',
+  }),
+};
+
 function serverFor(deps: Deps, principal: McpPrincipal): McpServer {
   const server = new McpServer(
     { name: deps.config.SERVICE_NAME, version: SERVER_VERSION },
-    { supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS] },
+    { supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS], jsonSchemaValidator: noElicitation },
   );
   // Each request has a server of its own and no stream: a change of the tool list (a demotion) is
   // never announced, the next tools/list shows it. The SDK would advertise `listChanged: true`.

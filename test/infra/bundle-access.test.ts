@@ -97,3 +97,20 @@ describe('a route bundle holds its own entry of the route table, and no other', 
     expect(tables(inputs.get('openApi')!)).toContain('shared/routes.ts');
   });
 });
+
+describe('what no deployed bundle holds (lib/bundling.ts)', () => {
+  it.each(routeList)('$id', (route) => {
+    const held = inputs.get(route.id)!;
+    // The SDK's default credential chain beyond the environment, and the MCP SDK's Ajv.
+    expect(
+      held.filter((path) => /credential-provider-(node|ini|sso|process|web-identity)\//.test(path)),
+    ).toEqual([]);
+    expect(held.filter((path) => /ajv/i.test(path))).toEqual([]);
+  });
+
+  it('holds the MCP SDK in the MCP route, so the check above is not vacuous', () => {
+    expect(
+      inputs.get('mcp')!.some((path) => path.includes('node_modules/@modelcontextprotocol/server/')),
+    ).toBe(true);
+  });
+});

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultProvider } from '../../shared/adapters/env-credentials.ts';
+import { DefaultJsonSchemaValidator, process as shimmedProcess } from '../../shared/adapters/mcp-shims.ts';
 import { EventStreamSerde, eventStreamSerdeProvider } from '../../shared/adapters/no-event-streams.ts';
 
 // What a deployed bundle holds instead of modules only other hosts need (lib/bundling.ts); each
@@ -32,5 +33,15 @@ describe('the event-stream codec of a deployed bundle', () => {
   it('fails if anything ever asks for it', () => {
     expect(() => new EventStreamSerde()).toThrow(/no event-stream codec/);
     expect(() => eventStreamSerdeProvider()).toThrow(/no event-stream codec/);
+  });
+});
+
+describe("the MCP SDK's shims in a deployed bundle", () => {
+  it('hold no default JSON Schema validator', () => {
+    expect(() => new DefaultJsonSchemaValidator()).toThrow(/no default JSON Schema validator/);
+  });
+
+  it("pass Node's own process on", () => {
+    expect(shimmedProcess).toBe(process);
   });
 });
