@@ -6,6 +6,7 @@ import type { Deps } from '../deps.ts';
 import type { LocalContext } from '../http/handler.ts';
 import type { HttpEvent, HttpResult, LambdaContext } from '../http/types.ts';
 import { FUNCTION_TIMEOUT_SECONDS, type RouteSpec, routeList } from '../routes.ts';
+import { createDb } from '../store/db.ts';
 import { aggregate } from '../tenancy/statistics-stream.ts';
 import { invocationSlots } from './invocation-slots.ts';
 import { isLoopbackHost } from './loopback-host.ts';
@@ -211,12 +212,18 @@ export async function startServer({
   deps?: Deps;
 }): Promise<LocalServer> {
   const endpoint = deps?.config.DYNAMODB_ENDPOINT;
+  const aggregatorDeps = deps && {
+    ...deps,
+    db: createDb({ table: deps.db.table, region: deps.config.AWS_REGION, endpoint }),
+  };
   const aggregator =
-    deps && endpoint
+    deps && aggregatorDeps && endpoint
       ? startStreamReader({
           endpoint,
           table: deps.db.table,
-          deliver: (event) => aggregate(deps, event),
+          // Its own client, as its own function has on AWS: what a request's client sees (a test's
+          // recording, a fault) is the request's alone.
+          deliver: (event) => aggregate(aggregatorDeps, event),
           intervalMs: streamIntervalMs,
           onError: (error) =>
             deps.logger.log('error', 'statistics aggregation failed; retried', { error: String(error) }),
@@ -266,6 +273,7 @@ export async function startServer({
         server.close(() => resolve());
       });
       await aggregator?.close();
+      aggregatorDeps?.db.client.destroy();
     },
   };
 }

@@ -22,7 +22,8 @@ export const manager = [...bySession, ...byKey, 'organization'] as const satisfi
 /**
  * A sign-in that ends in a session (shared/store/sign-in-transaction.ts): the account and its
  * pending sign-in, the rate limits, the new user and session, a device grant, the organization of
- * a platform owner, the application's statistics.
+ * a platform owner. Not the application's statistics: the aggregator counts the sign-in
+ * (docs/data-model.md, Statistics).
  */
 export const signInDone = [
   ...byKey,
@@ -31,13 +32,11 @@ export const signInDone = [
   'user',
   'device',
   'organization',
-  'statistics',
 ] as const satisfies readonly ItemFamily[];
-/** A session route that ends sessions: the sessions, the day's statistics, an impersonation's record and audit. */
+/** A session route that ends sessions: the sessions, an impersonation's record and audit. */
 export const endsSessions = [
   ...bySession,
   ...byKey,
-  'statistics',
   'impersonation',
   'audit',
 ] as const satisfies readonly ItemFamily[];

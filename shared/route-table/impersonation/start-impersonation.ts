@@ -15,7 +15,7 @@ export const startImpersonation = {
     table: 'readwrite',
     sign: true,
     publicKeys: true,
-    items: [...manager, 'impersonation', 'audit', 'statistics'],
+    items: [...manager, 'impersonation', 'audit'],
   },
   permission: { action: 'impersonation.start', from: 'params' },
   audit: ['impersonation.started'],

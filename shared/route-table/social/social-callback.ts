@@ -16,8 +16,8 @@ export const socialCallback = {
     table: 'readwrite',
     seal: 'decrypt',
     codeKey: true,
-    // A first sign-in creates the account, its user and tenant organization, and counts the new user.
-    items: ['application', 'rate', 'social', 'account', 'user', 'organization', 'statistics'],
+    // A first sign-in creates the account, its user and tenant organization.
+    items: ['application', 'rate', 'social', 'account', 'user', 'organization'],
   },
   contract: {
     params: SocialPath,

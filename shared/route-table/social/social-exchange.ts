@@ -12,7 +12,7 @@ export const socialExchange = {
   errorStyle: 'app',
   auth: 'api-key',
   throttle: CODE_CHECK_THROTTLE,
-  access: { table: 'readwrite', sign: true, items: [...byKey, 'social', 'account', 'user', 'statistics'] },
+  access: { table: 'readwrite', sign: true, items: [...byKey, 'social', 'account', 'user'] },
   contract: {
     body: { json: SocialExchangeBody },
     responses: { 200: SignInResult },

@@ -11,7 +11,8 @@ export const listTenantOrganizations = {
   description: "List an application's tenant organizations. By id, paged by `limit` and `offset`.",
   errorStyle: 'app',
   auth: 'manage',
-  access: { ...read, items: [...manager, 'applicationOrganizations'] },
+  // The organizations' total: the application's counters (docs/data-model.md, Statistics).
+  access: { ...read, items: [...manager, 'applicationOrganizations', 'statistics'] },
   permission: readOrgs,
   contract: {
     params: ApplicationPath,

@@ -14,7 +14,7 @@ export const deleteUser = {
   auth: 'manage',
   access: {
     ...readwrite,
-    items: [...manager, 'image', 'statistics', 'userMemberships', 'impersonation', 'audit'],
+    items: [...manager, 'image', 'userMemberships', 'impersonation', 'audit'],
   },
   permission: writeUsers,
   audit: ['user.deleted', 'impersonation.ended'],

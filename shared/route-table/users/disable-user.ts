@@ -15,7 +15,7 @@ export const disableUser = {
   access: {
     ...readwrite,
     // Ending the user's sessions ends a live impersonation of it too: its record and audit entry.
-    items: [...manager, 'statistics', 'impersonation', 'audit'],
+    items: [...manager, 'impersonation', 'audit'],
   },
   permission: writeUsers,
   audit: ['user.disabled', 'impersonation.ended'],

@@ -11,7 +11,8 @@ export const listUsers = {
   description: "List an application's end users. By address, paged by `limit` and `offset`.",
   errorStyle: 'app',
   auth: 'manage',
-  access: { ...read, items: [...manager, 'applicationUsers'] },
+  // The users' total: the application's counters (docs/data-model.md, Statistics).
+  access: { ...read, items: [...manager, 'applicationUsers', 'statistics'] },
   permission: readUsers,
   contract: {
     params: ApplicationPath,

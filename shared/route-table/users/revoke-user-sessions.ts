@@ -11,7 +11,7 @@ export const revokeUserSessions = {
   description: 'End every session of an end user. Answers how many live sessions ended.',
   errorStyle: 'app',
   auth: 'manage',
-  access: { ...readwrite, items: [...manager, 'statistics', 'impersonation', 'audit'] },
+  access: { ...readwrite, items: [...manager, 'impersonation', 'audit'] },
   permission: writeUsers,
   audit: ['user.sessionsRevoked', 'impersonation.ended'],
   contract: { params: UserPath, responses: { 200: SessionsRevoked }, errors: manageErrors },
