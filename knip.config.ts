@@ -1,11 +1,13 @@
 import type { KnipConfig } from 'knip';
+import { AGGREGATOR_ENTRY } from './lib/statistics-aggregator.ts';
 import { absentAdapter, chainModules } from './shared/route-access.ts';
 import { routeList } from './shared/routes.ts';
 
 /**
  * Dead code, unused exports and unused dependencies (`npm run knip`). The entry points are listed
  * here rather than guessed by plugins: the CDK app and the local server, every handler the route
- * table names (so a handler the table forgets shows up as an unused file), the stand-ins a bundle
+ * table names (so a handler the table forgets shows up as an unused file) and the statistics
+ * aggregator's, the stand-ins a bundle
  * holds for what its route does not declare (shared/route-access.ts), the tests and their
  * global setup, the bench (the `bench` script runs bench/run.ts; bench/hello.ts is a bundle it
  * builds by path), the scripts, the vitest config and the browser SDK's entry (sdk/src/index.ts).
@@ -14,6 +16,8 @@ const config: KnipConfig = {
   entry: [
     'bin/*.ts',
     ...routeList.map((route) => route.entry),
+    // The one function that is no route: the statistics aggregator the table's stream invokes.
+    AGGREGATOR_ENTRY,
     absentAdapter,
     ...chainModules.map((module) => module.standIn),
     'test/**/*.test.ts',

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../shared/config.ts';
 import { createDeps, type Deps } from '../../shared/deps.ts';
-import type { StreamEvent } from '../../shared/store/stream-records.ts';
-import { aggregate, aggregatorAccess } from '../../shared/tenancy/statistics-stream.ts';
+import { aggregatorAccess } from '../../shared/route-table/statistics-aggregator.ts';
+import { aggregate, type StreamEvent } from '../../shared/tenancy/statistics-stream.ts';
 
 let deps: Deps | undefined;
 

@@ -191,7 +191,7 @@ export async function readDayCounts(
   });
 }
 
-export interface SessionBucket {
+interface SessionBucket {
   /** Sessions counted under the day. */
   sessions: number;
   /** Sessions counted under each minute of the day, by `HH:MM`. */

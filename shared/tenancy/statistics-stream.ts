@@ -16,13 +16,17 @@
  * not matter.
  */
 import type { Deps } from '../deps.ts';
-import type { AccessProfile } from '../route-spec.ts';
-import type { Item } from '../store/batch.ts';
 import type { TransactItem } from '../store/errors.ts';
 import { PLATFORM } from '../store/keys.ts';
 import { type CountDeltas, countOnce, countWrites, noDeltas } from '../store/statistics.ts';
 import { changesOf, type StreamChange, type StreamEvent } from '../store/stream-records.ts';
 import { stillCounted } from './statistics.ts';
+
+/** What a delivery of the stream holds (shared/store/stream-records.ts). */
+export type { StreamEvent };
+
+/** An item's image, as much of it as the statistics read. */
+type Item = NonNullable<StreamChange['newImage']>;
 
 /** TransactWriteItems takes at most 100 items: a mark per record and the counter Updates. */
 const TRANSACTION_ITEMS = 100;
@@ -82,15 +86,14 @@ function tallyChange(tally: Map<string, CountDeltas>, change: StreamChange, now:
 }
 
 /** The counter Updates of `changes`, for every application they touch. */
-export function counterWrites(table: string, changes: readonly StreamChange[], now: number): TransactItem[] {
+function counterWrites(table: string, changes: readonly StreamChange[], now: number): TransactItem[] {
   const tally = new Map<string, CountDeltas>();
   for (const change of changes) tallyChange(tally, change, now);
   return [...tally].flatMap(([applicationId, deltas]) => countWrites(table, applicationId, deltas));
 }
 
 /** Whether a change moves any counter: only those are marked and counted. */
-export const counts = (change: StreamChange): boolean =>
-  counted(change.newImage ?? change.oldImage) !== undefined;
+const counts = (change: StreamChange): boolean => counted(change.newImage ?? change.oldImage) !== undefined;
 
 /**
  * `changes` cut into runs whose marks and counter Updates fit one transaction: a change adds its
@@ -116,7 +119,7 @@ function runs(table: string, changes: readonly StreamChange[], now: number) {
 }
 
 /** Thrown when DynamoDB kept cancelling a run for concurrent writes: the batch is delivered again. */
-export class CountConflict extends Error {
+class CountConflict extends Error {
   override name = 'CountConflict';
 }
 
@@ -135,7 +138,7 @@ export interface BatchCount {
  * them. Throws CountConflict when DynamoDB kept cancelling a run: what was counted stays counted
  * and marked, and the rest is counted when the batch is delivered again.
  */
-export async function countChanges(deps: Deps, changes: readonly StreamChange[]): Promise<BatchCount> {
+async function countChanges(deps: Deps, changes: readonly StreamChange[]): Promise<BatchCount> {
   const now = deps.clock.now();
   // A record once, even if a delivery repeats it: a transaction may name its mark only once.
   const once = [...new Map(changes.map((change) => [change.eventId, change])).values()];
@@ -162,16 +165,6 @@ export async function countChanges(deps: Deps, changes: readonly StreamChange[])
   }
   return result;
 }
-
-/**
- * The aggregator's access: the table, its statistics and the marks of records counted, under a
- * role of its own (docs/security.md, Access profiles).
- */
-export const aggregatorAccess = {
-  table: 'readwrite',
-  items: ['statistics', 'countedRecord'],
-  role: 'statistics',
-} as const satisfies AccessProfile;
 
 /** Records per delivery at most: the stack's event source mapping and the local reader both. */
 export const AGGREGATOR_BATCH_SIZE = 100;

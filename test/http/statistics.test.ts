@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STATISTICS_MAX_DELAY_SECONDS } from '../../shared/tenancy/statistics.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshIp } from '../support/http-client.ts';
 import { latestCode } from '../support/inbox.ts';
@@ -85,7 +86,7 @@ describe('GET /applications/{applicationId}/statistics', () => {
         { date: day1, newUsers: 2, signIns: 3 },
         { date: day2, newUsers: 2, signIns: 3 },
       ],
-      freshness: { maxDelaySeconds: 60 },
+      freshness: { maxDelaySeconds: STATISTICS_MAX_DELAY_SECONDS },
     });
     // The last 30 days by default, every day present, zeros included.
     expect(byDefault.range.to).toBe(day2);
