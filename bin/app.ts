@@ -22,9 +22,16 @@ const stackId = `${inputs.serviceName
   .split('-')
   .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
   .join('')}Stack`;
-new DoorcodeStack(app, stackId, {
-  inputs,
-  description: 'doorcode: passwordless authentication service',
-});
+try {
+  new DoorcodeStack(app, stackId, {
+    inputs,
+    description: 'doorcode: passwordless authentication service',
+  });
+} catch (error) {
+  // A Region without SES v2 (lib/regions.ts) is the deployer's choice too: its message alone.
+  if (!(error instanceof InputError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 // Synth fails on any AwsSolutions finding that lib/ has not acknowledged with a reason.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

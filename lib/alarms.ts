@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Annotations, ArnFormat, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -15,27 +15,107 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, type ILogGroup, LogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { CODE_REFUSALS, METRIC_NAMESPACE, type MetricName } from '../shared/metrics/metrics.ts';
 
-export interface AlarmsProps {
-  readonly serviceName: string;
-  readonly api: IHttpApi;
-  readonly table: ITable;
-  /** The table's global secondary indexes: their throttles count too. */
-  readonly indexNames: readonly string[];
-  /** Where alarms (and their return to OK) are sent; none: they show only in the console. */
-  readonly alarmTopicArn?: string;
+/**
+ * The alarms, by construct id, and what each watches: the one place their thresholds are written.
+ * docs/operations.md renders this table (`npm run docs`, region `alarms`) and says what to do for each.
+ * Each one is a person's job: a symptom someone acts on, not a diagnosis (the opt-in dashboard and the
+ * logs are for that), since every alarm metric is billed by the month (lib/prices.ts).
+ */
+export const ALARMS = {
+  Api5xx: {
+    metric: '`AWS/ApiGateway` `5xx` of the HTTP API',
+    statistic: 'Sum',
+    periodSeconds: 300,
+    comparison: '>=',
+    threshold: 5,
+    when: 'the HTTP API answered 5 or more server errors in 5 minutes',
+  },
+  LambdaFailures: {
+    metric:
+      "`Doorcode/<serviceName>` `LambdaFailures`, counted from the logs of this stack's functions and of its API",
+    statistic: 'Sum',
+    periodSeconds: 300,
+    comparison: '>=',
+    threshold: 1,
+    when: "a function of this stack crashed, timed out or ran out of memory, or the API could not get an answer from a route's function (a throttle included), in 5 minutes",
+  },
+  EmailsRefused: {
+    metric: '`Doorcode` `EmailsRefused` (dimension `Service`)',
+    statistic: 'Sum',
+    periodSeconds: 300,
+    comparison: '>=',
+    threshold: 1,
+    when: 'SES refused a sign-in email, or could not be reached, in 5 minutes',
+  },
+  SesBounceRate: {
+    metric: '`AWS/SES` `Reputation.BounceRate` (the account)',
+    statistic: 'Maximum',
+    periodSeconds: 3600,
+    comparison: '>',
+    // Half the rate at which SES puts an account under review (5%): time to act before it does.
+    threshold: 0.025,
+    when: "the account's bounce rate is above half the 5% at which SES reviews an account",
+  },
+  SesComplaintRate: {
+    metric: '`AWS/SES` `Reputation.ComplaintRate` (the account)',
+    statistic: 'Maximum',
+    periodSeconds: 3600,
+    comparison: '>',
+    // Half the rate at which SES puts an account under review (0.1%).
+    threshold: 0.0005,
+    when: "the account's complaint rate is above half the 0.1% at which SES reviews an account",
+  },
+  StatisticsLag: {
+    metric: '`AWS/Lambda` `IteratorAge` of the statistics aggregator (only with one)',
+    statistic: 'Maximum',
+    periodSeconds: 300,
+    comparison: '>',
+    threshold: 60_000,
+    when: 'the oldest table change the statistics aggregator has yet to read is more than a minute old (milliseconds)',
+  },
+} as const satisfies Record<string, AlarmSpec>;
+
+export interface AlarmSpec {
+  /** What it reads, for docs/operations.md. */
+  readonly metric: string;
+  readonly statistic: 'Sum' | 'Maximum';
+  readonly periodSeconds: number;
+  readonly comparison: '>=' | '>';
+  readonly threshold: number;
+  /** When it fires, for docs/operations.md and the alarm's description. */
+  readonly when: string;
 }
 
-const FIVE_MINUTES = Duration.minutes(5);
-/** SES updates its reputation metrics a few times an hour, over a window of recent sends. */
-const ONE_HOUR = Duration.hours(1);
+export type AlarmId = keyof typeof ALARMS;
+
+/** The log-derived metric of LambdaFailures: a metric filter can set no fixed dimension, so the namespace names the service. */
+export const lambdaFailuresMetric = (serviceName: string) =>
+  ({ namespace: `${METRIC_NAMESPACE}/${serviceName}`, metricName: 'LambdaFailures' }) as const;
+
+/**
+ * A Lambda invocation that failed: the report Lambda writes after each invocation, in the JSON log
+ * format, says `status` `success`, or `error`, `failure` or `timeout` with an `errorType`
+ * (https://docs.aws.amazon.com/lambda/latest/dg/telemetry-schema-reference.html#platform-report).
+ */
+export const FAILED_INVOCATION = '{ $.type = "platform.report" && $.record.status != "success" }';
+/**
+ * An API request whose function gave no answer: the access log's `integrationError`
+ * (`$context.integrationErrorMessage`, lib/http-api.ts) is `-` unless the integration failed, a
+ * throttled invocation included (API Gateway then answers 500).
+ */
+export const FAILED_INTEGRATION = '{ $.integrationError != "-" }';
 
 /**
  * The DynamoDB operations the service calls (shared/store): SystemErrors is published per
- * operation, and an alarm's metric math may combine at most 10 metrics.
+ * operation; the dashboard adds them up.
  */
 const TABLE_OPERATIONS = [
   'GetItem',
@@ -48,142 +128,158 @@ const TABLE_OPERATIONS = [
   'TransactWriteItems',
 ] as const;
 
-/** The alarms, by construct id: docs/operations.md says what each means and what to do. */
-export type AlarmId =
-  | 'Api5xx'
-  | 'LambdaErrors'
-  | 'LambdaThrottles'
-  | 'TableThrottles'
-  | 'TableSystemErrors'
-  | 'KmsSignErrors'
-  | 'MailCapReached'
-  | 'SesBounceRate'
-  | 'SesComplaintRate';
+export interface AlarmsProps {
+  readonly serviceName: string;
+  readonly api: IHttpApi;
+  /**
+   * Every function of the stack (the route functions and any other): LambdaFailures counts the
+   * failed invocations in their log groups, which must hold the JSON log format.
+   */
+  readonly functions: readonly IFunction[];
+  /** The HTTP API's access log: a throttled route function leaves no line of its own, only this one. */
+  readonly accessLogs?: ILogGroup;
+  /** The DynamoDB Streams statistics aggregator, if the stack has one: StatisticsLag watches its IteratorAge. */
+  readonly streamAggregator?: IFunction;
+  /** An existing standard SNS topic that receives every alarm and its return to OK. */
+  readonly alarmTopicArn?: string;
+  /** An address the stack subscribes, by email, to a topic of its own that receives every alarm. */
+  readonly alarmEmail?: string;
+  /** The CloudWatch dashboard (`dashboard=true`, $3.00 a month): graphs of every metric, by function and by table. */
+  readonly dashboard?: { readonly table: ITable; readonly indexNames: readonly string[] };
+}
 
 /**
- * The service's alarms and its dashboard: a fixed set of resources, whatever the number of routes
- * (test/infra/resource-budget.test.ts). Alarms treat missing data as not breaching: no traffic is
- * not an outage, and the service's own metrics (shared/metrics/metrics.ts) are written only when
- * something happened.
+ * The service's alarms, where they go, and the opt-in dashboard: a fixed set of resources, whatever
+ * the number of routes (test/infra/resource-budget.test.ts). Alarms treat missing data as not
+ * breaching: no traffic is not an outage, and the service's own metrics (shared/metrics/metrics.ts)
+ * are written only when something happened.
  */
 export class Alarms extends Construct {
   readonly alarms: ReadonlyMap<AlarmId, Alarm>;
-  readonly dashboard: Dashboard;
+  /** Where every alarm goes: the stack's own email topic and the given topic, each if set. */
+  readonly topics: readonly ITopic[];
+  /** The stack's own topic, with `alarmEmail`. */
+  readonly emailTopic?: Topic;
+  readonly dashboard?: Dashboard;
 
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
-    const { serviceName, table } = props;
+    const { serviceName } = props;
+    const spec = (alarmId: AlarmId) => ALARMS[alarmId] as AlarmSpec;
+    const period = (alarmId: AlarmId) => Duration.seconds(spec(alarmId).periodSeconds);
     const service = (name: MetricName, dimensions: Record<string, string> = {}) =>
       new Metric({
         namespace: METRIC_NAMESPACE,
         metricName: name,
         dimensionsMap: { Service: serviceName, ...dimensions },
         statistic: Stats.SUM,
-        period: FIVE_MINUTES,
+        period: Duration.minutes(5),
       });
-    // Lambda publishes no metric per group of functions, and an alarm's metric math takes at most 10
-    // metrics (the service has one function per route): the Region's totals. In an account shared with
-    // other workloads they count theirs too; the dashboard shows this stack's functions one by one.
-    const lambda = (metricName: string) =>
-      new Metric({ namespace: 'AWS/Lambda', metricName, statistic: Stats.SUM, period: FIVE_MINUTES });
-    // `prefix` keeps the ids of two sums apart when one graph shows both.
-    const sum = (label: string, prefix: string, metrics: readonly IMetric[]) =>
-      new MathExpression({
-        label,
-        expression: metrics.map((_, index) => `FILL(${prefix}${index}, 0)`).join(' + '),
-        usingMetrics: Object.fromEntries(metrics.map((metric, index) => [`${prefix}${index}`, metric])),
-        period: FIVE_MINUTES,
-      });
-    const tableMetric = (metricName: string, dimensions: Record<string, string> = {}) =>
-      new Metric({
-        namespace: 'AWS/DynamoDB',
-        metricName,
-        dimensionsMap: { TableName: table.tableName, ...dimensions },
-        statistic: Stats.SUM,
-        period: FIVE_MINUTES,
-      });
-    const throttleEvents = ['ReadThrottleEvents', 'WriteThrottleEvents'].flatMap((name) => [
-      tableMetric(name),
-      ...props.indexNames.map((index) => tableMetric(name, { GlobalSecondaryIndexName: index })),
-    ]);
-    const ses = (metricName: string) =>
-      new Metric({ namespace: 'AWS/SES', metricName, statistic: Stats.MAXIMUM, period: ONE_HOUR });
+    const ses = (metricName: string, alarmId: AlarmId) =>
+      new Metric({ namespace: 'AWS/SES', metricName, statistic: Stats.MAXIMUM, period: period(alarmId) });
 
-    const definitions: Record<AlarmId, { metric: IMetric; threshold: number; description: string }> = {
-      Api5xx: {
-        metric: props.api.metricServerError({ statistic: Stats.SUM, period: FIVE_MINUTES }),
-        threshold: 5,
-        description: 'The HTTP API answered 5 or more server errors (5xx) in 5 minutes.',
-      },
-      LambdaErrors: {
-        metric: lambda('Errors'),
-        threshold: 1,
-        description:
-          'A Lambda function of the Region failed (crash, timeout or out of memory) in the last 5 minutes.',
-      },
-      LambdaThrottles: {
-        metric: lambda('Throttles'),
-        threshold: 1,
-        description:
-          'Lambda refused to run a function of the Region (concurrency limit) in the last 5 minutes.',
-      },
-      TableThrottles: {
-        metric: sum('Throttle events', 'throttles', throttleEvents),
-        threshold: 1,
-        description: 'DynamoDB throttled reads or writes of the table or its indexes in the last 5 minutes.',
-      },
-      TableSystemErrors: {
-        metric: sum(
-          'System errors',
-          'errors',
-          TABLE_OPERATIONS.map((operation) => tableMetric('SystemErrors', { Operation: operation })),
-        ),
-        threshold: 1,
-        description: 'DynamoDB answered the table with an internal error (HTTP 500) in the last 5 minutes.',
-      },
-      KmsSignErrors: {
-        metric: service('KmsSignErrors'),
-        threshold: 1,
-        description: 'Signing a session token failed (KMS Sign or GetPublicKey) in the last 5 minutes.',
-      },
-      MailCapReached: {
-        metric: service('MailCapReached'),
-        threshold: 1,
-        description:
-          'The hourly cap on sign-in emails (maxCodeEmailsPerHour) was reached in the last 5 minutes: no one receives a code until the hour turns.',
-      },
-      SesBounceRate: {
-        metric: ses('Reputation.BounceRate'),
-        threshold: 0.05,
-        description: 'The account-wide SES bounce rate is above 5%: SES reviews sending at this rate.',
-      },
-      SesComplaintRate: {
-        metric: ses('Reputation.ComplaintRate'),
-        threshold: 0.001,
-        description: 'The account-wide SES complaint rate is above 0.1%: SES reviews sending at this rate.',
-      },
+    // Lambda publishes Errors and Throttles per function or for the whole Region, and an alarm pays
+    // for each metric it reads (lib/prices.ts): one metric filter per log group of this stack's
+    // functions, and one on the API's access log, feed one metric instead.
+    const failures = lambdaFailuresMetric(serviceName);
+    const logGroups = functionLogGroups(this, props.functions);
+    const filters = [
+      ...logGroups.map((logGroup, index) => ({
+        logGroup,
+        pattern: FAILED_INVOCATION,
+        id: `FailedInvocations${index || ''}`,
+      })),
+      ...(props.accessLogs
+        ? [{ logGroup: props.accessLogs, pattern: FAILED_INTEGRATION, id: 'FailedIntegrations' }]
+        : []),
+    ];
+    for (const { logGroup, pattern, id: filterId } of filters) {
+      new MetricFilter(this, filterId, {
+        logGroup,
+        filterPattern: FilterPattern.literal(pattern),
+        metricNamespace: failures.namespace,
+        metricName: failures.metricName,
+        metricValue: '1',
+      });
+    }
+
+    const metrics: Partial<Record<AlarmId, IMetric>> = {
+      Api5xx: props.api.metricServerError({ statistic: Stats.SUM, period: period('Api5xx') }),
+      LambdaFailures: new Metric({ ...failures, statistic: Stats.SUM, period: period('LambdaFailures') }),
+      EmailsRefused: service('EmailsRefused'),
+      SesBounceRate: ses('Reputation.BounceRate', 'SesBounceRate'),
+      SesComplaintRate: ses('Reputation.ComplaintRate', 'SesComplaintRate'),
+      ...(props.streamAggregator
+        ? {
+            StatisticsLag: props.streamAggregator.metric('IteratorAge', {
+              statistic: Stats.MAXIMUM,
+              period: period('StatisticsLag'),
+            }),
+          }
+        : {}),
     };
 
-    const topic = props.alarmTopicArn ? Topic.fromTopicArn(this, 'Topic', props.alarmTopicArn) : undefined;
+    const topics: ITopic[] = [];
+    if (props.alarmEmail) {
+      this.emailTopic = new Topic(this, 'Topic', {
+        displayName: `${serviceName} alarms`,
+        enforceSSL: true,
+      });
+      this.emailTopic.addSubscription(new EmailSubscription(props.alarmEmail));
+      // The topic policy enforceSSL writes replaces SNS's default one, which let the account publish:
+      // CloudWatch alarms of this account are let in again by name.
+      this.emailTopic.addToResourcePolicy(
+        new PolicyStatement({
+          sid: 'AlarmsOfThisAccount',
+          actions: ['sns:Publish'],
+          principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+          resources: [this.emailTopic.topicArn],
+          conditions: {
+            StringEquals: { 'aws:SourceAccount': Stack.of(this).account },
+            ArnLike: {
+              'aws:SourceArn': Stack.of(this).formatArn({
+                service: 'cloudwatch',
+                resource: 'alarm',
+                resourceName: '*',
+                arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+              }),
+            },
+          },
+        }),
+      );
+      Validations.of(this.emailTopic).acknowledge({
+        id: 'AwsSolutions-SNS2',
+        reason:
+          'Alarm notifications carry alarm names, thresholds and states, no personal data; a topic CloudWatch publishes to can be encrypted only with a customer managed key ($1.00 a month, docs/operations.md "What it costs idle").',
+      });
+      topics.push(this.emailTopic);
+    }
+    if (props.alarmTopicArn) topics.push(Topic.fromTopicArn(this, 'ExistingTopic', props.alarmTopicArn));
+    this.topics = topics;
+    if (topics.length === 0) {
+      Annotations.of(this).addWarningV2(
+        'doorcode:no-alarm-destination',
+        'No alarm reaches anyone: set -c alarmEmail=<address> (or -c alarmTopicArn=<SNS topic ARN>) so the alarms notify a person (docs/operations.md, "Alarms").',
+      );
+    }
+
     const alarms = new Map<AlarmId, Alarm>();
-    for (const [alarmId, definition] of Object.entries(definitions) as [
-      AlarmId,
-      (typeof definitions)[AlarmId],
-    ][]) {
+    for (const [alarmId, metric] of Object.entries(metrics) as [AlarmId, IMetric][]) {
+      const { threshold, comparison, when } = spec(alarmId);
       const alarm = new Alarm(this, alarmId, {
         alarmName: `${serviceName}-${alarmId}`,
-        alarmDescription: `${definition.description} docs/operations.md (Alarms) says what to do.`,
-        metric: definition.metric,
-        threshold: definition.threshold,
-        // Rates alarm above the threshold; counts at or above it.
-        comparisonOperator: alarmId.endsWith('Rate')
-          ? ComparisonOperator.GREATER_THAN_THRESHOLD
-          : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        alarmDescription: `Fires when ${when}. docs/operations.md (Alarms) says what to do.`,
+        metric,
+        threshold,
+        comparisonOperator:
+          comparison === '>'
+            ? ComparisonOperator.GREATER_THAN_THRESHOLD
+            : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
         datapointsToAlarm: 1,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       });
-      if (topic) {
+      for (const topic of topics) {
         alarm.addAlarmAction(new SnsAction(topic));
         alarm.addOkAction(new SnsAction(topic));
       }
@@ -191,26 +287,58 @@ export class Alarms extends Construct {
     }
     this.alarms = alarms;
 
-    this.dashboard = new Dashboard(this, 'Dashboard', {
-      dashboardName: serviceName,
-      defaultInterval: Duration.hours(24),
-    });
+    if (props.dashboard)
+      this.dashboard = this.#dashboard(props, props.dashboard, service, metrics, [...alarms.values()]);
+  }
+
+  #dashboard(
+    props: AlarmsProps,
+    data: NonNullable<AlarmsProps['dashboard']>,
+    service: (name: MetricName, dimensions?: Record<string, string>) => Metric,
+    metrics: Partial<Record<AlarmId, IMetric>>,
+    alarms: Alarm[],
+  ): Dashboard {
+    const fiveMinutes = Duration.minutes(5);
+    // `prefix` keeps the ids of two sums apart when one graph shows both.
+    const sum = (label: string, prefix: string, summed: readonly IMetric[]) =>
+      new MathExpression({
+        label,
+        expression: summed.map((_, index) => `FILL(${prefix}${index}, 0)`).join(' + '),
+        usingMetrics: Object.fromEntries(summed.map((metric, index) => [`${prefix}${index}`, metric])),
+        period: fiveMinutes,
+      });
+    const tableMetric = (metricName: string, dimensions: Record<string, string> = {}) =>
+      new Metric({
+        namespace: 'AWS/DynamoDB',
+        metricName,
+        dimensionsMap: { TableName: data.table.tableName, ...dimensions },
+        statistic: Stats.SUM,
+        period: fiveMinutes,
+      });
+    const throttleEvents = ['ReadThrottleEvents', 'WriteThrottleEvents'].flatMap((name) => [
+      tableMetric(name),
+      ...data.indexNames.map((index) => tableMetric(name, { GlobalSecondaryIndexName: index })),
+    ]);
     const search = (metricName: string) =>
       new MathExpression({
         label: '',
         // This stack's functions only: their names start with the stack's name.
-        expression: `SEARCH('{AWS/Lambda,FunctionName} MetricName="${metricName}" ${searchTerm(props)}', 'Sum', 300)`,
+        expression: `SEARCH('{AWS/Lambda,FunctionName} MetricName="${metricName}" ${props.api.stack.stackName}', 'Sum', 300)`,
         usingMetrics: {},
-        period: FIVE_MINUTES,
+        period: fiveMinutes,
       });
     const graph = (title: string, left: IMetric[]) => new GraphWidget({ title, left, width: 8, height: 6 });
-    this.dashboard.addWidgets(
+    const dashboard = new Dashboard(this, 'Dashboard', {
+      dashboardName: props.serviceName,
+      defaultInterval: Duration.hours(24),
+    });
+    dashboard.addWidgets(
       new TextWidget({
-        markdown: `# ${serviceName}\nMetrics and alarms, and what to do: docs/operations.md.`,
+        markdown: `# ${props.serviceName}\nMetrics and alarms, and what to do: docs/operations.md.`,
         width: 24,
         height: 2,
       }),
-      new AlarmStatusWidget({ title: 'Alarms', alarms: [...alarms.values()], width: 24, height: 3 }),
+      new AlarmStatusWidget({ title: 'Alarms', alarms, width: 24, height: 3 }),
       graph('Sign-ins', [service('SignInsStarted'), service('SignInsCompleted'), service('SignInsFailed')]),
       graph(
         'Codes refused',
@@ -222,21 +350,55 @@ export class Alarms extends Construct {
         service('MailCapReached'),
       ]),
       graph('Emails', [service('EmailsSent'), service('EmailsRefused')]),
-      graph('SES reputation (account)', [ses('Reputation.BounceRate'), ses('Reputation.ComplaintRate')]),
+      graph('SES reputation (account)', [
+        metrics.SesBounceRate as IMetric,
+        metrics.SesComplaintRate as IMetric,
+      ]),
       graph('HTTP API', [
-        props.api.metricCount({ period: FIVE_MINUTES }),
-        props.api.metricClientError({ statistic: Stats.SUM, period: FIVE_MINUTES }),
-        props.api.metricServerError({ statistic: Stats.SUM, period: FIVE_MINUTES }),
+        props.api.metricCount({ period: fiveMinutes }),
+        props.api.metricClientError({ statistic: Stats.SUM, period: fiveMinutes }),
+        props.api.metricServerError({ statistic: Stats.SUM, period: fiveMinutes }),
       ]),
       graph('HTTP API latency (p99)', [
-        props.api.metricLatency({ statistic: Stats.p(99), period: FIVE_MINUTES }),
+        props.api.metricLatency({ statistic: Stats.p(99), period: fiveMinutes }),
       ]),
+      graph('Function failures', [metrics.LambdaFailures as IMetric]),
       graph('Function errors', [search('Errors')]),
       graph('Function throttles', [search('Throttles')]),
-      graph('Table', [definitions.TableThrottles.metric, definitions.TableSystemErrors.metric]),
+      graph('Table', [
+        sum('Throttle events', 'throttles', throttleEvents),
+        sum(
+          'System errors',
+          'errors',
+          TABLE_OPERATIONS.map((operation) => tableMetric('SystemErrors', { Operation: operation })),
+        ),
+      ]),
     );
+    return dashboard;
   }
 }
 
-/** The stack's name, the first word of every function name CloudFormation generates for it. */
-const searchTerm = (props: AlarmsProps) => props.api.stack.stackName;
+/**
+ * The log groups `functions` write to, each once: the custom log group of each function's
+ * LoggingConfig, which must use the JSON format (the metric filters read JSON fields). A function
+ * without one would log to `/aws/lambda/<name>`, which Lambda creates only at its first invocation:
+ * too late for a metric filter made at deploy time.
+ */
+function functionLogGroups(scope: Construct, functions: readonly IFunction[]): ILogGroup[] {
+  const stack = Stack.of(scope);
+  const byName = new Map<string, ILogGroup>();
+  for (const fn of functions) {
+    const raw = (fn.node.defaultChild as CfnFunction | undefined)?.loggingConfig;
+    const config = raw && !Token.isUnresolved(raw) ? (raw as CfnFunction.LoggingConfigProperty) : undefined;
+    if (!config?.logGroup || stack.resolve(config.logFormat) !== 'JSON') {
+      throw new Error(
+        `${fn.node.path}: LambdaFailures reads the JSON log format from a log group of the stack; give the function a logGroup and loggingFormat JSON (lib/route-function.ts does)`,
+      );
+    }
+    const key = JSON.stringify(stack.resolve(config.logGroup));
+    if (!byName.has(key)) {
+      byName.set(key, LogGroup.fromLogGroupName(scope, `FunctionLogs${byName.size || ''}`, config.logGroup));
+    }
+  }
+  return [...byName.values()];
+}

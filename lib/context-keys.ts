@@ -49,9 +49,23 @@ export const contextKeys = {
     meaning:
       'function log level: `debug`, `info`, `warn` or `error` (metric lines are written whatever it says)',
   },
+  alarmEmail: {
+    absent: 'no email (synth warns when no alarm destination is set)',
+    meaning:
+      'an address the stack subscribes to an SNS topic of its own that receives every alarm and its return to OK; SNS mails it a link to confirm first',
+  },
   alarmTopicArn: {
-    absent: 'alarms show in the console only',
-    meaning: "a standard SNS topic in the stack's Region that receives every alarm and its return to OK",
+    absent: 'none (synth warns when no alarm destination is set)',
+    meaning:
+      "an existing standard SNS topic in the stack's Region that receives every alarm and its return to OK (with `alarmEmail` too: both do)",
+  },
+  dashboard: {
+    default: false,
+    meaning: 'the CloudWatch dashboard of every metric, $3.00 a month (docs/operations.md, "Dashboard")',
+  },
+  tracing: {
+    default: false,
+    meaning: 'active AWS X-Ray tracing of every function; X-Ray bills per trace recorded and read',
   },
   signingKeys: {
     absent: 'one key, generation `1`',

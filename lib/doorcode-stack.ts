@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { Aspects, CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type RouteAccess, type RouteId, routeList, routes } from '../shared/routes.ts';
@@ -7,10 +7,12 @@ import { AccessRoles } from './access-roles.ts';
 import { Alarms } from './alarms.ts';
 import { CodeKey } from './code-key.ts';
 import { CustomDomain } from './custom-domain.ts';
+import { RetainExceptOnCreate } from './fail-safe.ts';
 import type { GrantTargets } from './grants.ts';
 import { RouteApi } from './http-api.ts';
 import type { DoorcodeInputs } from './inputs.ts';
 import { MailReputation } from './mail-reputation.ts';
+import { assertSesRegion } from './regions.ts';
 import { RouteFunction } from './route-function.ts';
 import { SealingKey } from './sealing-key.ts';
 import { Sender } from './sender.ts';
@@ -48,6 +50,10 @@ export class DoorcodeStack extends Stack {
       tags: { ...props.tags, ...props.inputs.tags },
     });
     const { inputs } = props;
+    // Sign-in codes go out by SES v2: refuse a Region without it before anything is built.
+    assertSesRegion(this.region);
+    // A failed first deploy leaves nothing behind that blocks the retry (lib/fail-safe.ts).
+    Aspects.of(this).add(new RetainExceptOnCreate());
     // And each taggable resource gets them in the template itself, so a change shows in a diff.
     for (const [key, value] of Object.entries(inputs.tags)) Tags.of(this).add(key, value);
     const retention = inputs.logRetentionDays as RetentionDays;
@@ -66,7 +72,7 @@ export class DoorcodeStack extends Stack {
       verifyDomain: inputs.senderVerification === 'domain',
       mode: inputs.senderIdentity,
     });
-    const mail = new MailReputation(this, 'Mail', { serviceName: inputs.serviceName });
+    const mail = new MailReputation(this, 'Mail', { serviceName: inputs.serviceName, encryption: sealing });
     const http = new RouteApi(this, 'Http', {
       serviceName: inputs.serviceName,
       // With a domain, the domain is the issuer and the only URL the API answers at.
@@ -137,6 +143,7 @@ export class DoorcodeStack extends Stack {
         role: roles.roleFor(route.access),
         logGroup: functionLogs,
         memoryMb: inputs.lambdaMemoryMb,
+        tracing: inputs.tracing,
         ...(inputs.reservedConcurrency !== undefined && hasReservedConcurrency(route)
           ? { reservedConcurrency: inputs.reservedConcurrency }
           : {}),
@@ -149,9 +156,15 @@ export class DoorcodeStack extends Stack {
     this.alarms = new Alarms(this, 'Alarms', {
       serviceName: inputs.serviceName,
       api: http.api,
-      table: data.table,
-      indexNames: tableSchema.indexes.map((index) => index.name),
+      // Every function of the stack: LambdaFailures counts theirs and no other (lib/alarms.ts).
+      functions: [...functions.values()].map((fn) => fn.function),
+      // lib/http-api.ts keeps its access log as a child: a route function that is throttled shows there only.
+      accessLogs: http.node.findChild('AccessLogs') as LogGroup,
       ...(inputs.alarmTopicArn ? { alarmTopicArn: inputs.alarmTopicArn } : {}),
+      ...(inputs.alarmEmail ? { alarmEmail: inputs.alarmEmail } : {}),
+      ...(inputs.dashboard
+        ? { dashboard: { table: data.table, indexNames: tableSchema.indexes.map((index) => index.name) } }
+        : {}),
     });
 
     // Only now do all roles exist: the key policies name the roles of the routes that declare them.
@@ -204,6 +217,12 @@ export class DoorcodeStack extends Stack {
       new CfnOutput(this, 'CustomDomainTarget', {
         value: customDomain.target,
         description: `Point ${inputs.domain} (CNAME) here`,
+      });
+    }
+    if (this.alarms.emailTopic) {
+      new CfnOutput(this, 'AlarmTopicArn', {
+        value: this.alarms.emailTopic.topicArn,
+        description: `Every alarm, mailed to ${inputs.alarmEmail} once the address confirms`,
       });
     }
     new CfnOutput(this, 'MailEventsTopicArn', {

@@ -18,6 +18,12 @@ export interface DoorcodeInputs {
   readonly logLevel: Config['LOG_LEVEL'];
   /** `alarmTopicArn` (optional): a standard SNS topic that receives the alarms (lib/alarms.ts). */
   readonly alarmTopicArn?: string;
+  /** `alarmEmail` (optional): an address subscribed, by email, to a topic of the stack that receives the alarms. */
+  readonly alarmEmail?: string;
+  /** `dashboard` (default false): the CloudWatch dashboard, $3.00 a month (docs/operations.md). */
+  readonly dashboard: boolean;
+  /** `tracing` (default false): active AWS X-Ray tracing of every function (lib/route-function.ts). */
+  readonly tracing: boolean;
   /**
    * `signingKeys` (optional): the generations of the signing key, a JSON array of
    * `{ "id", "notBefore"?, "notAfter"? }` (ISO 8601 times). Default `[{ "id": "1" }]`: one key
@@ -360,6 +366,10 @@ export function readInputs(node: Node): DoorcodeInputs {
   if (alarmTopicArn && !snsTopic.test(alarmTopicArn)) {
     problems.push(`alarmTopicArn: "${alarmTopicArn}" is not the ARN of a standard SNS topic`);
   }
+  const alarmEmail = text(node, 'alarmEmail');
+  if (alarmEmail && !Config.shape.MAIL_FROM.safeParse(alarmEmail).success) {
+    problems.push(`alarmEmail: "${alarmEmail}" is not an email address`);
+  }
   const signingKeys = signingKeysOf(node.tryGetContext('signingKeys'), problems);
 
   const senderIdentity = (text(node, 'senderIdentity') ?? 'create') as SenderIdentityMode;
@@ -404,6 +414,8 @@ export function readInputs(node: Node): DoorcodeInputs {
   const lambdaMemoryMb = wholeNumber(node, 'lambdaMemoryMb', LAMBDA_MEMORY_MB, problems);
   const reservedConcurrency = wholeNumber(node, 'reservedConcurrency', RESERVED_CONCURRENCY, problems);
   const terminationProtection = booleanOf(node, 'terminationProtection', true, problems);
+  const dashboard = booleanOf(node, 'dashboard', false, problems);
+  const tracing = booleanOf(node, 'tracing', false, problems);
   const tags = tagsOf(node.tryGetContext('tags'), problems);
   const tableName = text(node, 'tableName');
   if (tableName !== undefined && !dynamoTableName.test(tableName)) {
@@ -420,6 +432,9 @@ export function readInputs(node: Node): DoorcodeInputs {
     platformOrigins,
     logLevel: logLevel.data,
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
+    ...(alarmEmail ? { alarmEmail } : {}),
+    dashboard,
+    tracing,
     ...(signingKeys ? { signingKeys } : {}),
     senderIdentity,
     senderVerification: verification as 'domain' | 'address',

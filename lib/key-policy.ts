@@ -32,17 +32,28 @@ export function allowRoles(
 
 /**
  * The explicit Deny of `action` to every principal but `roles` (all of them when there are none):
- * it holds whatever any IAM policy, grant or later statement says.
+ * it holds whatever any IAM policy, grant or later statement says. `unless` adds conditions that
+ * must all hold too for the Deny to apply (a request they exempt still needs an Allow).
  */
-export const denyAllBut = (sid: string, action: string, roles: readonly string[]) =>
-  new PolicyStatement({
+export const denyAllBut = (
+  sid: string,
+  action: string,
+  roles: readonly string[],
+  unless: Conditions = {},
+) => {
+  const conditions: Conditions = {
+    ...(roles.length > 0 ? { ArnNotEquals: { 'aws:PrincipalArn': [...roles] } } : {}),
+    ...unless,
+  };
+  return new PolicyStatement({
     sid,
     effect: Effect.DENY,
     principals: [new AnyPrincipal()],
     actions: [action],
     resources: ['*'],
-    ...(roles.length > 0 ? { conditions: { ArnNotEquals: { 'aws:PrincipalArn': [...roles] } } } : {}),
+    ...(Object.keys(conditions).length > 0 ? { conditions } : {}),
   });
+};
 
 /**
  * The account root (so the account's administrators' IAM policies apply) may take `actions`, a list

@@ -1,6 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Key } from 'aws-cdk-lib/aws-kms';
+import { Stack } from 'aws-cdk-lib';
 import {
   ConfigurationSet,
   ConfigurationSetEventDestination,
@@ -10,9 +8,12 @@ import {
 } from 'aws-cdk-lib/aws-ses';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import type { SealingKey } from './sealing-key.ts';
 
 export interface MailReputationProps {
   readonly serviceName: string;
+  /** The stack's symmetric key, which encrypts the events topic too (lib/sealing-key.ts). */
+  readonly encryption: SealingKey;
 }
 
 /**
@@ -43,26 +44,13 @@ export class MailReputation extends Construct {
       resourceName: this.configurationSet.configurationSetName,
     });
 
-    // The events name recipients: the topic is encrypted with a key of the stack, which SES may use
-    // (the AWS managed alias/aws/sns key cannot grant SES).
-    const key = new Key(this, 'EventsKey', {
-      description: `${props.serviceName}: encrypts SES bounce and complaint events`,
-      enableKeyRotation: true,
-      // It guards messages in flight, never data at rest: nothing needs it once the topic is gone.
-      removalPolicy: RemovalPolicy.DESTROY,
-      pendingWindow: Duration.days(7),
-    });
-    key.addToResourcePolicy(
-      new PolicyStatement({
-        actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
-        principals: [new ServicePrincipal('ses.amazonaws.com')],
-        resources: ['*'],
-        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
-      }),
-    );
+    // The events name recipients: the topic is encrypted, with the sealing key, which lets SES use it
+    // for SNS topics only (lib/sealing-key.ts). The AWS managed alias/aws/sns key cannot grant SES,
+    // and a key for this topic alone would cost $1.00 a month (docs/operations.md, "What it costs idle").
+    props.encryption.allowTopicPublisher('ses.amazonaws.com');
     this.events = new Topic(this, 'Events', {
       displayName: `${props.serviceName} SES bounces and complaints`,
-      masterKey: key,
+      masterKey: props.encryption.key,
       enforceSSL: true,
     });
     new ConfigurationSetEventDestination(this, 'BouncesAndComplaints', {

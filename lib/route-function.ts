@@ -1,8 +1,15 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -16,7 +23,7 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
 
 /** lib/bundling.ts's esbuild options, in NodejsFunction's vocabulary (it always targets platform node). */
-const functionBundling: BundlingOptions = {
+export const functionBundling: BundlingOptions = {
   format: bundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
   target: bundling.target,
   minify: bundling.minify,
@@ -38,6 +45,8 @@ export interface RouteFunctionProps {
   readonly memoryMb?: number;
   /** Reserved concurrent executions (`reservedConcurrency` context, sign-in routes only); absent: none. */
   readonly reservedConcurrency?: number;
+  /** Active AWS X-Ray tracing (`tracing` context); absent or false: none. */
+  readonly tracing?: boolean;
 }
 
 /** One route's Lambda function. Its role and log group are shared (docs/deploy.md, "What the stack creates"), so a route costs no IAM or log resource. */
@@ -73,6 +82,10 @@ export class RouteFunction extends Construct {
       // shared/log.ts writes JSON lines with a `level` that Lambda's JSON filter reads; DEBUG lets
       // through every level it writes, so LOG_LEVEL stays the one switch.
       applicationLogLevelV2: ApplicationLogLevel.DEBUG,
+      // INFO keeps the platform.report line of each invocation, whose status the LambdaFailures
+      // alarm counts (lib/alarms.ts).
+      systemLogLevelV2: SystemLogLevel.INFO,
+      ...(props.tracing ? { tracing: Tracing.ACTIVE } : {}),
       bundling: {
         ...functionBundling,
         sourcesContent: bundling.sourcesContent,
@@ -82,5 +95,17 @@ export class RouteFunction extends Construct {
       // map stays beside the bundle and shared/log.ts reads it only to log an unexpected error.
       environment: { ...props.environment },
     });
+    if (props.tracing) {
+      // Lambda adds the X-Ray statement to the shared role's default policy; X-Ray has no resource
+      // type, so it names `*` (https://docs.aws.amazon.com/xray/latest/devguide/security_iam_service-with-iam.html).
+      const xrayPolicy = this.role.node.tryFindChild('DefaultPolicy');
+      if (xrayPolicy) {
+        Validations.of(xrayPolicy).acknowledge({
+          id: 'AwsSolutions-IAM5[Resource::*]',
+          reason:
+            'xray:PutTraceSegments and xray:PutTelemetryRecords, which active tracing (-c tracing=true) needs, take no resource in IAM: they can only be granted on *.',
+        });
+      }
+    }
   }
 }

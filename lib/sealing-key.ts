@@ -1,5 +1,5 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { PolicyDocument } from 'aws-cdk-lib/aws-iam';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { PolicyDocument, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { administerWithoutUse, allowRoles, denyAllBut } from './key-policy.ts';
@@ -32,11 +32,22 @@ export interface SealingKeyUsers {
   readonly decryptRoleArns: readonly string[];
 }
 
-/** Allow `action` to `roles` with an application's context; deny it to everyone else, whatever else says. */
-const useStatements = (action: 'kms:Encrypt' | 'kms:Decrypt', sid: string, roles: readonly string[]) => [
+/**
+ * Allow `action` to `roles` with an application's context; deny it to everyone else, whatever else
+ * says, but for `unless` (a request it exempts is still refused unless a statement allows it).
+ */
+const useStatements = (
+  action: 'kms:Encrypt' | 'kms:Decrypt',
+  sid: string,
+  roles: readonly string[],
+  unless: Record<string, Record<string, unknown>> = {},
+) => [
   ...(roles.length > 0 ? [allowRoles(`${sid}WithTheServiceRoles`, action, roles, applicationContext)] : []),
-  denyAllBut(`Deny${sid}ToEveryoneElse`, action, roles),
+  denyAllBut(`Deny${sid}ToEveryoneElse`, action, roles, unless),
 ];
+
+/** The encryption context key SNS sends to KMS for an encrypted topic: the topic's ARN. */
+const SNS_TOPIC_CONTEXT = 'kms:EncryptionContext:aws:sns:topicArn';
 
 export interface SealingKeyProps {
   readonly serviceName: string;
@@ -62,16 +73,57 @@ export class SealingKey extends Construct {
       policy: new PolicyDocument({
         statements: [administerWithoutUse(SEALING_KEY_ADMIN_ACTIONS)],
       }),
-      removalPolicy: RemovalPolicy.RETAIN,
+      // A failed first create deletes it (nothing was sealed yet); afterwards it is kept
+      // (docs/operations.md, "Teardown").
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       pendingWindow: Duration.days(30),
     });
   }
 
+  readonly #topicPublishers: string[] = [];
+  #allowed = false;
+
+  /**
+   * Lets the AWS service `publisher` (`ses.amazonaws.com`) publish to SNS topics of this account
+   * encrypted with this key: SNS calls GenerateDataKey and Decrypt for it, with the topic's ARN as
+   * encryption context (https://docs.aws.amazon.com/sns/latest/dg/sns-key-management.html). Only
+   * with that context, so never on a sealed client secret, whose context is its `applicationId`.
+   * An AWS managed key (alias/aws/sns) cannot grant a service principal; a key of its own would
+   * cost $1.00 a month more (docs/operations.md, "What it costs idle").
+   */
+  allowTopicPublisher(publisher: string): void {
+    if (this.#allowed) throw new Error('allowTopicPublisher must come before allow()');
+    this.#topicPublishers.push(publisher);
+  }
+
   /** Completes the key policy with its users; call once, after the roles exist. */
   allow(users: SealingKeyUsers): void {
+    this.#allowed = true;
+    const stack = Stack.of(this);
+    const topicsOfThisAccount = stack.formatArn({ service: 'sns', resource: '*' });
+    const snsContext = { StringLike: { [SNS_TOPIC_CONTEXT]: topicsOfThisAccount } };
+    const publishers =
+      this.#topicPublishers.length > 0
+        ? [
+            new PolicyStatement({
+              sid: 'EncryptTopicsForTheirPublishers',
+              principals: this.#topicPublishers.map((service) => new ServicePrincipal(service)),
+              actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+              resources: ['*'],
+              conditions: { StringEquals: { 'aws:SourceAccount': stack.account }, ...snsContext },
+            }),
+          ]
+        : [];
     for (const statement of [
       ...useStatements('kms:Encrypt', 'Encrypt', users.encryptRoleArns),
-      ...useStatements('kms:Decrypt', 'Decrypt', users.decryptRoleArns),
+      // The Deny spares a Decrypt for an SNS topic of this account (a publisher above), and only that.
+      ...useStatements(
+        'kms:Decrypt',
+        'Decrypt',
+        users.decryptRoleArns,
+        publishers.length > 0 ? { StringNotLike: { [SNS_TOPIC_CONTEXT]: topicsOfThisAccount } } : {},
+      ),
+      ...publishers,
     ]) {
       this.key.addToResourcePolicy(statement);
     }

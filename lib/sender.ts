@@ -47,7 +47,8 @@ export class Sender extends Construct {
       identity: props.verifyDomain ? Identity.domain(domain) : Identity.email(props.address),
     });
     // Its verification (DKIM records in DNS, or a confirmed link) outlives the stack: a redeploy
-    // after `cdk destroy` finds it and uses it with -c senderIdentity=existing.
-    this.identity.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    // after `cdk destroy` finds it and uses it with -c senderIdentity=existing. Not after a failed
+    // first create, though: kept then, it would make the retry fail (the identity exists).
+    this.identity.applyRemovalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
   }
 }

@@ -104,8 +104,9 @@ export class SigningKey extends Construct {
           ? `alias/${props.serviceName}-signing`
           : `alias/${props.serviceName}-signing-${generation.id}`,
         policy: new PolicyDocument({ statements: [admin] }),
-        // Tokens signed by this key stay verifiable only while it exists.
-        removalPolicy: RemovalPolicy.RETAIN,
+        // Tokens signed by this key stay verifiable only while it exists; a failed first create,
+        // which signed nothing, deletes it (docs/operations.md, "Teardown").
+        removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
         pendingWindow: Duration.days(30),
       });
       if (generation !== first && generation.notBefore !== undefined) {

@@ -44,6 +44,10 @@ export class SingleTable extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
       // Accounts and sessions live here: neither a stack deletion nor a stray API call may drop it.
+      // Retain, not RetainExceptOnCreate as the stack's other kept resources (lib/fail-safe.ts): the
+      // rollback of a failed first create could not delete a deletion-protected table (the stack
+      // would stop in ROLLBACK_FAILED), while the empty table it keeps, under a generated name,
+      // blocks no retry (docs/operations.md, "A failed first deploy").
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: true,
     });

@@ -7,8 +7,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { budgetTable } from '../fixtures/call-budgets/render.ts';
+import { renderAlarms, renderSesRegions } from './docs-alarms.ts';
 import { renderCounts } from './docs-counts.ts';
 import { renderDashboardScreens } from './docs-dashboard.ts';
+import { renderIdleCost } from './docs-idle-cost.ts';
 import { renderContextKeys } from './docs-inputs.ts';
 import { renderLimits, renderRateLimits } from './docs-limits.ts';
 import { renderAuditTable, renderPermissionTable } from './docs-permissions.ts';
@@ -34,6 +36,9 @@ export const regions: readonly Region[] = [
   { file: 'docs/security.md', region: 'access-profiles', render: renderAccessProfiles },
   { file: 'docs/deploy.md', region: 'context-keys', render: renderContextKeys },
   { file: 'docs/deploy.md', region: 'counts', render: renderCounts },
+  { file: 'docs/operations.md', region: 'idle-cost', render: renderIdleCost },
+  { file: 'docs/operations.md', region: 'alarms', render: renderAlarms },
+  { file: 'docs/deploy.md', region: 'ses-regions', render: renderSesRegions },
   { file: 'docs/data-model.md', region: 'calls-per-request', render: budgetTable('calls-per-request') },
   { file: 'docs/data-model.md', region: 'calls-impersonation', render: budgetTable('calls-impersonation') },
   { file: 'docs/data-model.md', region: 'calls-statistics', render: budgetTable('calls-statistics') },

@@ -28,6 +28,8 @@ describe('CDK context inputs', () => {
       lambdaMemoryMb: 256,
       terminationProtection: true,
       tags: {},
+      dashboard: false,
+      tracing: false,
     });
     expect([DEFAULT_LOG_RETENTION_DAYS, DEFAULT_LAMBDA_MEMORY_MB]).toEqual([30, 256]);
   });

@@ -42,6 +42,10 @@ describe('cdk-nag AwsSolutions', { timeout: 60_000 }, () => {
     ).toEqual([]);
   });
 
+  it('reports none with the alarm email topic, the dashboard and active tracing', () => {
+    expect(findings({ alarmEmail: 'ops@example.com', dashboard: true, tracing: true })).toEqual([]);
+  });
+
   it('acknowledges only APIG4 on the API, the SES identity wildcard and the suppression-list read of mail profiles and SMG4 on the code key, with written reasons', () => {
     const { stack } = synthDoorcode();
     const acknowledged = stack.node.findAll().flatMap((construct) =>

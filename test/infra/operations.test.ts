@@ -132,28 +132,29 @@ describe('deploying against an existing table (tableName, a point-in-time restor
     for (const statement of writes) expect(statement.resources.map(text)).toEqual([tableArn]);
   });
 
-  it('names the table to the functions, the alarms and the TableName output', () => {
+  it('names the table to the functions, the dashboard and the TableName output', () => {
     for (const { properties } of functionsOf(operated)) {
       expect(variablesOf({ Type: 'AWS::Lambda::Function', Properties: properties }).TABLE_NAME).toBe(name);
     }
-    const tableAlarms = Object.values(operated.template.findResources('AWS::CloudWatch::Alarm')).filter(
-      (alarm) => JSON.stringify(alarm).includes('AWS/DynamoDB'),
-    );
-    expect(tableAlarms.length).toBeGreaterThan(0);
-    for (const alarm of tableAlarms) {
-      expect(JSON.stringify(alarm)).toContain(name);
-      expect(JSON.stringify(alarm)).not.toMatch(/DataTable/);
-    }
+    // No alarm reads the table (lib/alarms.ts): its graphs are on the opt-in dashboard.
+    const withDashboard = synthDoorcode({ tableName: name, dashboard: true });
+    const [dashboard] = Object.values(withDashboard.template.findResources('AWS::CloudWatch::Dashboard'));
+    const body = JSON.stringify(dashboard);
+    expect(body).toContain('AWS/DynamoDB');
+    expect(body).toContain(name);
+    expect(body).not.toMatch(/DataTable/);
     expect(operated.template.toJSON().Outputs.TableName.Value).toBe(name);
   });
 });
 
 describe('teardown (docs/operations.md "Teardown: what cdk destroy keeps")', () => {
+  type Policies = { Type: string; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+  const resourcesOf = (synth: typeof defaults) =>
+    Object.values(synth.template.toJSON().Resources as Record<string, Policies>);
+  /** What `cdk destroy` keeps: Retain, or RetainExceptOnCreate (kept but by the rollback of its creation). */
   const retained = (synth: typeof defaults) =>
-    Object.values(
-      synth.template.toJSON().Resources as Record<string, { Type: string; DeletionPolicy?: string }>,
-    )
-      .filter((resource) => resource.DeletionPolicy === 'Retain')
+    resourcesOf(synth)
+      .filter((resource) => resource.DeletionPolicy?.startsWith('Retain'))
       .map((resource) => resource.Type)
       .sort();
 
@@ -166,9 +167,7 @@ describe('teardown (docs/operations.md "Teardown: what cdk destroy keeps")', () 
       'AWS::Logs::LogGroup',
       'AWS::SES::EmailIdentity',
     ]);
-    const keys = Object.values(
-      defaults.template.findResources('AWS::KMS::Key', { DeletionPolicy: 'Retain' }),
-    );
+    const keys = Object.values(defaults.template.findResources('AWS::KMS::Key'));
     // The signing key, and the symmetric sealing key (KMS's default usage, rotated).
     expect(keys.map((key) => key.Properties.KeyUsage ?? 'ENCRYPT_DECRYPT').sort()).toEqual([
       'ENCRYPT_DECRYPT',
@@ -179,5 +178,36 @@ describe('teardown (docs/operations.md "Teardown: what cdk destroy keeps")', () 
 
   it('keeps no table of its own against an existing one', () => {
     expect(retained(operated)).not.toContain('AWS::DynamoDB::Table');
+  });
+});
+
+describe('a failed first deploy (docs/operations.md "A failed first deploy")', () => {
+  it('deletes what it kept but the table when the deploy that created it rolls back: RetainExceptOnCreate', () => {
+    for (const synth of [
+      defaults,
+      operated,
+      synthDoorcode({ alarmEmail: 'ops@example.com', dashboard: true }),
+    ]) {
+      const kept = Object.values(
+        synth.template.toJSON().Resources as Record<
+          string,
+          { Type: string; DeletionPolicy?: string; UpdateReplacePolicy?: string }
+        >,
+      ).filter((resource) => resource.DeletionPolicy?.startsWith('Retain'));
+      for (const resource of kept.filter((r) => r.Type !== 'AWS::DynamoDB::Table')) {
+        expect(resource, resource.Type).toMatchObject({
+          DeletionPolicy: 'RetainExceptOnCreate',
+          UpdateReplacePolicy: 'Retain',
+        });
+      }
+    }
+  });
+
+  it('keeps Retain on the deletion-protected table, which a rollback could not delete', () => {
+    defaults.template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: { DeletionProtectionEnabled: true },
+    });
   });
 });

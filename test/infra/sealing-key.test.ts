@@ -6,7 +6,7 @@ import { synthDoorcode, variablesOf } from './synth.ts';
 interface KeyStatement {
   Sid?: string;
   Effect: 'Allow' | 'Deny';
-  Principal: { AWS: unknown } | '*';
+  Principal: { AWS: unknown } | { Service: unknown } | '*';
   Action: string | string[];
   Condition?: Record<string, Record<string, unknown>>;
 }
@@ -50,10 +50,19 @@ const roleArns = (synth: Synth, routes: readonly Route[], uses: (route: Route) =
     ),
   ].sort();
 
-/** Who the key policy allows `action`: the `aws:PrincipalArn` roles of each Allow naming it. */
+/**
+ * Which roles the key policy allows `action`: the `aws:PrincipalArn` roles of each Allow naming it
+ * to an IAM principal (the SNS publisher's statement names a service: its own test).
+ */
 const allowed = (statements: KeyStatement[], action: string) =>
   statements
-    .filter((s) => s.Effect === 'Allow' && actionsOf(s).some((a) => a === action || a === 'kms:*'))
+    .filter(
+      (s) =>
+        s.Effect === 'Allow' &&
+        typeof s.Principal === 'object' &&
+        'AWS' in s.Principal &&
+        actionsOf(s).some((a) => a === action || a === 'kms:*'),
+    )
     .flatMap((s) => arnsOf(s.Condition?.ArnEquals?.['aws:PrincipalArn']))
     .sort();
 
@@ -71,8 +80,15 @@ describe('the sealing key', () => {
     expect(key.Properties.KeyUsage ?? 'ENCRYPT_DECRYPT').toBe('ENCRYPT_DECRYPT');
     expect(key.Properties.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
     expect(key.Properties.EnableKeyRotation).toBe(true);
-    expect((key as { DeletionPolicy?: string }).DeletionPolicy).toBe('Retain');
-    expect(statements.flatMap(actionsOf).some((action) => action.includes('*'))).toBe(false);
+    // Kept, but deleted by the rollback of a failed first create, which sealed nothing (lib/fail-safe.ts).
+    expect(key).toMatchObject({ DeletionPolicy: 'RetainExceptOnCreate', UpdateReplacePolicy: 'Retain' });
+    // No wildcard action, but the GenerateDataKey* SNS asks for on behalf of SES (its own test below).
+    expect(
+      statements
+        .filter((s) => s.Sid !== 'EncryptTopicsForTheirPublishers')
+        .flatMap(actionsOf)
+        .some((action) => action.includes('*')),
+    ).toBe(false);
   });
 
   it('lets only the configuration write routes encrypt, and only with one application as the context', () => {
@@ -159,5 +175,46 @@ describe('the sealing key', () => {
     expect(decrypt?.Condition).toMatchObject(applicationContext);
     expect(arnsOf(deny?.Condition?.ArnNotEquals?.['aws:PrincipalArn'])).toEqual(decrypters);
     expect(sealingKeyIdOf(synth, 'socialCallback')).toEqual({ 'Fn::GetAtt': [sealingKeyId(synth), 'Arn'] });
+  });
+
+  it('lets SES encrypt only for SNS topics of this account (the mail-events topic), never with an application context', () => {
+    const topicsOfThisAccount = {
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':sns:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          ':*',
+        ],
+      ],
+    };
+    const services = statements.filter((s) => typeof s.Principal === 'object' && 'Service' in s.Principal);
+    expect(services).toEqual([
+      {
+        Sid: 'EncryptTopicsForTheirPublishers',
+        Effect: 'Allow',
+        Principal: { Service: 'ses.amazonaws.com' },
+        Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        Resource: '*',
+        Condition: {
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+          StringLike: { 'kms:EncryptionContext:aws:sns:topicArn': topicsOfThisAccount },
+        },
+      },
+    ]);
+    // The Deny of Decrypt spares only a request whose context names an SNS topic of this account:
+    // a sealed secret's context is its applicationId alone, so it stays the social callback's.
+    const deny = statements.find((s) => s.Effect === 'Deny' && actionsOf(s).includes('kms:Decrypt'));
+    expect(Object.keys(deny?.Condition ?? {}).sort()).toEqual(['ArnNotEquals', 'StringNotLike']);
+    expect(deny?.Condition?.StringNotLike).toEqual({
+      'kms:EncryptionContext:aws:sns:topicArn': topicsOfThisAccount,
+    });
+    // No service may Encrypt (SNS uses GenerateDataKey), and the Encrypt Deny spares nobody.
+    const encryptDeny = statements.find((s) => s.Effect === 'Deny' && actionsOf(s).includes('kms:Encrypt'));
+    expect(Object.keys(encryptDeny?.Condition ?? {})).toEqual(['ArnNotEquals']);
   });
 });

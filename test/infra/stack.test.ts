@@ -272,7 +272,8 @@ describe('data and keys', () => {
 
   it('signs with a retained RSA_2048 SIGN_VERIFY key under the service alias', () => {
     template.hasResource('AWS::KMS::Key', {
-      DeletionPolicy: 'Retain',
+      DeletionPolicy: 'RetainExceptOnCreate',
+      UpdateReplacePolicy: 'Retain',
       Properties: { KeySpec: 'RSA_2048', KeyUsage: 'SIGN_VERIFY' },
     });
     template.hasResourceProperties('AWS::KMS::Alias', {
@@ -302,8 +303,14 @@ describe('data and keys', () => {
     expect(dependencyCycle(resources)).toEqual([]);
   });
 
-  it('raises no CDK warning or error', () => {
-    expect(Annotations.fromStack(stack).findWarning('*', Match.anyValue())).toEqual([]);
+  it('raises no CDK warning or error but the one naming alarmEmail while no alarm reaches anyone', () => {
+    expect(
+      Annotations.fromStack(stack)
+        .findWarning('*', Match.anyValue())
+        .map((warning) => String(warning.entry.data)),
+    ).toEqual([expect.stringMatching(/^No alarm reaches anyone: set -c alarmEmail=.*alarmTopicArn=/)]);
     expect(Annotations.fromStack(stack).findError('*', Match.anyValue())).toEqual([]);
+    const { stack: withEmail } = synthDoorcode({ alarmEmail: 'ops@example.com' });
+    expect(Annotations.fromStack(withEmail).findWarning('*', Match.anyValue())).toEqual([]);
   });
 });

@@ -24,6 +24,8 @@ export const testInputs: DoorcodeInputs = {
   lambdaMemoryMb: 256,
   terminationProtection: true,
   tags: {},
+  dashboard: false,
+  tracing: false,
 };
 
 export interface Resource {
