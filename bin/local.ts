@@ -10,6 +10,7 @@ import { loadConfig } from '../shared/config.ts';
 import { createDeps } from '../shared/deps.ts';
 import { ensureTable } from '../shared/local/create-table.ts';
 import { startDynamoDbLocal } from '../shared/local/dynamodb-local.ts';
+import { describeFaults, faultsFromEnvironment, withFaults } from '../shared/local/faults.ts';
 import { freePort } from '../shared/local/ports.ts';
 import { privateDir } from '../shared/local/private-dir.ts';
 import { startServer } from '../shared/local/server.ts';
@@ -45,6 +46,10 @@ process.once('SIGINT', () => void shutdown(0));
 process.once('SIGTERM', () => void shutdown(0));
 
 try {
+  // Fault injection (docs/reliability.md): read and checked before anything starts; never part of
+  // the service's configuration, which refuses it (shared/config.ts).
+  const { FAULTS, FAULT_SEED, ...environment } = process.env;
+  const faults = faultsFromEnvironment({ FAULTS, FAULT_SEED });
   const dynamo = await startDynamoDbLocal({ port: await freePort(), dbPath: join(dataDir, 'dynamodb') });
   stops.push(dynamo.stop);
   const ses = await startSesLocal({ port: sesPort });
@@ -52,7 +57,7 @@ try {
   await ensureTable(dynamo.endpoint, table);
 
   const config = loadConfig({
-    ...process.env,
+    ...environment,
     TABLE_NAME: table,
     ISSUER: process.env.ISSUER ?? `http://127.0.0.1:${port}`,
     MAIL_FROM: process.env.MAIL_FROM ?? 'no-reply@doorcode.test',
@@ -66,7 +71,8 @@ try {
     // Local mode only (docs/oauth.md): an MCP client on this machine serves its metadata document on loopback.
     OAUTH_METADATA_ALLOW_LOOPBACK: process.env.OAUTH_METADATA_ALLOW_LOOPBACK ?? 'true',
   });
-  const server = await startServer({ port, deps: createDeps(config) });
+  const deps = createDeps(config);
+  const server = await startServer({ port, deps: faults ? withFaults(deps, faults) : deps });
   stops.push(server.close);
 
   process.stdout.write(
@@ -81,6 +87,9 @@ try {
       `  Inbox       ${ses.inbox}   (every email the service sends; JSON at ${ses.endpoint}/store)`,
       `  DynamoDB    ${dynamo.endpoint}   (DynamoDB Local, table "${table}", data in .data/dynamodb)`,
       ...(dynamo.loopbackOnly ? [] : [everyInterfaceWarning]),
+      ...(faults
+        ? [`  Faults      ${describeFaults(faults.settings)}, FAULT_SEED=${faults.settings.seed}`]
+        : []),
       '',
       '  Ctrl-C stops everything.',
       '',

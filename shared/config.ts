@@ -155,7 +155,20 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/**
+ * Fault injection is local mode's alone (docs/reliability.md, "Faults"): the local server and the chaos
+ * harness read these and never pass them on, so a process whose configuration holds one (a deployed
+ * function) refuses to start rather than fail calls on purpose.
+ */
+const LOCAL_ONLY_SETTINGS = ['FAULTS', 'FAULT_SEED'] as const;
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const localOnly = LOCAL_ONLY_SETTINGS.filter((name) => env[name] !== undefined);
+  if (localOnly.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: ${localOnly.join(', ')}: fault injection is for local mode only (npm start, npm run chaos)`,
+    );
+  }
   const parsed = Config.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
