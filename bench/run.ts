@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { bundlesBenchmark } from './bundles.ts';
 import { callsBenchmark } from './calls.ts';
 import { dashboardBenchmark } from './dashboard.ts';
+import { launchBenchmark } from './launch.ts';
 import { limitsBenchmark } from './limits.ts';
 import { sdkBenchmark } from './sdk.ts';
 import type { BenchContext, Benchmark } from './types.ts';
@@ -16,6 +17,7 @@ const benchmarks: readonly Benchmark[] = [
   bundlesBenchmark,
   callsBenchmark,
   dashboardBenchmark,
+  launchBenchmark,
   limitsBenchmark,
   sdkBenchmark,
   verifierBenchmark,
