@@ -4,9 +4,16 @@
  * Lambda does on AWS (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html): shard by shard, in
  * order, at most AGGREGATOR_BATCH_SIZE records at a time; a batch that fails is delivered again from its first
  * record on the next pass, so nothing is skipped. `caughtUp` reads until the stream holds nothing
- * new, so a test (or the dashboard's statistics) can see the exact counts.
+ * new, so a test (or the dashboard's statistics) can see the exact counts. DynamoDB Local makes a
+ * record readable a moment after its write commits, so `caughtUp` first writes a marker item of its
+ * own (`LOCAL#caught-up`, which counts nothing) and reads until the marker's record has come.
  */
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+/** The one item `caughtUp` writes, and sees come through the stream after every earlier write. */
+const MARKER = { pk: 'LOCAL#caught-up', sk: 'MARK' } as const;
+
+import { randomUUID } from 'node:crypto';
+import { DescribeTableCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -15,7 +22,6 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { StreamEvent, StreamRecord } from '../store/stream-records.ts';
 import { AGGREGATOR_BATCH_SIZE } from '../tenancy/statistics-stream.ts';
-
 
 export interface StreamReader {
   /** Resolves once every record written before the call has been delivered (or its delivery failed). */
@@ -48,6 +54,8 @@ export function startStreamReader(options: {
   const dynamodb = new DynamoDBClient(settings);
   const streams = new DynamoDBStreamsClient(settings);
   const shards = new Map<string, Shard>();
+  /** The marker values whose record has come through. */
+  const seen = new Set<string>();
   let streamArn: string | undefined;
   let closed = false;
 
@@ -76,14 +84,31 @@ export function startStreamReader(options: {
   /** Reads one shard to its current end; whether anything was delivered. */
   async function readShard(stream: string, shardId: string, shard: Shard): Promise<boolean> {
     let delivered = false;
-    for (;;) {
+    for (let renewed = 0; ; ) {
       const iterator = await iteratorOf(stream, shardId, shard);
       if (!iterator) {
         shard.done = true;
         return delivered;
       }
-      const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: AGGREGATOR_BATCH_SIZE }));
+      const page = await streams
+        .send(new GetRecordsCommand({ ShardIterator: iterator, Limit: AGGREGATOR_BATCH_SIZE }))
+        .catch((error: Error) => {
+          // An iterator past its 15 minutes, or behind what the stream has trimmed: ask again, from
+          // the oldest record left (the aggregator counts a record delivered again only once).
+          if (error.name !== 'ExpiredIteratorException' && error.name !== 'TrimmedDataAccessException') {
+            throw error;
+          }
+          if (++renewed > 3) throw error;
+          shard.iterator = undefined;
+          if (error.name === 'TrimmedDataAccessException') shard.after = undefined;
+          return undefined;
+        });
+      if (!page) continue;
       const records = page.Records ?? [];
+      for (const record of records) {
+        const image = record.dynamodb?.NewImage;
+        if (image?.pk?.S === MARKER.pk && image.marker?.S) seen.add(image.marker.S);
+      }
       if (records.length > 0) {
         try {
           await options.deliver({ Records: records as StreamRecord[] });
@@ -139,13 +164,25 @@ export function startStreamReader(options: {
   schedule();
 
   return {
-    caughtUp: () =>
-      serial(async () => {
-        // A pass that delivered something may have missed records written while it ran.
+    caughtUp: async () => {
+      const marker = randomUUID();
+      await dynamodb.send(
+        new PutItemCommand({
+          TableName: options.table,
+          Item: { pk: { S: MARKER.pk }, sk: { S: MARKER.sk }, marker: { S: marker } },
+        }),
+      );
+      await serial(async () => {
+        // Until the marker has come, and then until a pass finds nothing new.
+        for (let wait = 1; !seen.has(marker); wait = Math.min(wait * 2, 50)) {
+          if (!(await pass())) await new Promise((resolve) => setTimeout(resolve, wait));
+        }
         while (await pass()) {
           // Read again until a pass finds nothing new.
         }
-      }),
+        seen.delete(marker);
+      });
+    },
     close: async () => {
       closed = true;
       if (timer) clearTimeout(timer);
