@@ -2,6 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { DoorcodeStack } from '../lib/doorcode-stack.ts';
 import { type DoorcodeInputs, InputError, readInputs } from '../lib/inputs.ts';
+import { assertSesRegion } from '../lib/regions.ts';
 
 const app = new App();
 
@@ -23,6 +24,10 @@ const stackId = `${inputs.serviceName
   .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
   .join('')}Stack`;
 try {
+  // The stack names no Region, so `cdk deploy` deploys it to the CLI's default one, which the CLI
+  // passes here: refuse it now if it has no SES v2, rather than halfway through the deploy.
+  const region = process.env.CDK_DEFAULT_REGION;
+  if (region) assertSesRegion(region);
   new DoorcodeStack(app, stackId, {
     inputs,
     description: 'doorcode: passwordless authentication service',

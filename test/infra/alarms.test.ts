@@ -33,6 +33,8 @@ const alarmsOf = (inputs: Parameters<typeof synthDoorcode>[0] = {}) => {
 };
 
 const defaults = alarmsOf();
+/** Whether the stack has the statistics aggregator, whose StatisticsLag alarm comes with it. */
+const hasAggregator = 'statisticsAggregator' in defaults.stack;
 
 const countAlarm = {
   ComparisonOperator: 'GreaterThanOrEqualToThreshold',
@@ -43,7 +45,14 @@ const countAlarm = {
 describe('alarms', () => {
   it('creates the alarms that page someone, each on one metric, treating missing data as not breaching', () => {
     expect(defaults.names).toEqual(
-      ['Api5xx', 'LambdaFailures', 'EmailsRefused', 'SesBounceRate', 'SesComplaintRate']
+      [
+        'Api5xx',
+        'LambdaFailures',
+        'EmailsRefused',
+        'SesBounceRate',
+        'SesComplaintRate',
+        ...(hasAggregator ? ['StatisticsLag'] : []),
+      ]
         .map((id) => `doorcode-${id}`)
         .sort(),
     );
@@ -120,7 +129,11 @@ describe("LambdaFailures: the Lambda alarm counts this stack's functions only", 
       ...countAlarm,
     });
     expect(defaults.alarm('LambdaFailures').Dimensions).toBeUndefined();
-    expect(JSON.stringify(defaults.all)).not.toContain('AWS/Lambda');
+    const lambdaAlarms = defaults.all.filter((alarm) => JSON.stringify(alarm).includes('AWS/Lambda'));
+    // Only the aggregator's IteratorAge reads AWS/Lambda, and only for that one function.
+    expect(lambdaAlarms.map((alarm) => alarm.Properties.MetricName)).toEqual(
+      hasAggregator ? ['IteratorAge'] : [],
+    );
     for (const filter of filters) {
       expect(filter.Properties.MetricTransformations).toEqual([
         { MetricNamespace: failures.namespace, MetricName: failures.metricName, MetricValue: '1' },
@@ -231,7 +244,15 @@ describe('StatisticsLag: the stream aggregator falling behind', () => {
   });
 
   it('is absent without an aggregator', () => {
-    expect(defaults.names).not.toContain('doorcode-StatisticsLag');
+    const bare = new Stack(new App(), 'Bare');
+    const withoutAggregator = new Alarms(bare, 'Alarms', {
+      serviceName: 'doorcode',
+      api: new HttpApi(bare, 'Api'),
+      functions: [],
+      alarmEmail: 'ops@example.com',
+    });
+    expect([...withoutAggregator.alarms.keys()]).not.toContain('StatisticsLag');
+    expect(defaults.names.includes('doorcode-StatisticsLag')).toBe(hasAggregator);
   });
 });
 
