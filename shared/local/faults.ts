@@ -17,6 +17,8 @@
  *   with no SDK client: their adapter objects are wrapped, and a fault there plays the final error of
  *   the SDK call (after its retries), once per call.
  */
+
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import {
   InternalServerError,
   ProvisionedThroughputExceededException,
@@ -31,6 +33,7 @@ import {
   SESv2Client,
   SendingPausedException,
 } from '@aws-sdk/client-sesv2';
+import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DeserializeHandler, DeserializeMiddleware, MetadataBearer } from '@smithy/types';
 import type { CodeHasher } from '../crypto/code-hasher.ts';
 import type { SecretSealer } from '../crypto/secret-sealer.ts';
@@ -45,7 +48,7 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 /** What each kind does; docs/reliability.md, "Faults", says the same. */
 export const FAULT_KIND_MEANING: Record<FaultKind, string> = {
   dynamodb:
-    'a DynamoDB attempt answers ProvisionedThroughputExceededException / ThrottlingException, a 500 InternalServerError, or (a write) a TransactionConflict cancellation; nothing is applied',
+    'a DynamoDB attempt answers ProvisionedThroughputExceededException / ThrottlingException, a 500 InternalServerError, or (a write) a TransactionConflict cancellation, and nothing is applied; or a batch leaves half its keys unprocessed',
   lost: 'a DynamoDB attempt reaches the table and commits, then its answer is lost (ECONNRESET)',
   latency: 'a DynamoDB attempt waits 150 to 1200 ms before it is sent',
   kms: 'a KMS call (sign, seal, open) times out after 1.5 s, or answers DisabledException / KMSInvalidStateException',
@@ -53,7 +56,7 @@ export const FAULT_KIND_MEANING: Record<FaultKind, string> = {
   secrets: "a code-hash key read times out after 1 s (a new container's first GetSecretValue)",
 };
 
-export type FaultRates = Readonly<Record<FaultKind, number>>;
+type FaultRates = Readonly<Record<FaultKind, number>>;
 
 export interface FaultSettings {
   rates: FaultRates;
@@ -62,7 +65,7 @@ export interface FaultSettings {
 }
 
 /** A malformed `FAULTS` or `FAULT_SEED`: the message names the setting and what is wrong. */
-export class FaultSettingsError extends Error {
+class FaultSettingsError extends Error {
   override readonly name = 'FaultSettingsError';
 }
 
@@ -139,14 +142,6 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-/** One injected fault, as the plan records it. */
-export interface InjectedFault {
-  /** `<kind>.<what>`, e.g. `dynamodb.throttle`, `lost`, `kms.disabled`. */
-  name: string;
-  /** The SDK command or adapter call it hit. */
-  call: string;
-}
-
 /**
  * The running plan: its rates, its random source, a switch, and the count of every fault injected.
  * The seed fixes the sequence of draws; which call takes which draw follows the order calls are
@@ -155,7 +150,7 @@ export interface InjectedFault {
 export class FaultPlan {
   readonly #random: () => number;
   readonly #counts = new Map<string, number>();
-  readonly #listeners: Array<(fault: InjectedFault) => void> = [];
+  readonly #byCall = new Map<string, number>();
   /** Faults are injected only while on (the harness turns them off to check that clients recover). */
   active = true;
 
@@ -181,12 +176,13 @@ export class FaultPlan {
 
   record(name: string, call: string): void {
     this.#counts.set(name, (this.#counts.get(name) ?? 0) + 1);
-    for (const listener of this.#listeners) listener({ name, call });
+    const byCall = `${name} ${call.replace(/Command$/, '')}`;
+    this.#byCall.set(byCall, (this.#byCall.get(byCall) ?? 0) + 1);
   }
 
-  /** Called with each fault as it is injected. */
-  onFault(listener: (fault: InjectedFault) => void): void {
-    this.#listeners.push(listener);
+  /** Faults injected so far, by name and the call they hit (`lost TransactWriteItems`). */
+  countsByCall(): Record<string, number> {
+    return Object.fromEntries([...this.#byCall].sort(([a], [b]) => a.localeCompare(b)));
   }
 
   /** Faults injected so far, by name. */
@@ -225,9 +221,19 @@ const WRITES = new Set([
   'BatchWriteItemCommand',
 ]);
 
-/** A DynamoDB service error for `command`, as the SDK deserializes it; nothing was applied. */
-function dynamoDbError(plan: FaultPlan, command: string, input: Record<string, unknown>): [string, Error] {
-  const conflicts = WRITES.has(command) && command !== 'BatchWriteItemCommand';
+/**
+ * A DynamoDB service error for `command`, as the SDK deserializes it; nothing was applied. `replay`:
+ * the attempt resends a transaction an earlier attempt committed (its answer lost), which DynamoDB
+ * answers from its ClientRequestToken as the first, never with a conflict
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html).
+ */
+function dynamoDbError(
+  plan: FaultPlan,
+  command: string,
+  input: Record<string, unknown>,
+  replay: boolean,
+): [string, Error] {
+  const conflicts = WRITES.has(command) && command !== 'BatchWriteItemCommand' && !replay;
   const what = plan.pick(conflicts ? ['throttle', 'throttle', '500', 'conflict'] : ['throttle', '500']);
   if (what === '500') return ['dynamodb.500', new InternalServerError({ message, $metadata: metadata(500) })];
   if (what === 'conflict') {
@@ -252,26 +258,115 @@ function dynamoDbError(plan: FaultPlan, command: string, input: Record<string, u
     : ['dynamodb.throttle', new ThrottlingException({ message, $metadata: metadata(400) })];
 }
 
+const BATCHES = new Set(['BatchGetItemCommand', 'BatchWriteItemCommand']);
+
+type Marshalled = Record<string, NativeAttributeValue>;
+type BatchRequests = Record<string, { Keys?: Marshalled[] } | Marshalled[]>;
+
+/**
+ * Sends the first half of each table's keys or requests of a serialized batch (of two or more) and
+ * answers the rest as left unprocessed, as DynamoDB does under throttling
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html); undefined
+ * for a batch of one, which is throttled whole instead. (The body changes after signing: DynamoDB
+ * Local does not check the signature's payload hash.)
+ */
+function halve(request: unknown): BatchRequests | undefined {
+  const http = request as { body?: unknown; headers?: Record<string, string> };
+  const sent = bodyText(http.body);
+  if (sent === undefined) return undefined;
+  const body = JSON.parse(sent) as { RequestItems?: BatchRequests };
+  const left: BatchRequests = {};
+  for (const [table, requests] of Object.entries(body.RequestItems ?? {})) {
+    const list = Array.isArray(requests) ? requests : (requests.Keys ?? []);
+    if (list.length < 2) continue;
+    const kept = list.slice(0, Math.ceil(list.length / 2));
+    const rest = list.slice(kept.length);
+    if (Array.isArray(requests)) {
+      body.RequestItems![table] = kept;
+      left[table] = rest;
+    } else {
+      body.RequestItems![table] = { ...requests, Keys: kept };
+      left[table] = { ...requests, Keys: rest };
+    }
+  }
+  if (Object.keys(left).length === 0) return undefined;
+  const text = JSON.stringify(body);
+  http.body = text;
+  if (http.headers) http.headers['content-length'] = String(Buffer.byteLength(text));
+  return left;
+}
+
+/**
+ * Adds what `halve` held back to the answer as UnprocessedKeys or UnprocessedItems, in the document
+ * client's form (this middleware sits above its unmarshalling).
+ */
+function leaveUnprocessed(answer: { output?: unknown }, command: string, left: BatchRequests): void {
+  const output = answer.output as Record<string, unknown>;
+  const native = (item: Marshalled) => unmarshall(item as Record<string, AttributeValue>);
+  if (command === 'BatchGetItemCommand') {
+    output.UnprocessedKeys = Object.fromEntries(
+      Object.entries(left).map(([table, requests]) => {
+        const { Keys = [], ...rest } = requests as { Keys?: Marshalled[] };
+        return [table, { ...rest, Keys: Keys.map(native) }];
+      }),
+    );
+    return;
+  }
+  output.UnprocessedItems = Object.fromEntries(
+    Object.entries(left).map(([table, requests]) => [
+      table,
+      (requests as Array<{ DeleteRequest?: { Key: Marshalled }; PutRequest?: { Item: Marshalled } }>).map(
+        (request) =>
+          request.DeleteRequest
+            ? { DeleteRequest: { Key: native(request.DeleteRequest.Key) } }
+            : { PutRequest: { Item: native(request.PutRequest!.Item) } },
+      ),
+    ]),
+  );
+}
+
+/** The ClientRequestToken of a serialized TransactWriteItems request, if any. */
+function tokenOf(request: unknown): string | undefined {
+  const text = bodyText((request as { body?: unknown } | undefined)?.body);
+  return text === undefined ? undefined : /"ClientRequestToken":"([^"]+)"/.exec(text)?.[1];
+}
+
+const utf8 = new TextDecoder();
+
+/** A serialized JSON body (the SDK sends a string or bytes; bytes read as bytes, never as a string). */
+const bodyText = (body: unknown): string | undefined =>
+  typeof body === 'string' ? body : body instanceof Uint8Array ? utf8.decode(body) : undefined;
+
 /** The DynamoDB client's middleware: one draw per attempt for each kind, below the SDK's retries. */
 function dynamoDbFaults(plan: FaultPlan): DeserializeMiddleware<object, MetadataBearer> {
+  /** Tokens of transactions that committed and lost their answer: their resends are replays. */
+  const landed = new Set<string>();
   return (next: DeserializeHandler<object, MetadataBearer>, context) => async (args) => {
     const command = (context as { commandName?: string }).commandName ?? 'unknown';
     const input = (args.input ?? {}) as Record<string, unknown>;
+    const token = command === 'TransactWriteItemsCommand' ? tokenOf(args.request) : undefined;
     if (plan.hits('latency')) {
       plan.record('latency', command);
       await sleep(150 + Math.floor(plan.random() * 1050));
     }
-    if (plan.hits('dynamodb')) {
-      const [name, error] = dynamoDbError(plan, command, input);
+    const hit = plan.hits('dynamodb');
+    // Throttling of a batch is most often a part of it left unprocessed, the rest done.
+    const partly = hit && BATCHES.has(command) && plan.random() < 0.5 ? halve(args.request) : undefined;
+    if (hit && !partly) {
+      const [name, error] = dynamoDbError(plan, command, input, token !== undefined && landed.has(token));
       plan.record(name, command);
       throw error;
     }
+    if (partly) plan.record('dynamodb.unprocessed', command);
     const lost = plan.hits('lost');
     const answer = await next(args);
+    if (partly) leaveUnprocessed(answer, command, partly);
     if (lost) {
       plan.record('lost', command);
+      if (token !== undefined) landed.add(token);
       throw connectionReset();
     }
+    if (token !== undefined) landed.delete(token);
     return answer;
   };
 }
@@ -369,8 +464,11 @@ export function withFaults(deps: Deps, plan: FaultPlan): Deps {
   if (stacks.some((stack) => stack?.identify().some((entry) => entry.startsWith(MIDDLEWARE)))) {
     throw new Error('fault injection: these deps already have faults');
   }
-  deps.db.client.middlewareStack.add(dynamoDbFaults(plan), { step: 'deserialize', name: MIDDLEWARE });
-  sesClientOf(deps.mailer)?.middlewareStack.add(sesFaults(plan), { step: 'deserialize', name: MIDDLEWARE });
+  // Above the deserializer (priority high): a lost answer has been read off its connection, which
+  // goes back to the pool as after any answer; below it, each lost answer would hold a socket.
+  const at = { step: 'deserialize', name: MIDDLEWARE, priority: 'high' } as const;
+  deps.db.client.middlewareStack.add(dynamoDbFaults(plan), at);
+  sesClientOf(deps.mailer)?.middlewareStack.add(sesFaults(plan), at);
   return {
     ...deps,
     signer: faultySigner(deps.signer, plan),
