@@ -1,0 +1,1127 @@
+/**
+ * The chaos harness's virtual clients (docs/reliability.md, "The harness"). Each one owns a small
+ * world it alone changes: a platform owner with its organization, an application with a public and a
+ * secret key, a colleague account, and the application's end users. So every belief it records is
+ * exact: what it was told last about each thing is what the table must hold, unless the answer
+ * was ambiguous (a 500, a network error, a retry given up), which the ledger keeps as unknown.
+ * Its flows: sign-in by code (verify, and approve + poll), refresh, sign-out, revocations, profile
+ * updates, organization renames and members, applications, API keys, users disabled, enabled and
+ * deleted, and statistics reads.
+ */
+import type { Answer, ChaosHttp } from './http.ts';
+import type { Ledger, SessionBelief, UserBelief } from './ledger.ts';
+
+/** Where the clients read sign-in codes: the messages the service's mailer had accepted. */
+export interface Inbox {
+  /** The code of the newest message to `email` since the last take, taken. */
+  take(email: string): string | undefined;
+}
+
+interface Account {
+  email: string;
+  userId: string;
+  token: string;
+  /** How many starts this address has made in its scope (3 per 10 minutes: docs/security.md). */
+  starts: number;
+}
+
+interface EndUser {
+  email: string;
+  belief?: UserBelief;
+  starts: number;
+}
+
+export type Outcome = 'ok' | 'refused' | 'ambiguous' | 'skipped';
+
+/** The most starts a client spends on one address in its scope (the limit is 3 per 10 minutes). */
+const STARTS_PER_ADDRESS = 3;
+const FREE_PLAN_APPLICATIONS = 3;
+/** How many times a client sends a request again after an ambiguous answer. */
+const RETRIES_AFTER_AMBIGUOUS = 4;
+const ACTIVE_KEY_LIMIT = 20;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The claims of a session token (its payload, unverified: the client only reads them). */
+function claimsOf(token: string): { jti: string; sid: string; sub: string } {
+  const [, payload = ''] = token.split('.');
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+}
+
+const isAmbiguous = (answer: Answer) => answer.status === 0 || answer.status >= 500 || answer.status === 429;
+
+export class VirtualClient {
+  owner!: Account & { organizationId: string };
+  colleague!: Account;
+  application!: { id: string; publicKey: string; secretKey: string };
+  readonly endUsers: EndUser[] = [];
+  /** Applications this client created besides its main one, and keys besides its two. */
+  readonly extraApplications: string[] = [];
+  readonly extraKeys: string[] = [];
+  /** The last told token of each session this client holds. */
+  readonly #tokens = new Map<string, string>();
+  #serial = 0;
+
+  constructor(
+    readonly id: number,
+    private readonly http: ChaosHttp,
+    private readonly ledger: Ledger,
+    private readonly inbox: Inbox,
+    /** This client's own seeded choices. */
+    private readonly random: () => number,
+  ) {}
+
+  #name(prefix: string): string {
+    return `${prefix} ${this.id}-${++this.#serial}`;
+  }
+
+  #pick<T>(items: readonly T[]): T | undefined {
+    return items.length === 0 ? undefined : items[Math.floor(this.random() * items.length)];
+  }
+
+  #call(
+    flow: string,
+    ...args: Parameters<ChaosHttp['call']> extends [number, string, ...infer R] ? R : never
+  ) {
+    return this.http.call(this.id, flow, ...args);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Set-up: the client's world, made before faults start.
+
+  async setUp(): Promise<void> {
+    const owner = await this.#signInFresh('setup', 'platform', `owner-${this.id}-${Date.now()}@chaos.test`);
+    const colleague = await this.#signInFresh(
+      'setup',
+      'platform',
+      `colleague-${this.id}-${Date.now()}@chaos.test`,
+    );
+    if (!owner || !colleague) throw new Error(`client ${this.id}: set-up sign-in failed`);
+    const organizations = await this.#call(
+      'setup',
+      'listOrganizations',
+      {},
+      { headers: this.#bearer(owner.token) },
+    );
+    const organizationId = organizations.body?.items?.[0]?.id as string | undefined;
+    if (!organizationId) throw new Error(`client ${this.id}: no organization (${organizations.status})`);
+    this.owner = { ...owner, organizationId };
+    this.colleague = colleague;
+    const created = await this.#call(
+      'setup',
+      'createApplication',
+      { organizationId },
+      {
+        headers: this.#bearer(owner.token),
+        body: { name: this.#name('Chaos App') },
+      },
+    );
+    if (created.status !== 201) throw new Error(`client ${this.id}: create application ${created.status}`);
+    const applicationId = created.body.id as string;
+    this.ledger.applications.set(applicationId, {
+      id: applicationId,
+      organizationId,
+      state: 'exists',
+      name: created.body.name,
+      names: new Set([created.body.name]),
+    });
+    const keyOf = async (type: 'public' | 'secret') => {
+      const key = await this.#call(
+        'setup',
+        'createApiKey',
+        {},
+        {
+          headers: this.#bearer(owner.token),
+          body: { applicationId, type },
+        },
+      );
+      if (key.status !== 201) throw new Error(`client ${this.id}: create ${type} key ${key.status}`);
+      this.ledger.keys.set(key.body.id, { id: key.body.id, applicationId, state: 'active' });
+      return key.body.key as string;
+    };
+    this.application = {
+      id: applicationId,
+      publicKey: await keyOf('public'),
+      secretKey: await keyOf('secret'),
+    };
+  }
+
+  #bearer(token: string, extra: Record<string, string> = {}) {
+    return { authorization: `Bearer ${token}`, ...extra };
+  }
+
+  #secretKey() {
+    return { 'x-api-key': this.application.secretKey };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Sign-in by code.
+
+  /** A platform account signed in for the first time (set-up only: faults are off). */
+  async #signInFresh(flow: string, scope: 'platform', email: string): Promise<Account | undefined> {
+    const signedIn = await this.#signIn(flow, scope, { email, starts: 0 }, 'verify');
+    if (signedIn.outcome !== 'ok' || !signedIn.session) return undefined;
+    return { email, userId: signedIn.session.userId, token: signedIn.token!, starts: 1 };
+  }
+
+  /**
+   * start -> the emailed code -> verify, or approve + poll (RFC 8628 style). Records the user, the
+   * session, the code's acceptance and the sign-in count. A replay of the accepted code must fail.
+   */
+  async #signIn(
+    flow: string,
+    scope: string,
+    user: { email: string; starts: number; belief?: UserBelief },
+    mode: 'verify' | 'poll',
+  ): Promise<{ outcome: Outcome; session?: SessionBelief; token?: string }> {
+    const keyHeader: Record<string, string> =
+      scope === 'platform' ? {} : { 'x-api-key': this.application.publicKey };
+    // Each attempt its own user agent: the session it makes is found by it (one at most).
+    const agent = `chaos/${this.id}/${flow}/${++this.#serial}`;
+    const headers = { ...keyHeader, 'user-agent': agent };
+    user.starts++;
+    this.inbox.take(user.email);
+    const start = await this.#call(flow, 'codeStart', {}, { headers, body: { email: user.email } });
+    if (start.status !== 200) return { outcome: isAmbiguous(start) ? 'ambiguous' : 'refused' };
+    const code = this.inbox.take(user.email);
+    if (!code) {
+      this.ledger.violate(
+        'start mails its code',
+        `start answered 200 but no code reached ${user.email}`,
+        start.requestIds,
+      );
+      return { outcome: 'refused' };
+    }
+    const codeKey = `${scope}#${user.email}#${code}`;
+    this.ledger.attemptAgents.set(agent, { scope, email: user.email, told: false });
+    const counts = scope === 'platform' ? undefined : this.ledger.signInOf(scope);
+    let answer: Answer;
+    if (mode === 'verify') {
+      answer = await this.#call(flow, 'codeVerify', {}, { headers, body: { email: user.email, code } });
+      if (answer.status === 200) this.ledger.accept(codeKey, answer.requestIds);
+    } else {
+      const approved = await this.#call(
+        flow,
+        'codeApprove',
+        {},
+        { headers, body: { email: user.email, code } },
+      );
+      if (approved.status === 200) this.ledger.accept(codeKey, approved.requestIds);
+      else if (!isAmbiguous(approved)) return { outcome: 'refused' };
+      answer = await this.#poll(flow, start.body.deviceCode as string, headers);
+    }
+    if (answer.status !== 200) {
+      if (isAmbiguous(answer) && counts) counts.ambiguous++;
+      return { outcome: isAmbiguous(answer) ? 'ambiguous' : 'refused' };
+    }
+    if (counts) counts.told++;
+    this.ledger.attemptAgents.set(agent, { scope, email: user.email, told: true });
+    const token = answer.body.token as string;
+    const userId = answer.body.user.id as string;
+    const claims = claimsOf(token);
+    const session: SessionBelief = {
+      id: answer.body.session.id,
+      userId,
+      scope,
+      jti: claims.jti,
+      state: 'live',
+      jtiUncertain: false,
+      requestIds: answer.requestIds,
+    };
+    this.ledger.sessions.set(session.id, session);
+    this.#tokens.set(session.id, token);
+    if (!user.belief) {
+      user.belief = {
+        id: userId,
+        scope,
+        email: user.email,
+        state: 'exists',
+        disabled: false,
+        name: answer.body.user.name ?? null,
+        names: new Set([answer.body.user.name ?? null]),
+        requestIds: answer.requestIds,
+      };
+      if (scope !== 'platform') this.ledger.users.set(userId, user.belief);
+    } else if (user.belief.id !== userId) {
+      this.ledger.violate(
+        'one account per address per scope',
+        `${user.email} signed in as ${userId}, before as ${user.belief.id}`,
+        answer.requestIds,
+      );
+    }
+    // A replay of the code that was just accepted is refused, whatever the faults.
+    if (mode === 'verify' && this.random() < 0.15) {
+      const replay = await this.#call(flow, 'codeVerify', {}, { headers, body: { email: user.email, code } });
+      if (replay.status === 200) this.ledger.accept(codeKey, replay.requestIds);
+    }
+    return { outcome: 'ok', session, token };
+  }
+
+  /** Polls until the approved request answers, waiting as RFC 8628 §3.5 asks (authorization_pending, slow_down). */
+  async #poll(flow: string, deviceCode: string, headers: Record<string, string>): Promise<Answer> {
+    for (let polls = 0; ; polls++) {
+      const answer = await this.#call(flow, 'codePoll', {}, { headers, body: { deviceCode }, retry: false });
+      const reason = answer.body?.error?.details?.reason as string | undefined;
+      const interval = Number(answer.body?.error?.details?.interval ?? 5);
+      if (polls >= 3) return answer;
+      if (answer.status === 428 && reason === 'authorization_pending') await sleep(interval * 1000);
+      else if (answer.status === 429 && reason === 'slow_down') await sleep(interval * 1000);
+      else if (answer.status === 503 || (answer.status === 429 && answer.code === 'RATE_LIMITED')) {
+        await sleep(Number(answer.headers['retry-after'] ?? 1) * 1000);
+      } else return answer;
+    }
+  }
+
+  /** A new end user of the application, signed in. */
+  async signInNewUser(mode: 'verify' | 'poll'): Promise<Outcome> {
+    const user: EndUser = { email: `user-${this.id}-${++this.#serial}-${Date.now()}@chaos.test`, starts: 0 };
+    this.endUsers.push(user);
+    return (await this.#signIn(`signIn.${mode}`, this.application.id, user, mode)).outcome;
+  }
+
+  /** An existing end user signed in again. */
+  async signInAgain(): Promise<Outcome> {
+    const user = this.#pick(
+      this.endUsers.filter(
+        (u) => u.belief?.state === 'exists' && u.belief.disabled === false && u.starts < STARTS_PER_ADDRESS,
+      ),
+    );
+    if (!user) return 'skipped';
+    return (
+      await this.#signIn('signIn.again', this.application.id, user, this.random() < 0.5 ? 'verify' : 'poll')
+    ).outcome;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Races: what concurrent clients of one account do at once.
+
+  /** Three verifies of one code at once: it is accepted once at most (docs/api.md: single use). */
+  async raceVerify(): Promise<Outcome> {
+    const user: EndUser = { email: `race-${this.id}-${++this.#serial}-${Date.now()}@chaos.test`, starts: 1 };
+    this.endUsers.push(user);
+    const scope = this.application.id;
+    const headers = {
+      'x-api-key': this.application.publicKey,
+      'user-agent': `chaos/${this.id}/race/${this.#serial}`,
+    };
+    this.inbox.take(user.email);
+    const start = await this.#call('race.verify', 'codeStart', {}, { headers, body: { email: user.email } });
+    const code = start.status === 200 ? this.inbox.take(user.email) : undefined;
+    if (!code) return isAmbiguous(start) ? 'ambiguous' : 'refused';
+    this.ledger.attemptAgents.set(headers['user-agent'], { scope, email: user.email, told: false });
+    const answers = await Promise.all(
+      [0, 1, 2].map(() =>
+        this.#call('race.verify', 'codeVerify', {}, { headers, body: { email: user.email, code } }),
+      ),
+    );
+    const counts = this.ledger.signInOf(scope);
+    const won = answers.filter((answer) => answer.status === 200);
+    for (const answer of won) this.ledger.accept(`${scope}#${user.email}#${code}`, answer.requestIds);
+    const first = won[0];
+    if (!first) {
+      if (answers.some(isAmbiguous)) counts.ambiguous++;
+      return answers.some(isAmbiguous) ? 'ambiguous' : 'refused';
+    }
+    counts.told += won.length;
+    const session: SessionBelief = {
+      id: first.body.session.id,
+      userId: first.body.user.id,
+      scope,
+      jti: claimsOf(first.body.token).jti,
+      state: 'live',
+      jtiUncertain: false,
+      requestIds: first.requestIds,
+    };
+    this.ledger.sessions.set(session.id, session);
+    this.#tokens.set(session.id, first.body.token);
+    user.belief = {
+      id: session.userId,
+      scope,
+      email: user.email,
+      state: 'exists',
+      disabled: false,
+      name: first.body.user.name ?? null,
+      names: new Set([first.body.user.name ?? null]),
+      requestIds: first.requestIds,
+    };
+    this.ledger.users.set(session.userId, user.belief);
+    return 'ok';
+  }
+
+  /** Two refreshes of one token at once: one wins, and the token it answered works. */
+  async raceRefresh(): Promise<Outcome> {
+    const held = await this.#sessionToUse();
+    if (!held) return 'skipped';
+    const answers = await Promise.all(
+      [0, 1].map(() => this.#call('race.refresh', 'refresh', {}, { headers: this.#bearer(held.token) })),
+    );
+    const won = answers.filter((answer) => answer.status === 200);
+    if (won.length > 1) {
+      this.ledger.violate(
+        'one refresh of a token wins',
+        `two refreshes of session ${held.session.id} both answered 200`,
+        won.flatMap((answer) => answer.requestIds),
+      );
+    }
+    const winner = won[0];
+    if (winner) {
+      held.session.jti = claimsOf(winner.body.token).jti;
+      this.#tokens.set(held.session.id, winner.body.token);
+      return 'ok';
+    }
+    if (answers.some(isAmbiguous)) {
+      held.session.jtiUncertain = true;
+      return 'ambiguous';
+    }
+    this.ledger.violate(
+      'a told live session works',
+      `both refreshes of live session ${held.session.id} were refused`,
+      [...held.session.requestIds, ...answers.flatMap((answer) => answer.requestIds)],
+    );
+    return 'refused';
+  }
+
+  /** Creates to beyond the plan at once: the plan holds (docs/api.md, Organizations, Plans). */
+  async raceApplications(): Promise<Outcome> {
+    const organizationId = this.owner.organizationId;
+    const owner = this.#bearer(this.owner.token);
+    const names = [0, 1, 2].map(() => this.#name('Chaos Race'));
+    const answers = await Promise.all(
+      names.map((name) =>
+        this.#call('race.apps', 'createApplication', { organizationId }, { headers: owner, body: { name } }),
+      ),
+    );
+    answers.forEach((answer, i) => {
+      const name = names[i]!;
+      this.ledger.createdNames.set(name, { kind: 'application', told: answer.status === 201 });
+      if (answer.status !== 201) return;
+      this.extraApplications.push(answer.body.id);
+      this.ledger.applications.set(answer.body.id, {
+        id: answer.body.id,
+        organizationId,
+        state: 'exists',
+        name,
+        names: new Set([name]),
+      });
+    });
+    // Back under the plan for the other flows.
+    while (this.extraApplications.length > 0) {
+      const outcome = await this.#deleteApplication(this.extraApplications[0]!);
+      if (outcome !== 'ok') return outcome;
+    }
+    return answers.some(isAmbiguous) ? 'ambiguous' : 'ok';
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Sessions.
+
+  /** A session told live with the token of its last told refresh, of a user told enabled. */
+  #liveSession(
+    filter: (session: SessionBelief) => boolean = () => true,
+  ): { session: SessionBelief; token: string } | undefined {
+    const candidates = [...this.#tokens.entries()]
+      .map(([id, token]) => ({ session: this.ledger.sessions.get(id)!, token }))
+      .filter(
+        ({ session }) =>
+          session.state === 'live' &&
+          !session.jtiUncertain &&
+          this.ledger.users.get(session.userId)?.disabled === false &&
+          this.ledger.users.get(session.userId)?.state === 'exists' &&
+          filter(session),
+      );
+    return this.#pick(candidates);
+  }
+
+  /** Signs a new user in (or an existing one again) and keeps its token. */
+  async #freshSession(): Promise<{ session: SessionBelief; token: string } | undefined> {
+    const user: EndUser = { email: `user-${this.id}-${++this.#serial}-${Date.now()}@chaos.test`, starts: 0 };
+    this.endUsers.push(user);
+    const signed = await this.#signIn('session.fresh', this.application.id, user, 'verify');
+    if (!signed.session || !signed.token) return undefined;
+    return { session: signed.session, token: signed.token };
+  }
+
+  async #sessionToUse(): Promise<{ session: SessionBelief; token: string } | undefined> {
+    return this.#liveSession() ?? (await this.#freshSession());
+  }
+
+  /** Told live sessions that a request told ended. */
+  #ended(predicate: (session: SessionBelief) => boolean, how: 'ended' | 'unknown'): void {
+    for (const session of this.ledger.sessions.values()) {
+      if (!predicate(session) || session.state === 'ended') continue;
+      session.state = how;
+      if (how === 'ended') this.#tokens.delete(session.id);
+    }
+  }
+
+  async refresh(): Promise<Outcome> {
+    const held = await this.#sessionToUse();
+    if (!held) return 'skipped';
+    const answer = await this.#call('refresh', 'refresh', {}, { headers: this.#bearer(held.token) });
+    if (answer.status === 200) {
+      const token = answer.body.token as string;
+      if (answer.body.session.id !== held.session.id) {
+        this.ledger.violate(
+          'refresh keeps the session',
+          `refresh of ${held.session.id} answered ${answer.body.session.id}`,
+          answer.requestIds,
+        );
+      }
+      held.session.jti = claimsOf(token).jti;
+      this.#tokens.set(held.session.id, token);
+      return 'ok';
+    }
+    if (isAmbiguous(answer)) {
+      held.session.jtiUncertain = true;
+      return 'ambiguous';
+    }
+    this.ledger.violate(
+      'a told live session works',
+      `refresh of live session ${held.session.id} answered ${answer.status} ${answer.code}`,
+      [...held.session.requestIds, ...answer.requestIds],
+    );
+    return 'refused';
+  }
+
+  async readSession(): Promise<Outcome> {
+    const held = await this.#sessionToUse();
+    if (!held) return 'skipped';
+    const answer = await this.#call('session.read', 'session', {}, { headers: this.#bearer(held.token) });
+    if (answer.status === 200 && answer.body?.user?.id === held.session.userId) {
+      const list = await this.#call(
+        'session.read',
+        'listSessions',
+        {},
+        { headers: this.#bearer(held.token) },
+      );
+      if (list.status === 200 || isAmbiguous(list)) return list.status === 200 ? 'ok' : 'ambiguous';
+      this.ledger.violate(
+        'a told live session works',
+        `list-sessions answered ${list.status}`,
+        list.requestIds,
+      );
+      return 'refused';
+    }
+    if (isAmbiguous(answer)) return 'ambiguous';
+    this.ledger.violate(
+      'a told live session works',
+      `GET /auth/session of live ${held.session.id} answered ${answer.status}`,
+      [...held.session.requestIds, ...answer.requestIds],
+    );
+    return 'refused';
+  }
+
+  async signOut(): Promise<Outcome> {
+    const held = await this.#sessionToUse();
+    if (!held) return 'skipped';
+    const { userId, scope } = held.session;
+    const answer = await this.#call('signOut', 'signOut', {}, { headers: this.#bearer(held.token) });
+    const mine = (session: SessionBelief) => session.userId === userId && session.scope === scope;
+    if (answer.status === 200) {
+      this.#ended(mine, 'ended');
+      return 'ok';
+    }
+    this.#ended(mine, 'unknown');
+    return isAmbiguous(answer) ? 'ambiguous' : 'refused';
+  }
+
+  async revokeOne(): Promise<Outcome> {
+    const held = await this.#sessionToUse();
+    if (!held) return 'skipped';
+    // A second session of the same user, to revoke by id with the first.
+    const user = this.endUsers.find((u) => u.belief?.id === held.session.userId);
+    if (!user || user.starts >= STARTS_PER_ADDRESS) return 'skipped';
+    const second = await this.#signIn('revoke.byId', this.application.id, user, 'verify');
+    if (!second.session || !second.token) return second.outcome;
+    const answer = await this.#call(
+      'revoke.byId',
+      'revokeSessionById',
+      {},
+      {
+        headers: this.#bearer(held.token),
+        body: { id: second.session.id },
+      },
+    );
+    const target = (session: SessionBelief) => session.id === second.session?.id;
+    if (answer.status === 200) {
+      this.#ended(target, 'ended');
+      return 'ok';
+    }
+    this.#ended(target, 'unknown');
+    if (isAmbiguous(answer))
+      return this.#again(
+        'revoke.byId',
+        answer,
+        () =>
+          this.#call(
+            'revoke.byId',
+            'revokeSessionById',
+            {},
+            { headers: this.#bearer(held.token), body: { id: second.session!.id } },
+          ),
+        [200],
+        () => this.#ended(target, 'ended'),
+      );
+    return 'refused';
+  }
+
+  async revokeOthers(): Promise<Outcome> {
+    const held = await this.#sessionToUse();
+    if (!held) return 'skipped';
+    const { userId, scope, id } = held.session;
+    const answer = await this.#call(
+      'revoke.others',
+      'revokeOtherSessions',
+      {},
+      { headers: this.#bearer(held.token) },
+    );
+    const others = (session: SessionBelief) =>
+      session.userId === userId && session.scope === scope && session.id !== id;
+    if (answer.status === 200) {
+      this.#ended(others, 'ended');
+      return 'ok';
+    }
+    this.#ended(others, 'unknown');
+    return isAmbiguous(answer) ? 'ambiguous' : 'refused';
+  }
+
+  async updateProfile(): Promise<Outcome> {
+    const held = await this.#sessionToUse();
+    if (!held) return 'skipped';
+    const user = this.ledger.users.get(held.session.userId);
+    if (!user) return 'skipped';
+    const name = this.#name('Chaos User');
+    const send = () =>
+      this.#call('profile.update', 'updateUser', {}, { headers: this.#bearer(held.token), body: { name } });
+    const answer = await send();
+    return this.#nameAnswer(user, name, answer, send);
+  }
+
+  #nameAnswer(
+    user: UserBelief,
+    name: string,
+    answer: Answer,
+    send: () => Promise<Answer>,
+  ): Promise<Outcome> | Outcome {
+    const told = () => {
+      user.name = name;
+      user.names = new Set([name]);
+    };
+    if (answer.status === 200) {
+      told();
+      return 'ok';
+    }
+    user.names.add(name);
+    if (isAmbiguous(answer)) return this.#again('profile.update', answer, send, [200], told);
+    return 'refused';
+  }
+
+  /**
+   * After an ambiguous answer, a client may send the same request again; docs/reliability.md: the
+   * retry answers as the first success would have (`success`), or ambiguously again. Anything else is
+   * a violation: the first attempt's partial write changed what the retry sees.
+   */
+  async #again(
+    flow: string,
+    first: Answer,
+    send: () => Promise<Answer>,
+    success: number[],
+    onSuccess: () => void,
+  ): Promise<Outcome> {
+    // A persistent client: it sends again until an answer is not ambiguous (or it tires).
+    let retry = await send();
+    for (let tries = 1; isAmbiguous(retry) && tries < RETRIES_AFTER_AMBIGUOUS; tries++) {
+      await sleep(100 * tries);
+      retry = await send();
+    }
+    this.ledger.retriesChecked++;
+    if (success.includes(retry.status)) {
+      onSuccess();
+      return 'ok';
+    }
+    if (isAmbiguous(retry)) return 'ambiguous';
+    this.ledger.violate(
+      'a retry answers as the first success',
+      `${flow}: after ${first.status} ${first.code ?? ''}, the same request answered ${retry.status} ${retry.code ?? ''}`,
+      [...first.requestIds, ...retry.requestIds],
+    );
+    return 'refused';
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Organizations and members.
+
+  async renameOrganization(): Promise<Outcome> {
+    const name = this.#name('Chaos Org');
+    const send = () =>
+      this.#call(
+        'org.rename',
+        'updateOrganization',
+        { organizationId: this.owner.organizationId },
+        {
+          headers: this.#bearer(this.owner.token),
+          body: { name },
+        },
+      );
+    const answer = await send();
+    if (answer.status === 200) return answer.body.name === name ? 'ok' : 'refused';
+    if (isAmbiguous(answer)) return this.#again('org.rename', answer, send, [200], () => undefined);
+    return 'refused';
+  }
+
+  /** Invite the colleague, who accepts; change its role; remove it. */
+  async members(): Promise<Outcome> {
+    const organizationId = this.owner.organizationId;
+    const key = this.ledger.memberKey(organizationId, this.colleague.userId);
+    const belief = this.ledger.members.get(key) ?? {
+      organizationId,
+      userId: this.colleague.userId,
+      role: 'none',
+    };
+    this.ledger.members.set(key, belief);
+    const owner = this.#bearer(this.owner.token);
+    if (belief.role === 'none' || belief.role === 'unknown') {
+      const invited = await this.#call(
+        'members',
+        'addMember',
+        { organizationId },
+        {
+          headers: owner,
+          body: { email: this.colleague.email, role: 'member' },
+        },
+      );
+      if (invited.status !== 202) return isAmbiguous(invited) ? 'ambiguous' : 'refused';
+      const accepted = await this.#call(
+        'members',
+        'acceptInvitation',
+        { organizationId },
+        {
+          headers: this.#bearer(this.colleague.token),
+        },
+      );
+      if (accepted.status === 200) belief.role = 'member';
+      else if (accepted.status === 409 && accepted.code === 'ALREADY_MEMBER') belief.role = 'unknown';
+      else {
+        belief.role = 'unknown';
+        return isAmbiguous(accepted) ? 'ambiguous' : 'refused';
+      }
+    }
+    if (belief.role === 'unknown') {
+      // Learn where it stands from the member list, as any client would.
+      const list = await this.#call('members', 'listMembers', { organizationId }, { headers: owner });
+      if (list.status !== 200) return 'ambiguous';
+      const found = (list.body.items as Array<{ userId: string; role: MemberRole }>).find(
+        (m) => m.userId === this.colleague.userId,
+      );
+      belief.role = found?.role ?? 'none';
+      return 'ok';
+    }
+    const role: MemberRole = belief.role === 'admin' ? 'member' : 'admin';
+    const changeSend = () =>
+      this.#call(
+        'members',
+        'updateMember',
+        { organizationId, userId: this.colleague.userId },
+        { headers: owner, body: { role } },
+      );
+    const changed = await changeSend();
+    if (changed.status === 200) belief.role = role;
+    else if (isAmbiguous(changed)) {
+      belief.role = 'unknown';
+      return this.#again('members.change', changed, changeSend, [200], () => {
+        belief.role = role;
+      });
+    } else return 'refused';
+    if (this.random() < 0.5) return 'ok';
+    const removeSend = () =>
+      this.#call(
+        'members',
+        'removeMember',
+        { organizationId, userId: this.colleague.userId },
+        { headers: owner },
+      );
+    const removed = await removeSend();
+    if (removed.status === 204) {
+      belief.role = 'none';
+      return 'ok';
+    }
+    belief.role = 'unknown';
+    if (isAmbiguous(removed))
+      return this.#again('members.remove', removed, removeSend, [204, 404], () => {
+        belief.role = 'none';
+      });
+    return 'refused';
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Applications and keys.
+
+  /** Create an application (making room under the plan first), rename it, and delete it. */
+  async applications(): Promise<Outcome> {
+    const organizationId = this.owner.organizationId;
+    const owner = this.#bearer(this.owner.token);
+    if (this.extraApplications.length >= FREE_PLAN_APPLICATIONS - 1) {
+      const outcome = await this.#deleteApplication(this.extraApplications[0]!);
+      if (outcome !== 'ok') return outcome;
+    }
+    const name = this.#name('Chaos Extra');
+    const created = await this.#call(
+      'apps',
+      'createApplication',
+      { organizationId },
+      { headers: owner, body: { name } },
+    );
+    this.ledger.createdNames.set(name, { kind: 'application', told: created.status === 201 });
+    if (created.status === 403 && created.code === 'PLAN_LIMIT_REACHED') return this.#makeRoom();
+    if (created.status !== 201) return isAmbiguous(created) ? 'ambiguous' : 'refused';
+    const applicationId = created.body.id as string;
+    this.extraApplications.push(applicationId);
+    const belief = {
+      id: applicationId,
+      organizationId,
+      state: 'exists' as const,
+      name,
+      names: new Set([name]),
+    };
+    this.ledger.applications.set(applicationId, belief);
+    const renamed = this.#name('Chaos Renamed');
+    const renameSend = () =>
+      this.#call('apps', 'updateApplication', { applicationId }, { headers: owner, body: { name: renamed } });
+    const answer = await renameSend();
+    const told = () => {
+      belief.name = renamed;
+      belief.names = new Set([renamed]);
+    };
+    if (answer.status === 200) told();
+    else {
+      belief.names.add(renamed);
+      if (!isAmbiguous(answer)) return 'refused';
+      const again = await this.#again('apps.rename', answer, renameSend, [200], told);
+      if (again !== 'ok') return again;
+    }
+    return this.random() < 0.5 ? this.#deleteApplication(applicationId) : 'ok';
+  }
+
+  /** The plan is full of applications this client does not know of (ambiguous creates): delete one. */
+  async #makeRoom(): Promise<Outcome> {
+    const list = await this.#call(
+      'apps',
+      'listApplications',
+      { organizationId: this.owner.organizationId },
+      {
+        headers: this.#bearer(this.owner.token),
+      },
+    );
+    if (list.status !== 200) return 'ambiguous';
+    const extra = (list.body.items as Array<{ id: string }>).find((item) => item.id !== this.application.id);
+    if (!extra) return 'refused';
+    if (!this.ledger.applications.has(extra.id)) {
+      this.ledger.applications.set(extra.id, {
+        id: extra.id,
+        organizationId: this.owner.organizationId,
+        state: 'exists',
+        name: '',
+        names: new Set(),
+      });
+    }
+    if (!this.extraApplications.includes(extra.id)) this.extraApplications.push(extra.id);
+    return this.#deleteApplication(extra.id);
+  }
+
+  async #deleteApplication(applicationId: string): Promise<Outcome> {
+    const belief = this.ledger.applications.get(applicationId);
+    const send = () =>
+      this.#call(
+        'apps.delete',
+        'deleteApplication',
+        { applicationId },
+        { headers: this.#bearer(this.owner.token) },
+      );
+    const gone = () => {
+      if (belief) belief.state = 'deleted';
+      this.extraApplications.splice(this.extraApplications.indexOf(applicationId), 1);
+    };
+    const answer = await send();
+    if (answer.status === 204) {
+      gone();
+      return 'ok';
+    }
+    if (belief) belief.state = 'unknown';
+    if (isAmbiguous(answer)) return this.#again('apps.delete', answer, send, [204, 404], gone);
+    return 'refused';
+  }
+
+  /** Create a key of the main application (revoking one first at the limit), and revoke one. */
+  async keys(): Promise<Outcome> {
+    const owner = this.#bearer(this.owner.token);
+    const applicationId = this.application.id;
+    if (this.extraKeys.length >= ACTIVE_KEY_LIMIT - 4) {
+      const outcome = await this.#revokeKey(this.extraKeys[0]!);
+      if (outcome !== 'ok') return outcome;
+    }
+    const created = await this.#call(
+      'keys',
+      'createApiKey',
+      {},
+      {
+        headers: owner,
+        body: { applicationId, type: this.random() < 0.5 ? 'public' : 'secret' },
+      },
+    );
+    if (created.status === 403 && created.code === 'API_KEY_LIMIT_REACHED') return this.#revokeUnknownKey();
+    if (created.status !== 201) return isAmbiguous(created) ? 'ambiguous' : 'refused';
+    this.ledger.keys.set(created.body.id, { id: created.body.id, applicationId, state: 'active' });
+    this.extraKeys.push(created.body.id);
+    // The new key works at once (keys are read strongly consistently: docs/api.md, API keys).
+    const used = await this.#call(
+      'keys',
+      'applicationByApiKey',
+      {},
+      { headers: { 'x-api-key': created.body.key } },
+    );
+    if (used.status !== 200 && !isAmbiguous(used)) {
+      this.ledger.violate('a told created key works', `a new key answered ${used.status}`, [
+        ...created.requestIds,
+        ...used.requestIds,
+      ]);
+    }
+    return this.random() < 0.5 ? this.#revokeKey(created.body.id) : 'ok';
+  }
+
+  async #revokeUnknownKey(): Promise<Outcome> {
+    const list = await this.#call(
+      'keys',
+      'listApiKeys',
+      { applicationId: this.application.id },
+      {
+        headers: this.#bearer(this.owner.token),
+      },
+    );
+    if (list.status !== 200) return 'ambiguous';
+    const mainKeys = new Set(
+      [...this.ledger.keys.values()]
+        .filter((k) => k.applicationId === this.application.id)
+        .slice(0, 2)
+        .map((k) => k.id),
+    );
+    const extra = (list.body.items as Array<{ id: string; revokedAt: string | null }>).find(
+      (item) => item.revokedAt === null && !mainKeys.has(item.id),
+    );
+    if (!extra) return 'refused';
+    if (!this.ledger.keys.has(extra.id)) {
+      this.ledger.keys.set(extra.id, { id: extra.id, applicationId: this.application.id, state: 'active' });
+    }
+    if (!this.extraKeys.includes(extra.id)) this.extraKeys.push(extra.id);
+    return this.#revokeKey(extra.id);
+  }
+
+  async #revokeKey(keyId: string): Promise<Outcome> {
+    const belief = this.ledger.keys.get(keyId);
+    const send = () =>
+      this.#call(
+        'keys.revoke',
+        'revokeApiKey',
+        { applicationId: this.application.id, keyId },
+        {
+          headers: this.#bearer(this.owner.token),
+        },
+      );
+    const revoked = () => {
+      if (belief) belief.state = 'revoked';
+      this.extraKeys.splice(this.extraKeys.indexOf(keyId), 1);
+    };
+    const answer = await send();
+    if (answer.status === 200) {
+      revoked();
+      return 'ok';
+    }
+    if (belief) belief.state = 'unknown';
+    // docs/api.md, API keys: revoking again answers the same record.
+    if (isAmbiguous(answer)) return this.#again('keys.revoke', answer, send, [200], revoked);
+    return 'refused';
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The application's users, managed with its secret key.
+
+  #managedUser(filter: (user: UserBelief) => boolean): UserBelief | undefined {
+    return this.#pick(
+      this.endUsers
+        .map((u) => u.belief)
+        .filter(
+          (b): b is UserBelief =>
+            b !== undefined && b.state === 'exists' && b.disabled !== 'unknown' && filter(b),
+        ),
+    );
+  }
+
+  async #targetUser(filter: (user: UserBelief) => boolean = () => true): Promise<UserBelief | undefined> {
+    const found = this.#managedUser(filter);
+    if (found) return found;
+    await this.#freshSession();
+    return this.#managedUser(filter);
+  }
+
+  async disableEnable(): Promise<Outcome> {
+    const user = await this.#targetUser((u) => u.disabled === false);
+    if (!user) return 'skipped';
+    const params = { applicationId: this.application.id, userId: user.id };
+    const disable = () => this.#call('users.disable', 'disableUser', params, { headers: this.#secretKey() });
+    const sessionsOf = (session: SessionBelief) => session.userId === user.id;
+    const disabled = () => {
+      user.disabled = true;
+      this.#ended(sessionsOf, 'ended');
+    };
+    const answer = await disable();
+    if (answer.status === 200) disabled();
+    else {
+      user.disabled = 'unknown';
+      this.#ended(sessionsOf, 'unknown');
+      if (!isAmbiguous(answer)) return 'refused';
+      const again = await this.#again('users.disable', answer, disable, [200], disabled);
+      if (again !== 'ok') return again;
+    }
+    // A disabled user's sign-in is refused (docs/api.md, Users).
+    if (this.random() < 0.3) return 'ok';
+    const enable = () => this.#call('users.enable', 'enableUser', params, { headers: this.#secretKey() });
+    const enabled = () => {
+      user.disabled = false;
+    };
+    const back = await enable();
+    if (back.status === 200) {
+      enabled();
+      return 'ok';
+    }
+    user.disabled = 'unknown';
+    if (isAmbiguous(back)) return this.#again('users.enable', back, enable, [200], enabled);
+    return 'refused';
+  }
+
+  /** Enables a user this client left disabled, so it may sign in again. */
+  async enableOne(): Promise<Outcome> {
+    const user = this.#managedUser((u) => u.disabled === true);
+    if (!user) return 'skipped';
+    const answer = await this.#call(
+      'users.enable',
+      'enableUser',
+      { applicationId: this.application.id, userId: user.id },
+      {
+        headers: this.#secretKey(),
+      },
+    );
+    if (answer.status === 200) {
+      user.disabled = false;
+      return 'ok';
+    }
+    user.disabled = 'unknown';
+    return isAmbiguous(answer) ? 'ambiguous' : 'refused';
+  }
+
+  async deleteUser(): Promise<Outcome> {
+    const user = await this.#targetUser();
+    if (!user) return 'skipped';
+    const params = { applicationId: this.application.id, userId: user.id };
+    const send = () => this.#call('users.delete', 'deleteUser', params, { headers: this.#secretKey() });
+    const sessionsOf = (session: SessionBelief) => session.userId === user.id;
+    const deleted = () => {
+      user.state = 'deleted';
+      this.#ended(sessionsOf, 'ended');
+    };
+    const answer = await send();
+    if (answer.status === 204) {
+      deleted();
+      return 'ok';
+    }
+    user.state = 'unknown';
+    this.#ended(sessionsOf, 'unknown');
+    // docs/api.md, Users: a retry after the delete answers 404, the user gone whole.
+    if (isAmbiguous(answer)) return this.#again('users.delete', answer, send, [204, 404], deleted);
+    return 'refused';
+  }
+
+  async revokeUserSessions(): Promise<Outcome> {
+    const user = await this.#targetUser();
+    if (!user) return 'skipped';
+    const params = { applicationId: this.application.id, userId: user.id };
+    const send = () =>
+      this.#call('users.revokeSessions', 'revokeUserSessions', params, { headers: this.#secretKey() });
+    const sessionsOf = (session: SessionBelief) => session.userId === user.id;
+    const answer = await send();
+    if (answer.status === 200) {
+      this.#ended(sessionsOf, 'ended');
+      return 'ok';
+    }
+    this.#ended(sessionsOf, 'unknown');
+    if (isAmbiguous(answer))
+      return this.#again('users.revokeSessions', answer, send, [200], () => this.#ended(sessionsOf, 'ended'));
+    return 'refused';
+  }
+
+  async renameUser(): Promise<Outcome> {
+    const user = await this.#targetUser();
+    if (!user) return 'skipped';
+    const name = this.#name('Managed Name');
+    const send = () =>
+      this.#call(
+        'users.rename',
+        'updateApplicationUser',
+        { applicationId: this.application.id, userId: user.id },
+        {
+          headers: this.#secretKey(),
+          body: { name },
+        },
+      );
+    return this.#nameAnswer(user, name, await send(), send);
+  }
+
+  async statistics(): Promise<Outcome> {
+    const answer = await this.#call(
+      'statistics',
+      'getStatistics',
+      { applicationId: this.application.id },
+      {
+        headers: this.#secretKey(),
+      },
+    );
+    if (answer.status === 200) return 'ok';
+    return isAmbiguous(answer) ? 'ambiguous' : 'refused';
+  }
+
+  /** The flows, by name, with how often a client picks each. */
+  readonly flows: ReadonlyArray<{ name: string; weight: number; run: () => Promise<Outcome> }> = [
+    { name: 'signIn.verify', weight: 12, run: () => this.signInNewUser('verify') },
+    { name: 'signIn.poll', weight: 6, run: () => this.signInNewUser('poll') },
+    { name: 'signIn.again', weight: 6, run: () => this.signInAgain() },
+    { name: 'refresh', weight: 10, run: () => this.refresh() },
+    { name: 'session.read', weight: 6, run: () => this.readSession() },
+    { name: 'signOut', weight: 4, run: () => this.signOut() },
+    { name: 'revoke.byId', weight: 3, run: () => this.revokeOne() },
+    { name: 'revoke.others', weight: 3, run: () => this.revokeOthers() },
+    { name: 'profile.update', weight: 6, run: () => this.updateProfile() },
+    { name: 'org.rename', weight: 3, run: () => this.renameOrganization() },
+    { name: 'members', weight: 3, run: () => this.members() },
+    { name: 'apps', weight: 4, run: () => this.applications() },
+    { name: 'keys', weight: 4, run: () => this.keys() },
+    { name: 'users.disable', weight: 3, run: () => this.disableEnable() },
+    { name: 'users.enable', weight: 1, run: () => this.enableOne() },
+    { name: 'users.delete', weight: 3, run: () => this.deleteUser() },
+    { name: 'users.rename', weight: 2, run: () => this.renameUser() },
+    { name: 'users.revokeSessions', weight: 2, run: () => this.revokeUserSessions() },
+    { name: 'statistics', weight: 4, run: () => this.statistics() },
+    { name: 'race.verify', weight: 3, run: () => this.raceVerify() },
+    { name: 'race.refresh', weight: 3, run: () => this.raceRefresh() },
+    { name: 'race.apps', weight: 2, run: () => this.raceApplications() },
+  ];
+
+  pickFlow() {
+    const total = this.flows.reduce((sum, flow) => sum + flow.weight, 0);
+    let at = this.random() * total;
+    for (const flow of this.flows) {
+      at -= flow.weight;
+      if (at < 0) return flow;
+    }
+    return this.flows[0]!;
+  }
+}
+
+type MemberRole = 'owner' | 'admin' | 'member';

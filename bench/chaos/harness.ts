@@ -1,0 +1,343 @@
+/**
+ * The chaos harness (docs/reliability.md): the real local server, with faults injected at the SDK
+ * boundary (shared/local/faults.ts), driven by concurrent virtual clients (bench/chaos/clients.ts)
+ * that retry as docs/api.md says and record what they were told; then faults stop, every client's
+ * next attempt at each of its flows must succeed, the statistics aggregator catches up, and the
+ * invariants (bench/chaos/invariants.ts) are checked against a Scan of the table.
+ */
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { loadConfig } from '../../shared/config.ts';
+import { inMemoryCodeHasher } from '../../shared/crypto/local-code-key.ts';
+import { LocalSecretSealer } from '../../shared/crypto/local-secret-sealer.ts';
+import { LocalSigner } from '../../shared/crypto/local-signer.ts';
+import { createDeps, type Deps } from '../../shared/deps.ts';
+import { ensureTable } from '../../shared/local/create-table.ts';
+import { FaultPlan, type FaultSettings, mulberry32, withFaults } from '../../shared/local/faults.ts';
+import { startServer } from '../../shared/local/server.ts';
+import { createLogger } from '../../shared/log.ts';
+import type { Mailer } from '../../shared/mail/mailer.ts';
+import { type Inbox, type Outcome, VirtualClient } from './clients.ts';
+import { type Attempt, ChaosHttp, type Phase } from './http.ts';
+import { type Check, Checks, checkAnswers, checkStatistics, checkTable, scanTable } from './invariants.ts';
+import { Ledger, type Violation } from './ledger.ts';
+
+export interface ChaosOptions {
+  dynamoEndpoint: string;
+  sesEndpoint: string;
+  faults: FaultSettings;
+  /** How long the clients run with faults on; then as long again (at most 30 s, at least 2 s) without. */
+  durationMs: number;
+  /** Stop starting new flows after this many operations (requests) in the faults phase. */
+  maxOperations?: number;
+  clients: number;
+  /** How long the clients go on without faults (default: as long as with, at most 30 s, at least 2 s). */
+  calmMs?: number;
+  /** The second octet of the loopback source addresses (127.<block>.x.y), one per concurrent run. */
+  ipBlock?: number;
+  /** Progress lines (the CLI prints them). */
+  progress?: (line: string) => void;
+}
+
+export interface ChaosReport {
+  seed: number;
+  rates: FaultSettings['rates'];
+  clients: number;
+  durationMs: { faults: number; calm: number; total: number };
+  operations: number;
+  /** Requests by route and status, every attempt counted. */
+  byRoute: Record<string, Record<string, number>>;
+  byStatus: Record<string, number>;
+  faults: Record<string, number>;
+  /** The same by the SDK command or adapter call each hit. */
+  faultsByCall: Record<string, number>;
+  retries: number;
+  gaveUp: number;
+  flows: Record<string, Record<Outcome, number>>;
+  latency: Record<'faults' | 'calm', { count: number; p50: number; p99: number; max: number }>;
+  /** The slowest answers, with their request ids (to find them in the service's log). */
+  slowest: Array<Pick<Attempt, 'route' | 'status' | 'requestId' | 'phase'> & { ms: number }>;
+  invariants: Array<{ name: string; checked: number; violated: number }>;
+  violations: Array<Violation & { seed: number }>;
+  /** 500s the service logged, by cause (the unhandled error's name and message). */
+  internalErrors: Record<string, number>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The mailer, with what it accepted kept for the clients (as a user reads the inbox). */
+function inboxOf(mailer: Mailer): { mailer: Mailer; inbox: Inbox } {
+  const codes = new Map<string, string>();
+  return {
+    mailer: {
+      isSuppressed: (address) => mailer.isSuppressed(address),
+      async send(message) {
+        await mailer.send(message);
+        const code = /\b[A-Z2-9]{4}-[A-Z2-9]{4}\b/.exec(message.text)?.[0];
+        if (code) codes.set(message.to, code);
+      },
+    },
+    inbox: {
+      take(email) {
+        const code = codes.get(email);
+        codes.delete(email);
+        return code;
+      },
+    },
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function latencyOf(attempts: readonly Attempt[], phase: Phase) {
+  const sorted = attempts
+    .filter((attempt) => attempt.phase === phase)
+    .map((attempt) => attempt.ms)
+    .sort((a, b) => a - b);
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return {
+    count: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? 0),
+  };
+}
+
+export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
+  const { seed } = options.faults;
+  const say = options.progress ?? (() => undefined);
+  const table = `chaos-${randomUUID()}`;
+  await ensureTable(options.dynamoEndpoint, table);
+  const config = loadConfig({
+    TABLE_NAME: table,
+    ISSUER: 'https://auth.chaos.test',
+    MAIL_FROM: 'no-reply@doorcode.test',
+    PLATFORM_ORIGINS: 'https://app.chaos.test',
+    DYNAMODB_ENDPOINT: options.dynamoEndpoint,
+    SES_ENDPOINT: options.sesEndpoint,
+    SES_CONFIGURATION_SET: 'doorcode-chaos',
+    LOG_LEVEL: 'error',
+  });
+  const internalErrors: Record<string, number> = {};
+  const logger = createLogger('error', (line) => {
+    const entry = JSON.parse(line) as {
+      level?: string;
+      message?: string;
+      errorName?: string;
+      errorMessage?: string;
+      error?: string;
+    };
+    // The request lines of 5xx answers and the metrics documents say nothing of a cause.
+    if (entry.level !== 'error' || entry.message === 'request') return;
+    const cause =
+      `${entry.message}: ${entry.errorName ?? ''} ${entry.errorMessage ?? entry.error ?? ''}`.trim();
+    internalErrors[cause] = (internalErrors[cause] ?? 0) + 1;
+  });
+  const pem = generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ format: 'pem', type: 'pkcs8' })
+    .toString();
+  const base = createDeps(config, {
+    signer: new LocalSigner(pem),
+    codeHasher: inMemoryCodeHasher(),
+    sealer: new LocalSecretSealer(randomBytes(32)),
+    logger,
+  });
+  const plan = new FaultPlan(options.faults);
+  plan.active = false;
+  const faulted = withFaults(base, plan);
+  const { mailer, inbox } = inboxOf(faulted.mailer);
+  const deps: Deps = { ...faulted, mailer };
+  const server = await startServer({ port: 0, deps });
+  const http = new ChaosHttp(server.url, options.ipBlock ?? 100 + (seed % 100));
+  const ledger = new Ledger();
+  const clientRandom = mulberry32(seed ^ 0x5eed);
+  const clients = Array.from(
+    { length: options.clients },
+    (_, i) => new VirtualClient(i, http, ledger, inbox, mulberry32((clientRandom() * 2 ** 32) >>> 0)),
+  );
+  const flows: Record<string, Record<Outcome, number>> = {};
+  const count = (flow: string, outcome: Outcome) => {
+    flows[flow] ??= { ok: 0, refused: 0, ambiguous: 0, skipped: 0 };
+    flows[flow][outcome]++;
+  };
+
+  try {
+    say(`set-up: ${options.clients} clients`);
+    await Promise.all(clients.map((client) => client.setUp()));
+
+    // Faults on: every client runs flows until the time or the operations are spent.
+    http.phase = 'faults';
+    plan.active = true;
+    const faultsStarted = performance.now();
+    const operationsAtStart = http.attempts.length;
+    const spent = () =>
+      performance.now() - faultsStarted >= options.durationMs ||
+      (options.maxOperations !== undefined &&
+        http.attempts.length - operationsAtStart >= options.maxOperations);
+    const harnessErrors: string[] = [];
+    const drive = async (client: VirtualClient, until: () => boolean) => {
+      while (!until()) {
+        const flow = client.pickFlow();
+        try {
+          count(flow.name, await flow.run());
+        } catch (error) {
+          harnessErrors.push(`${flow.name}: ${(error as Error).stack ?? error}`);
+          count(flow.name, 'refused');
+        }
+      }
+    };
+    const ticker = setInterval(
+      () => say(`faults: ${http.attempts.length} requests, ${JSON.stringify(plan.counts())}`),
+      5_000,
+    );
+    await Promise.all(clients.map((client) => drive(client, spent)));
+    clearInterval(ticker);
+    const faultsMs = performance.now() - faultsStarted;
+
+    // Faults off: the same clients go on (latency without faults, in the same run).
+    plan.active = false;
+    http.phase = 'calm';
+    const calmMs = options.calmMs ?? Math.min(30_000, Math.max(2_000, faultsMs));
+    const calmStarted = performance.now();
+    say(`calm: ${Math.round(calmMs / 1000)} s without faults`);
+    await Promise.all(
+      clients.map((client) => drive(client, () => performance.now() - calmStarted >= calmMs)),
+    );
+
+    // Every client's next attempt at each of its flows succeeds.
+    http.phase = 'final';
+    say('final: every flow once per client, without faults');
+    await Promise.all(
+      clients.map(async (client) => {
+        await client.enableOne();
+        for (const flow of client.flows) {
+          const outcome = await flow.run().catch((error: unknown) => {
+            harnessErrors.push(`final ${flow.name}: ${(error as Error).stack ?? error}`);
+            return 'refused' as const;
+          });
+          count(`final ${flow.name}`, outcome);
+          if (outcome !== 'ok' && outcome !== 'skipped') {
+            const last = [...http.attempts]
+              .reverse()
+              .find((a) => a.client === client.id && a.flow.startsWith(flow.name.split('.')[0]!));
+            ledger.violate(
+              'after faults stop, the next attempt succeeds',
+              `client ${client.id}: ${flow.name} was ${outcome} without faults`,
+              last?.requestId ? [last.requestId] : [],
+            );
+          }
+        }
+      }),
+    );
+    for (const error of harnessErrors) ledger.violate('the harness runs', error);
+
+    // The statistics aggregator catches up, then the table is read whole.
+    say('checking: the aggregator catches up, then the table is scanned');
+    for (let tries = 1; ; tries++) {
+      try {
+        await server.statisticsCaughtUp();
+        break;
+      } catch (error) {
+        if (tries >= 5) throw error;
+        await sleep(200);
+      }
+    }
+    const statistics = new Map<
+      string,
+      { totals: { users: number; newUsers: number; signIns: number; activeSessions: number } }
+    >();
+    for (const client of clients) {
+      const answer = await http.call(
+        client.id,
+        'check',
+        'getStatistics',
+        { applicationId: client.application.id },
+        {
+          headers: { 'x-api-key': client.application.secretKey },
+        },
+      );
+      if (answer.status === 200) statistics.set(client.application.id, answer.body);
+      else
+        ledger.violate(
+          'statistics are read',
+          `statistics of ${client.application.id} answered ${answer.status}`,
+          answer.requestIds,
+        );
+    }
+    const view = await scanTable(options.dynamoEndpoint, table);
+    const checks = checkAnswers(http.attempts, new Checks());
+    checkTable(view, ledger, checks);
+    checkStatistics(view, ledger, statistics, checks);
+    for (const violation of ledger.violations) {
+      const check = checks.all.get(violation.invariant) ?? {
+        name: violation.invariant,
+        checked: 0,
+        violations: [],
+      };
+      check.violations.push(violation);
+      checks.all.set(violation.invariant, check);
+    }
+    // The ledger's own checks count once per thing they looked at.
+    const ledgerChecked: Record<string, number> = {
+      'code accepted once': ledger.acceptances.size,
+      'after faults stop, the next attempt succeeds': clients.length * clients[0]!.flows.length,
+      'a retry answers as the first success': ledger.retriesChecked,
+    };
+    for (const [name, checked] of Object.entries(ledgerChecked)) {
+      const check: Check = checks.all.get(name) ?? { name, checked: 0, violations: [] };
+      check.checked += checked;
+      checks.all.set(name, check);
+    }
+
+    const byRoute: Record<string, Record<string, number>> = {};
+    const byStatus: Record<string, number> = {};
+    for (const attempt of http.attempts) {
+      const status = String(attempt.status);
+      byRoute[attempt.route] ??= {};
+      byRoute[attempt.route]![status] = (byRoute[attempt.route]![status] ?? 0) + 1;
+      byStatus[status] = (byStatus[status] ?? 0) + 1;
+    }
+    const all = [...checks.all.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return {
+      seed,
+      rates: options.faults.rates,
+      clients: options.clients,
+      durationMs: {
+        faults: Math.round(faultsMs),
+        calm: Math.round(calmMs),
+        total: Math.round(performance.now() - faultsStarted),
+      },
+      operations: http.attempts.length,
+      byRoute,
+      byStatus,
+      faults: plan.counts(),
+      faultsByCall: plan.countsByCall(),
+      retries: http.retries,
+      gaveUp: http.gaveUp,
+      flows,
+      latency: { faults: latencyOf(http.attempts, 'faults'), calm: latencyOf(http.attempts, 'calm') },
+      slowest: [...http.attempts]
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 10)
+        .map(({ route, status, requestId, phase, ms }) => ({
+          route,
+          status,
+          ...(requestId ? { requestId } : {}),
+          phase,
+          ms: Math.round(ms),
+        })),
+      invariants: all.map((check) => ({
+        name: check.name,
+        checked: check.checked,
+        violated: check.violations.length,
+      })),
+      violations: all.flatMap((check) => check.violations.map((violation) => ({ ...violation, seed }))),
+      internalErrors,
+    };
+  } finally {
+    plan.active = false;
+    await server.close();
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * What the chaos clients believe happened, from the answers they were told: the side of the
+ * invariants that is not in the table (bench/chaos/invariants.ts replays it against a Scan).
+ * "Ambiguous" is an answer that promises nothing either way (500, a network error, or a retry
+ * given up on): the write may or may not be there, but at most once.
+ */
+
+export interface SessionBelief {
+  id: string;
+  userId: string;
+  scope: string;
+  /** The jti of the last token a success answered for it. */
+  jti: string;
+  /** Live as told; ended as told (sign-out, revoke, disable, delete); unknown after an ambiguous answer. */
+  state: 'live' | 'ended' | 'unknown';
+  /** A refresh after the last told jti answered ambiguously: the stored jti may be another. */
+  jtiUncertain: boolean;
+  requestIds: string[];
+}
+
+export interface UserBelief {
+  id: string;
+  scope: string;
+  email: string;
+  state: 'exists' | 'deleted' | 'unknown';
+  disabled: boolean | 'unknown';
+  /** The name the last success answered, and every name an ambiguous answer may have stored since. */
+  name: string | null;
+  names: Set<string | null>;
+  requestIds: string[];
+}
+
+export interface ApplicationBelief {
+  id: string;
+  organizationId: string;
+  state: 'exists' | 'deleted' | 'unknown';
+  name: string;
+  names: Set<string>;
+}
+
+export interface KeyBelief {
+  id: string;
+  applicationId: string;
+  state: 'active' | 'revoked' | 'unknown';
+}
+
+export interface MemberBelief {
+  organizationId: string;
+  userId: string;
+  role: 'owner' | 'admin' | 'member' | 'none' | 'unknown';
+}
+
+/** A broken rule: what, and the answers (request ids) that show it. */
+export interface Violation {
+  invariant: string;
+  message: string;
+  requestIds: string[];
+}
+
+export class Ledger {
+  readonly sessions = new Map<string, SessionBelief>();
+  readonly users = new Map<string, UserBelief>();
+  readonly applications = new Map<string, ApplicationBelief>();
+  readonly keys = new Map<string, KeyBelief>();
+  readonly members = new Map<string, MemberBelief>();
+  /** Names of creations whose answer was ambiguous or a success: each is in the table at most once. */
+  readonly createdNames = new Map<string, { kind: 'application' | 'organization'; told: boolean }>();
+  /** Per application: sign-ins answered 200, and sign-ins whose answer was ambiguous. */
+  readonly signIns = new Map<string, { told: number; ambiguous: number }>();
+  /** Per sign-in code (scope, address, code): how many verify or approve answers accepted it. */
+  readonly acceptances = new Map<string, { count: number; requestIds: string[] }>();
+  /** Per user agent of a sign-in attempt: the sign-in it was (one session at most each). */
+  readonly attemptAgents = new Map<string, { scope: string; email: string; told: boolean }>();
+  /** Requests sent again after an ambiguous answer whose last answer was not ambiguous. */
+  retriesChecked = 0;
+  /** Violations seen while the clients ran (an answer outside its contract, a code accepted twice, ...). */
+  readonly violations: Violation[] = [];
+
+  violate(invariant: string, message: string, requestIds: string[] = []): void {
+    this.violations.push({ invariant, message, requestIds });
+  }
+
+  signInOf(applicationId: string) {
+    let counts = this.signIns.get(applicationId);
+    if (!counts) {
+      counts = { told: 0, ambiguous: 0 };
+      this.signIns.set(applicationId, counts);
+    }
+    return counts;
+  }
+
+  accept(key: string, requestIds: string[]): void {
+    const seen = this.acceptances.get(key) ?? { count: 0, requestIds: [] };
+    seen.count++;
+    seen.requestIds.push(...requestIds);
+    this.acceptances.set(key, seen);
+    if (seen.count > 1)
+      this.violate('code accepted once', `code ${key} accepted ${seen.count} times`, seen.requestIds);
+  }
+
+  memberKey = (organizationId: string, userId: string) => `${organizationId}/${userId}`;
+}

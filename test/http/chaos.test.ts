@@ -1,0 +1,30 @@
+import { expect, it } from 'vitest';
+import { runChaos } from '../../bench/chaos/harness.ts';
+import { formatReport } from '../../bench/chaos/report.ts';
+import { parseFaultSettings } from '../../shared/local/faults.ts';
+import { serviceEndpoint } from '../support/services.ts';
+
+// docs/reliability.md: a short, fixed-seed chaos run over every flow. Faults at the SDK boundary
+// (shared/local/faults.ts) must leave every invariant whole; a violation prints the report, with
+// the seed and the request ids that show it.
+it('keeps every invariant through a short run of faults', async () => {
+  const report = await runChaos({
+    dynamoEndpoint: serviceEndpoint('dynamoEndpoint'),
+    sesEndpoint: serviceEndpoint('sesEndpoint'),
+    faults: parseFaultSettings(
+      'dynamodb:0.08,lost:0.08,latency:0.03,kms:0.05,ses:0.1,secrets:0.05',
+      '20261127',
+    )!,
+    durationMs: 8_000,
+    maxOperations: 300,
+    calmMs: 1_000,
+    clients: 4,
+    ipBlock: 250,
+  });
+  expect(report.violations, formatReport(report)).toEqual([]);
+  // The run did what it is for: faults of each family were injected, and every flow ran.
+  expect(report.operations).toBeGreaterThan(150);
+  expect(Object.keys(report.faults).some((name) => name.startsWith('dynamodb.'))).toBe(true);
+  expect(report.faults.lost).toBeGreaterThan(0);
+  expect(report.invariants.length).toBeGreaterThan(30);
+}, 180_000);
