@@ -34,12 +34,15 @@ const inRepo = (module: string) => fileURLToPath(new URL(module, repoRoot));
  * Lambda. The AWS SDK's default credential chain (`@aws-sdk/credential-provider-node`) tries SSO,
  * shared files, processes, web identity and instance metadata, with the STS and SSO clients they
  * need, before it would find what Lambda sets: the environment (shared/adapters/env-credentials.ts).
- * Its event-stream codec serves operations the service never calls. The MCP SDK's shims make Ajv
- * the default JSON Schema validator, which shared/mcp/server.ts never lets it construct.
+ * Its event-stream codec serves operations the service never calls, and DynamoDB's endpoint
+ * discovery is applied by no command of the client (shared/adapters/no-endpoint-discovery.ts). The
+ * MCP SDK's shims make Ajv the default JSON Schema validator, which shared/mcp/server.ts never lets it
+ * construct.
  */
 const deployedStandIns: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': 'shared/adapters/env-credentials.ts',
   '@smithy/core/event-streams': 'shared/adapters/no-event-streams.ts',
+  '@aws-sdk/middleware-endpoint-discovery': 'shared/adapters/no-endpoint-discovery.ts',
   '@modelcontextprotocol/server/_shims': 'shared/adapters/mcp-shims.ts',
 };
 

@@ -106,6 +106,8 @@ describe('what no deployed bundle holds (lib/bundling.ts)', () => {
       held.filter((path) => /credential-provider-(node|ini|sso|process|web-identity)\//.test(path)),
     ).toEqual([]);
     expect(held.filter((path) => /ajv/i.test(path))).toEqual([]);
+    // DynamoDB's endpoint discovery and its cache (shared/adapters/no-endpoint-discovery.ts).
+    expect(held.filter((path) => /endpoint-discovery\/|endpoint-cache\/|mnemonist\//.test(path))).toEqual([]);
   });
 
   it('holds the MCP SDK in the MCP route, so the check above is not vacuous', () => {

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultProvider } from '../../shared/adapters/env-credentials.ts';
 import { DefaultJsonSchemaValidator, process as shimmedProcess } from '../../shared/adapters/mcp-shims.ts';
+import {
+  NODE_ENDPOINT_DISCOVERY_CONFIG_OPTIONS,
+  resolveEndpointDiscoveryConfig,
+} from '../../shared/adapters/no-endpoint-discovery.ts';
 import { EventStreamSerde, eventStreamSerdeProvider } from '../../shared/adapters/no-event-streams.ts';
 
 // What a deployed bundle holds instead of modules only other hosts need (lib/bundling.ts); each
@@ -43,5 +47,15 @@ describe("the MCP SDK's shims in a deployed bundle", () => {
 
   it("pass Node's own process on", () => {
     expect(shimmedProcess).toBe(process);
+  });
+});
+
+describe("DynamoDB's endpoint discovery in a deployed bundle", () => {
+  it('is off, whatever the environment says, and builds no endpoint cache', async () => {
+    vi.stubEnv('AWS_ENABLE_ENDPOINT_DISCOVERY', 'true');
+    expect(NODE_ENDPOINT_DISCOVERY_CONFIG_OPTIONS.environmentVariableSelector()).toBeUndefined();
+    const config = resolveEndpointDiscoveryConfig({ region: 'us-east-1' }, {});
+    expect(await config.endpointDiscoveryEnabled()).toBe(false);
+    expect(config).not.toHaveProperty('endpointCache');
   });
 });
