@@ -1,94 +1,109 @@
 /**
- * One representative API Gateway v2 event per route for the first-invocation measure: a valid
- * request, so the route runs its real path (parsing, validation, its AWS calls against the stub)
- * rather than stopping at a 400. Session routes carry a token signed with the stub's KMS key.
+ * The API Gateway HTTP API (payload 2.0) events of the bundle bench: a route's request, as its
+ * call-budget scenario sends it (bench/first-requests.ts), in the event Lambda would receive, built
+ * as the local server builds it (shared/local/server.ts); and the peer's request.
  */
-import { signJwt } from '../shared/crypto/jwt.ts';
-import { LocalSigner } from '../shared/crypto/local-signer.ts';
+import type { RequestOptions } from '../fixtures/loopback-client.ts';
 import type { HttpEvent } from '../shared/http/types.ts';
 import type { RouteSpec } from '../shared/routes.ts';
 
 export const BENCH_ISSUER = 'https://auth.bench.test';
 export const BENCH_ORIGIN = 'https://app.bench.test';
 
-interface Request {
-  readonly path?: string;
-  /** API Gateway's `pathParameters` for a route with `{name}` in its path. */
-  readonly params?: Record<string, string>;
-  readonly headers?: Record<string, string>;
-  readonly body?: unknown;
+/** A request as the loopback client sends it. */
+export interface SentRequest {
+  readonly method: string;
+  /** The path with its query string. */
+  readonly path: string;
+  readonly options: RequestOptions;
 }
 
-function requests(bearer: string): Record<string, Request> {
-  const session = { authorization: `Bearer ${bearer}` };
-  const email = 'someone@bench.test';
-  return {
-    preflight: {
-      path: '/auth/code/start',
-      headers: { origin: BENCH_ORIGIN, 'access-control-request-method': 'POST' },
-    },
-    codeStart: { body: { email } },
-    codeVerify: { body: { email, code: 'ABCD-EFGH' } },
-    codeApprove: { body: { email, code: 'ABCD-EFGH' } },
-    codePoll: { body: { deviceCode: 'd'.repeat(64) } },
-    codePeek: { headers: { 'x-api-key': `sk_${'k'.repeat(32)}` }, body: { email } },
-    session: { headers: session },
-    refresh: { headers: session },
-    signOut: { headers: session },
-    listSessions: { headers: session },
-    revokeSessionById: { headers: session, body: { id: 'ses_bench' } },
-    revokeOtherSessions: { headers: session },
-    updateUser: { headers: session, body: { name: 'Bench' } },
-    // A well-formed id the (empty) stub table does not hold: the route reads and answers 404.
-    image: { path: '/images/AAAAAAAAAAAAAAAAAAAAAAAA.png', params: { id: 'AAAAAAAAAAAAAAAAAAAAAAAA.png' } },
-  };
+/** The path parameters of `path` under one of the route's templates (`{name}`, greedy `{name+}`). */
+function parametersOf(route: RouteSpec, path: string): Record<string, string> {
+  for (const template of [route.path, ...(route.alsoAt ?? [])]) {
+    const names: string[] = [];
+    const source = template
+      .split('/')
+      .map((segment) => {
+        const match = /^\{(\w+)(\+?)\}$/.exec(segment);
+        if (!match?.[1]) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        names.push(match[1]);
+        return match[2] ? '(.+)' : '([^/]+)';
+      })
+      .join('/');
+    const found = new RegExp(`^${source}$`).exec(path);
+    if (found)
+      return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(found[i + 1] ?? '')]));
+  }
+  throw new Error(`${path} is not a path of ${route.method} ${route.path}`);
 }
 
-/** A platform session token for an account that the (empty) stub table does not hold. */
-export async function benchToken(privateKeyPem: string, nowMs: number): Promise<string> {
-  const iat = Math.floor(nowMs / 1000);
-  return signJwt(new LocalSigner(privateKeyPem), {
-    iss: BENCH_ISSUER,
-    sub: 'usr_bench',
-    email: 'someone@bench.test',
-    sid: 'ses_bench',
-    aud: 'platform',
-    jti: 'jti_bench',
-    iat,
-    exp: iat + 3600,
-  });
-}
-
-/** The event of `route` (by id; any other route gets a bare request to its path). */
-export function benchEvent(route: RouteSpec & { readonly id: string }, bearer: string): HttpEvent {
-  const request = requests(bearer)[route.id] ?? {};
-  const path = request.path ?? route.path.replace(/\{[^}]+\}/g, 'x');
+/** The event of `sent`, a request of `route`. */
+export function eventOf(route: RouteSpec, sent: SentRequest): HttpEvent {
+  const [path = '/', query = ''] = sent.path.split('?');
+  const { options } = sent;
+  const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const headers: Record<string, string> = {
-    host: 'auth.bench.test',
-    'user-agent': 'bench',
-    ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-    ...request.headers,
+    host: '127.0.0.1',
+    ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...Object.fromEntries(
+      Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+    ),
+    ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
   };
+  const cookies = headers.cookie
+    ?.split(';')
+    .map((cookie) => cookie.trim())
+    .filter(Boolean);
+  delete headers.cookie;
+  const queryStringParameters: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(query)) {
+    queryStringParameters[key] =
+      key in queryStringParameters ? `${queryStringParameters[key]},${value}` : value;
+  }
+  const pathParameters = parametersOf(route, path);
   return {
     version: '2.0',
     routeKey: `${route.method} ${route.path}`,
     rawPath: path,
-    rawQueryString: '',
+    rawQueryString: query,
     headers,
+    ...(cookies?.length ? { cookies } : {}),
+    ...(Object.keys(queryStringParameters).length ? { queryStringParameters } : {}),
+    ...(Object.keys(pathParameters).length ? { pathParameters } : {}),
     requestContext: {
       accountId: '000000000000',
       apiId: 'bench',
       domainName: 'auth.bench.test',
       domainPrefix: 'auth',
-      http: { method: route.method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+      http: {
+        method: sent.method,
+        path,
+        protocol: 'HTTP/1.1',
+        sourceIp: options.ip ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId: 'bench-request',
       routeKey: `${route.method} ${route.path}`,
       stage: '$default',
       time: new Date(0).toISOString(),
       timeEpoch: 0,
     },
-    ...(request.params ? { pathParameters: request.params } : {}),
-    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+    ...(body === undefined ? {} : { body }),
     isBase64Encoded: false,
   };
 }
+
+/** The peer's request (bench/floor/openauth-issuer.ts): its authorization server metadata, no storage read. */
+export const peerEvent: HttpEvent = eventOf(
+  {
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server',
+    entry: 'bench/floor/openauth-issuer.ts',
+    errorStyle: 'app',
+    auth: 'none',
+    access: {},
+    contract: { responses: {}, errors: [] },
+  },
+  { method: 'GET', path: '/.well-known/oauth-authorization-server', options: {} },
+);

@@ -8,6 +8,10 @@ export interface Variant {
   readonly stub: AwsStub;
   /** Set before the timed runs (the floor's FLOOR_CALLS comes from its route's warm-up). */
   env: Record<string, string>;
+  /** Called before each of its processes, after the stub's reset (where its DynamoDB calls go). */
+  setup?: () => void;
+  /** Its own event instead of the group's (the peer's request). */
+  readonly event?: unknown;
   readonly samples: Sample[];
   /** AWS calls of the untimed warm-up sample. */
   calls?: Record<Service, number>;
@@ -16,34 +20,39 @@ export interface Variant {
 
 /** The variants compared with each other: hello-world, the floor, the route, ... */
 export interface Group {
-  readonly event: unknown;
+  /** The event every variant's handler is called with; `prepare` may set it. */
+  event: unknown;
   readonly variants: Variant[];
+  /** Called once before the group's warm-ups: makes the state its request needs, and that request. */
+  readonly prepare?: () => Promise<void>;
   /** Called after the warm-up of `variants[i]`, before the next one's. */
   readonly afterWarmup?: (variant: Variant) => void;
 }
 
 async function sample(group: Group, variant: Variant): Promise<Sample | { error: string }> {
   variant.stub.reset();
-  const result = await coldStart(variant.file, group.event, variant.env);
+  variant.setup?.();
+  const result = await coldStart(variant.file, variant.event ?? group.event, variant.env);
   if (!('error' in result)) variant.calls ??= variant.stub.calls();
   return result;
 }
 
 /**
- * One untimed warm-up sample of every variant (page cache, import errors, the route's AWS calls),
- * then `runs` rounds that each sample every variant of every group once, one process at a time:
- * A, B, C, A, B, C... so a change in machine load between rounds hits every variant alike.
+ * Group by group: its `prepare`, one untimed warm-up sample of every variant (page cache, import
+ * errors, the route's AWS calls), then `runs` rounds that each sample every variant once, one process
+ * at a time: A, B, C, A, B, C... so a change in machine load between rounds hits every variant alike.
+ * A group's rounds follow its warm-up at once, so the state its request was prepared with (a sign-in
+ * code's ten minutes) still holds in its last round.
  */
 export async function interleave(groups: readonly Group[], runs: number): Promise<void> {
   for (const group of groups) {
+    await group.prepare?.();
     for (const variant of group.variants) {
       const result = await sample(group, variant);
       if ('error' in result) variant.error = result.error;
       group.afterWarmup?.(variant);
     }
-  }
-  for (let run = 0; run < runs; run++) {
-    for (const group of groups) {
+    for (let run = 0; run < runs; run++) {
       for (const variant of group.variants) {
         if (variant.error) continue;
         const result = await sample(group, variant);
@@ -80,4 +89,16 @@ export function pairedRatio(
   if (n === 0) return undefined;
   const ratios = Array.from({ length: n }, (_, i) => metric(a.samples[i]!) / metric(b.samples[i]!));
   return median(ratios);
+}
+
+/** Median of the per-round differences a − b, in the metric's unit: what `a` adds to `b`. */
+export function pairedDifference(
+  a: Variant | undefined,
+  b: Variant | undefined,
+  metric: Metric,
+): number | undefined {
+  if (!a || !b || a.error || b.error) return undefined;
+  const n = Math.min(a.samples.length, b.samples.length);
+  if (n === 0) return undefined;
+  return median(Array.from({ length: n }, (_, i) => metric(a.samples[i]!) - metric(b.samples[i]!)));
 }
