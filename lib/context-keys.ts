@@ -116,4 +116,9 @@ export const contextKeys = {
     meaning:
       "an existing table (a point-in-time restore) to run against instead of the stack's own; it needs the key schema and indexes of `shared/store/table.ts`",
   },
+  tableStreamArn: {
+    absent: 'none; required with `tableName`',
+    meaning:
+      "the ARN of the existing table's stream (`NEW_AND_OLD_IMAGES`), which the statistics aggregator reads (docs/data-model.md, Statistics)",
+  },
 } as const satisfies Readonly<Record<keyof DoorcodeInputs, ContextKey>>;

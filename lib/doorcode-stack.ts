@@ -1,6 +1,7 @@
 import { Aspects, CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { aggregatorAccess } from '../shared/route-table/statistics-aggregator.ts';
 import { type RouteAccess, type RouteId, routeList, routes } from '../shared/routes.ts';
 import { tableSchema } from '../shared/store/table.ts';
 import { AccessRoles } from './access-roles.ts';
@@ -17,6 +18,7 @@ import { RouteFunction } from './route-function.ts';
 import { SealingKey } from './sealing-key.ts';
 import { Sender } from './sender.ts';
 import { SigningKey } from './signing-key.ts';
+import { StatisticsAggregator } from './statistics-aggregator.ts';
 import { SingleTable } from './table.ts';
 
 export interface DoorcodeStackProps extends StackProps {
@@ -40,6 +42,7 @@ export class DoorcodeStack extends Stack {
   readonly routeFunctions: ReadonlyMap<RouteId, RouteFunction>;
   readonly accessRoles: AccessRoles;
   readonly alarms: Alarms;
+  readonly statisticsAggregator: StatisticsAggregator;
 
   constructor(scope: Construct, id: string, props: DoorcodeStackProps) {
     super(scope, id, {
@@ -60,6 +63,7 @@ export class DoorcodeStack extends Stack {
 
     const data = new SingleTable(this, 'Data', {
       ...(inputs.tableName ? { existingTableName: inputs.tableName } : {}),
+      ...(inputs.tableStreamArn ? { existingTableStreamArn: inputs.tableStreamArn } : {}),
     });
     const signing = new SigningKey(this, 'Signing', {
       serviceName: inputs.serviceName,
@@ -129,7 +133,8 @@ export class DoorcodeStack extends Stack {
       serviceName: inputs.serviceName,
       targets,
       logGroup: functionLogs,
-      routes: props.routes ?? routeList,
+      // The statistics aggregator is no route, but its role is made like theirs, under its own name.
+      routes: [...(props.routes ?? routeList), { access: aggregatorAccess }],
     });
     this.accessRoles = roles;
 
@@ -152,12 +157,23 @@ export class DoorcodeStack extends Stack {
       functions.set(route.id, fn);
     }
     this.routeFunctions = functions;
+    const aggregator = new StatisticsAggregator(this, 'Statistics', {
+      serviceName: inputs.serviceName,
+      table: data.table,
+      environment,
+      role: roles.roleFor(aggregatorAccess),
+      logGroup: functionLogs,
+      memoryMb: inputs.lambdaMemoryMb,
+      tracing: inputs.tracing,
+    });
+    this.statisticsAggregator = aggregator;
 
     this.alarms = new Alarms(this, 'Alarms', {
       serviceName: inputs.serviceName,
       api: http.api,
       // Every function of the stack: LambdaFailures counts theirs and no other (lib/alarms.ts).
-      functions: [...functions.values()].map((fn) => fn.function),
+      functions: [...[...functions.values()].map((fn) => fn.function), aggregator.function],
+      streamAggregator: aggregator.function,
       // lib/http-api.ts keeps its access log as a child: a route function that is throttled shows there only.
       accessLogs: http.node.findChild('AccessLogs') as LogGroup,
       ...(inputs.alarmTopicArn ? { alarmTopicArn: inputs.alarmTopicArn } : {}),

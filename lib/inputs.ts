@@ -63,6 +63,11 @@ export interface DoorcodeInputs {
    * creating one; it must have the key schema and indexes of shared/store/table.ts.
    */
   readonly tableName?: string;
+  /**
+   * `tableStreamArn` (with `tableName`, required): the stream of that table (NEW_AND_OLD_IMAGES),
+   * which the statistics aggregator reads.
+   */
+  readonly tableStreamArn?: string;
 }
 
 /** The retention periods CloudWatch Logs accepts (PutRetentionPolicy), in days. */
@@ -421,6 +426,21 @@ export function readInputs(node: Node): DoorcodeInputs {
   if (tableName !== undefined && !dynamoTableName.test(tableName)) {
     problems.push(`tableName: "${tableName}" is not a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -)`);
   }
+  const tableStreamArn = text(node, 'tableStreamArn');
+  if (tableName !== undefined && tableStreamArn === undefined) {
+    problems.push(
+      `tableStreamArn: missing; with tableName, give the ARN of that table's stream (NEW_AND_OLD_IMAGES), which the statistics aggregator reads`,
+    );
+  }
+  if (
+    tableStreamArn !== undefined &&
+    !/^arn:aws[\w-]*:dynamodb:[\w-]+:\d{12}:table\/[\w.-]+\/stream\/[\w:.-]+$/.test(tableStreamArn)
+  ) {
+    problems.push(`tableStreamArn: "${tableStreamArn}" is not the ARN of a DynamoDB stream`);
+  }
+  if (tableStreamArn !== undefined && tableName === undefined) {
+    problems.push("tableStreamArn: only with tableName (the stack's own table has its own stream)");
+  }
 
   if (problems.length > 0 || !senderEmail || !logLevel.success || !cap.success) {
     throw new InputError(`Invalid CDK context:\n  ${problems.join('\n  ')}`);
@@ -446,5 +466,6 @@ export function readInputs(node: Node): DoorcodeInputs {
     terminationProtection,
     tags,
     ...(tableName ? { tableName } : {}),
+    ...(tableStreamArn ? { tableStreamArn } : {}),
   };
 }

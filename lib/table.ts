@@ -4,6 +4,7 @@ import {
   BillingMode,
   type ITable,
   ProjectionType,
+  StreamViewType,
   Table,
   TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
@@ -16,6 +17,8 @@ export interface SingleTableProps {
    * point in time"): the stack then owns no table, and grants and alarms name this one and its indexes.
    */
   readonly existingTableName?: string;
+  /** The stream of the existing table (NEW_AND_OLD_IMAGES), which the statistics aggregator reads. */
+  readonly existingTableStreamArn?: string;
 }
 
 /** The single table (docs/data-model.md). Key names come from shared/store/table.ts, as for the local table. */
@@ -26,9 +29,16 @@ export class SingleTable extends Construct {
 
   constructor(scope: Construct, id: string, props: SingleTableProps = {}) {
     super(scope, id);
+    if (props.existingTableName && !props.existingTableStreamArn) {
+      // lib/inputs.ts refuses it first; a construct used on its own says so too.
+      throw new Error(
+        `the existing table ${props.existingTableName} needs its stream's ARN (tableStreamArn)`,
+      );
+    }
     this.table = props.existingTableName
       ? Table.fromTableAttributes(this, 'Table', {
           tableName: props.existingTableName,
+          ...(props.existingTableStreamArn ? { tableStreamArn: props.existingTableStreamArn } : {}),
           globalIndexes: tableSchema.indexes.map((index) => index.name),
         })
       : this.createTable();
@@ -42,6 +52,9 @@ export class SingleTable extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: tableSchema.ttlAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // What the statistics aggregator counts (docs/data-model.md, Statistics): both images, so a
+      // deletion says what it uncounts and a refresh the minute it leaves.
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
       encryption: TableEncryption.AWS_MANAGED,
       // Accounts and sessions live here: neither a stack deletion nor a stray API call may drop it.
       // Retain, not RetainExceptOnCreate as the stack's other kept resources (lib/fail-safe.ts): the

@@ -14,14 +14,11 @@ export const IDLE_STACK: Readonly<
   kmsKey: { count: 2, what: 'KMS keys: the signing key (one generation) and the sealing key' },
   secret: { count: 1, what: 'Secrets Manager secret: the code-hash key' },
   alarmMetric: {
-    count: 5,
-    what: `Alarm metrics: ${['Api5xx', 'LambdaFailures', 'EmailsRefused', 'SesBounceRate', 'SesComplaintRate'].map(code).join(', ')}, one each`,
+    count: 6,
+    what: `Alarm metrics: ${['Api5xx', 'LambdaFailures', 'EmailsRefused', 'SesBounceRate', 'SesComplaintRate', 'StatisticsLag'].map(code).join(', ')}, one each`,
   },
   dashboard: { count: 0, what: 'CloudWatch dashboard (`-c dashboard=true`)' },
 };
-
-/** The alarm a stack with a statistics aggregator adds (lib/alarms.ts `StatisticsLag`): one alarm metric. */
-export const AGGREGATOR_ALARM_METRICS = 1;
 
 /** KMS keys that rotate by themselves (the sealing key): each of their first two rotations adds a month's price. */
 export const ROTATING_KEYS = 1;
@@ -32,14 +29,11 @@ const monthly = (items: Readonly<Record<string, { count: number }>>) =>
     0,
   );
 
-/** The default stack's idle cost in cents: without and with the statistics aggregator's alarm. */
-export function idleCents(): { readonly stack: number; readonly withAggregator: number } {
-  const stack = monthly(IDLE_STACK);
-  return { stack, withAggregator: stack + AGGREGATOR_ALARM_METRICS * PRICES.alarmMetric.cents };
-}
+/** The default stack's idle cost in cents. */
+export const idleCents = (): number => monthly(IDLE_STACK);
 
 export function renderIdleCost(): string {
-  const { stack, withAggregator } = idleCents();
+  const stack = idleCents();
   const rotation = ROTATING_KEYS * PRICES.kmsRotation.cents;
   const rows = (Object.entries(IDLE_STACK) as [PricedItem, { count: number; what: string }][])
     .filter(([, { count }]) => count > 0)
@@ -57,13 +51,11 @@ export function renderIdleCost(): string {
       [...rows, ['**The default stack**', '', '', `**${dollars(stack)}**`]],
     ),
     '',
-    `- **With the statistics aggregator's ${code('StatisticsLag')} alarm** (one more alarm metric): ` +
-      `**${dollars(withAggregator)}**, of the ${dollars(IDLE_BUDGET_CENTS)} budget that ` +
-      `${code('test/infra/idle-cost.test.ts')} holds the template to.`,
+    `- The budget ${code('test/infra/idle-cost.test.ts')} holds the template to: ${dollars(IDLE_BUDGET_CENTS)}.`,
     `- **Key rotation**: KMS rotates the sealing key every year ([security.md](security.md#provider-client-secrets)), ` +
       `and each of its first two rotations adds ${dollars(PRICES.kmsRotation.cents)} a month for good: ` +
-      `${dollars(stack + rotation)} (${dollars(withAggregator + rotation)}) from the second year, ` +
-      `${dollars(stack + 2 * rotation)} (${dollars(withAggregator + 2 * rotation)}) from the third, then no more. ` +
+      `${dollars(stack + rotation)} from the second year, ` +
+      `${dollars(stack + 2 * rotation)} from the third, then no more. ` +
       'The signing keys are asymmetric: KMS does not rotate them (a new generation is a new key, ' +
       `${dollars(PRICES.kmsKey.cents)} a month while it is kept).`,
     `- **${code('-c dashboard=true')}** adds ${dollars(PRICES.dashboard.cents)} a month.`,

@@ -1,42 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { FREE_WHILE_IDLE, idleCostOf } from '../../lib/idle-cost.ts';
 import { IDLE_BUDGET_CENTS, PRICES } from '../../lib/prices.ts';
-import {
-  AGGREGATOR_ALARM_METRICS,
-  IDLE_STACK,
-  idleCents,
-  ROTATING_KEYS,
-} from '../../scripts/docs-idle-cost.ts';
+import { IDLE_STACK, idleCents, ROTATING_KEYS } from '../../scripts/docs-idle-cost.ts';
 import { synthDoorcode } from './synth.ts';
 
 const defaults = synthDoorcode();
 const cost = idleCostOf(defaults.template.toJSON());
-/** The StatisticsLag alarm is in the template once the stack has a stream aggregator (lib/alarms.ts). */
-const hasAggregator = Object.values(defaults.template.findResources('AWS::CloudWatch::Alarm')).some(
-  (alarm) => alarm.Properties.MetricName === 'IteratorAge',
-);
 
 describe('idle cost (docs/operations.md "What it costs idle")', () => {
-  it(`is at most ${IDLE_BUDGET_CENTS / 100} dollars a month for the default stack, with the statistics aggregator's alarm counted`, () => {
-    const withAggregator =
-      cost.cents + (hasAggregator ? 0 : AGGREGATOR_ALARM_METRICS * PRICES.alarmMetric.cents);
-    expect(withAggregator).toBeLessThanOrEqual(IDLE_BUDGET_CENTS);
+  it(`is at most ${IDLE_BUDGET_CENTS / 100} dollars a month for the default stack`, () => {
+    expect(cost.cents).toBeLessThanOrEqual(IDLE_BUDGET_CENTS);
   });
 
   it('holds what docs/operations.md states (scripts/docs-idle-cost.ts, npm run docs)', () => {
-    const stated = Object.fromEntries(
-      Object.entries(IDLE_STACK).map(([item, { count }]) => [
-        item,
-        item === 'alarmMetric' && hasAggregator ? count + AGGREGATOR_ALARM_METRICS : count,
-      ]),
-    );
+    const stated = Object.fromEntries(Object.entries(IDLE_STACK).map(([item, { count }]) => [item, count]));
     expect(cost.counts).toEqual({ ...stated, kmsRotation: 0 });
-    expect(cost.cents).toBe(hasAggregator ? idleCents().withAggregator : idleCents().stack);
+    expect(cost.cents).toBe(idleCents());
     expect(cost.rotatingKeys).toBe(ROTATING_KEYS);
   });
 
-  it('breaks down as 2 KMS keys, 1 secret and 5 alarm metrics: $2.90 ($3.00 with the aggregator)', () => {
-    expect(idleCents()).toEqual({ stack: 290, withAggregator: 300 });
+  it('breaks down as 2 KMS keys, 1 secret and 6 alarm metrics: $3.00', () => {
+    expect(idleCents()).toBe(300);
   });
 
   it('prices every resource of the template, or knows it costs nothing idle', () => {

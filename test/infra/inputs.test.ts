@@ -326,21 +326,34 @@ describe('operational settings context', () => {
     expect(() => read({ ...base, tags })).toThrow(message);
   });
 
-  it('takes tableName as a DynamoDB table name, absent by default', () => {
+  const streamArn = 'arn:aws:dynamodb:eu-west-1:123456789012:table/restored/stream/2026-11-27T00:00:00.000';
+
+  it('takes tableName as a DynamoDB table name, absent by default, with its stream', () => {
     expect(read(base)).not.toHaveProperty('tableName');
-    expect(read({ ...base, tableName: ' doorcode-restored_2026.11 ' }).tableName).toBe(
-      'doorcode-restored_2026.11',
-    );
+    expect(
+      read({ ...base, tableName: ' doorcode-restored_2026.11 ', tableStreamArn: streamArn }).tableName,
+    ).toBe('doorcode-restored_2026.11');
     for (const wrong of [
       'ab',
       'my table',
       'arn:aws:dynamodb:eu-west-1:123456789012:table/t',
       'x'.repeat(256),
     ]) {
-      expect(() => read({ ...base, tableName: wrong }), wrong).toThrow(
+      expect(() => read({ ...base, tableName: wrong, tableStreamArn: streamArn }), wrong).toThrow(
         /tableName: ".*" is not a DynamoDB table name/,
       );
     }
+  });
+
+  it('refuses tableName without the stream the statistics aggregator reads, and a stream without it', () => {
+    expect(() => read({ ...base, tableName: 'restored' })).toThrow(/tableStreamArn: missing/);
+    expect(() => read({ ...base, tableStreamArn: streamArn })).toThrow(/tableStreamArn: only with tableName/);
+    expect(() => read({ ...base, tableName: 'restored', tableStreamArn: 'stream' })).toThrow(
+      /tableStreamArn: "stream" is not the ARN of a DynamoDB stream/,
+    );
+    expect(read({ ...base, tableName: 'restored', tableStreamArn: streamArn }).tableStreamArn).toBe(
+      streamArn,
+    );
   });
 });
 

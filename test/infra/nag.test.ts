@@ -2,6 +2,7 @@ import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { accessProfileConstructId, accessProfileKey } from '../../lib/access-profile.ts';
+import { aggregatorAccess } from '../../shared/route-table/statistics-aggregator.ts';
 import { routeList } from '../../shared/routes.ts';
 import { synthDoorcode } from './synth.ts';
 
@@ -38,6 +39,8 @@ describe('cdk-nag AwsSolutions', { timeout: 60_000 }, () => {
         terminationProtection: false,
         tags: { team: 'identity' },
         tableName: 'doorcode-restored',
+        tableStreamArn:
+          'arn:aws:dynamodb:us-east-1:123456789012:table/doorcode-restored/stream/2026-11-27T00:00:00.000',
       }),
     ).toEqual([]);
   });
@@ -71,19 +74,27 @@ describe('cdk-nag AwsSolutions', { timeout: 60_000 }, () => {
         id,
       })),
     );
+    // The statistics aggregator's stream grant: ListStreams names no resource.
+    const streamGrant = {
+      path: `DoorcodeStack/Roles/${accessProfileConstructId(accessProfileKey(aggregatorAccess))}/DefaultPolicy`,
+      id: suppressionList,
+    };
     expect(acknowledged.map(({ path, id }) => ({ path, id }))).toEqual(
       expect.arrayContaining([
         { path: 'DoorcodeStack/Http/Api', id: 'AwsSolutions-APIG4' },
         { path: 'DoorcodeStack/CodeKey/Secret', id: 'AwsSolutions-SMG4' },
         ...mailRoles,
+        streamGrant,
       ]),
     );
-    expect(acknowledged).toHaveLength(2 + mailRoles.length);
+    expect(acknowledged).toHaveLength(3 + mailRoles.length);
     const reasons: Record<string, RegExp> = {
       [sesWildcard]: /sandbox/,
       [suppressionList]: /GetSuppressedDestination.*no resource type/,
       'AwsSolutions-SMG4': /pending/,
     };
-    for (const { id, reason } of acknowledged) expect(reason).toMatch(reasons[id] ?? /authoriz/);
+    for (const { path, id, reason } of acknowledged) {
+      expect(reason).toMatch(path === streamGrant.path ? /ListStreams/ : (reasons[id] ?? /authoriz/));
+    }
   });
 });

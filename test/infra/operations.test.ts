@@ -27,6 +27,8 @@ function tagsOf(properties: Record<string, unknown> | undefined): Record<string,
 
 const defaults = synthDoorcode();
 const tags = { team: 'identity', 'cost-center': '1234' };
+const restoredStream =
+  'arn:aws:dynamodb:eu-west-1:123456789012:table/doorcode-restored-2026-11-23/stream/2026-11-23T00:00:00.000';
 const operated = synthDoorcode({
   logRetentionDays: 365,
   lambdaMemoryMb: 512,
@@ -34,6 +36,7 @@ const operated = synthDoorcode({
   terminationProtection: false,
   tags,
   tableName: 'doorcode-restored-2026-11-23',
+  tableStreamArn: restoredStream,
 });
 
 const functionsOf = (synth: typeof defaults) =>
@@ -110,9 +113,18 @@ describe('deploying against an existing table (tableName, a point-in-time restor
     defaults.template.resourceCountIs('AWS::DynamoDB::Table', 1);
   });
 
-  it('grants only on the imported table and its indexes, reads on every index', () => {
-    const tableStatements = allIdentityStatements(operated.template).filter((statement) =>
-      statement.actions.some((action) => action.startsWith('dynamodb:')),
+  it('grants only on the imported table and its indexes, reads on every index, and its stream to the aggregator', () => {
+    const streamActions = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
+    const statements = allIdentityStatements(operated.template);
+    const onStream = statements.filter((statement) =>
+      statement.actions.some((a) => streamActions.includes(a)),
+    );
+    expect(onStream.flatMap((statement) => statement.resources.map(text))).toEqual([restoredStream]);
+    const tableStatements = statements.filter(
+      (statement) =>
+        !onStream.includes(statement) &&
+        !statement.actions.every((action) => action === 'dynamodb:ListStreams') &&
+        statement.actions.some((action) => action.startsWith('dynamodb:')),
     );
     expect(tableStatements.length).toBeGreaterThan(0);
     const allowed = new Set([
@@ -137,7 +149,7 @@ describe('deploying against an existing table (tableName, a point-in-time restor
       expect(variablesOf({ Type: 'AWS::Lambda::Function', Properties: properties }).TABLE_NAME).toBe(name);
     }
     // No alarm reads the table (lib/alarms.ts): its graphs are on the opt-in dashboard.
-    const withDashboard = synthDoorcode({ tableName: name, dashboard: true });
+    const withDashboard = synthDoorcode({ tableName: name, tableStreamArn: restoredStream, dashboard: true });
     const [dashboard] = Object.values(withDashboard.template.findResources('AWS::CloudWatch::Dashboard'));
     const body = JSON.stringify(dashboard);
     expect(body).toContain('AWS/DynamoDB');

@@ -20,9 +20,10 @@ const PLANNED_PROFILES = 15;
  * lib/sealing-key.ts: docs/security.md, "Provider client secrets") has since taken one, and the
  * revocation route's role of its own another (docs/security.md, "Where it cannot be narrowed"), and
  * the owner dashboard's route six: its function, permission, integration and API route, the API route
- * of its second path, and its role of its own (docs/dashboard.md).
+ * of its second path, and its role of its own (docs/dashboard.md), and the statistics aggregator five:
+ * its function, role, stream grant, event source mapping and lag alarm (docs/data-model.md, Statistics).
  */
-const MARGIN = 92;
+const MARGIN = 87;
 /** `cdk synth` adds AWS::CDK::Metadata (version reporting), which assertion templates leave out. */
 const CLI_METADATA = 1;
 /** What one more route costs: its function, its Lambda permission, its integration and its API route. */

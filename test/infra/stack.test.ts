@@ -22,8 +22,9 @@ const sealingKeyId = Object.keys(
 )[0]!;
 
 describe('Lambda functions', () => {
-  it('creates exactly one function per route, and no other function', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routeList.length);
+  it('creates exactly one function per route, and only the statistics aggregator besides', () => {
+    template.resourceCountIs('AWS::Lambda::Function', routeList.length + 1);
+    expect(resources[logicalId(stack.statisticsAggregator.function)]?.Type).toBe('AWS::Lambda::Function');
     expect(new Set(routeList.map((route) => logicalId(routeFunction(route.id).function))).size).toBe(
       routeList.length,
     );
