@@ -60,6 +60,10 @@ export class VirtualClient {
   readonly extraKeys: string[] = [];
   /** The last told token of each session this client holds. */
   readonly #tokens = new Map<string, string>();
+  /** Tokens of sessions told ended, and keys told revoked: each must be refused from then on. */
+  readonly #mustRefuse: Array<{ token?: string; key?: string; what: string; requestIds: string[] }> = [];
+  /** The full key of each key this client created, by id. */
+  readonly #keyText = new Map<string, string>();
   #serial = 0;
 
   constructor(
@@ -192,6 +196,7 @@ export class VirtualClient {
       );
       return { outcome: 'refused' };
     }
+    this.ledger.pass('start mails its code');
     const codeKey = `${scope}#${user.email}#${code}`;
     this.ledger.attemptAgents.set(agent, { scope, email: user.email, told: false });
     const counts = scope === 'platform' ? undefined : this.ledger.signInOf(scope);
@@ -208,6 +213,16 @@ export class VirtualClient {
       );
       if (approved.status === 200) this.ledger.accept(codeKey, approved.requestIds);
       else if (!isAmbiguous(approved)) return { outcome: 'refused' };
+      // The approved code is used: verifying it too must fail (docs/api.md: single use).
+      if (approved.status === 200 && this.random() < 0.2) {
+        const again = await this.#call(
+          flow,
+          'codeVerify',
+          {},
+          { headers, body: { email: user.email, code } },
+        );
+        if (again.status === 200) this.ledger.accept(codeKey, again.requestIds);
+      }
       answer = await this.#poll(flow, start.body.deviceCode as string, headers);
     }
     if (answer.status !== 200) {
@@ -242,7 +257,9 @@ export class VirtualClient {
         requestIds: answer.requestIds,
       };
       if (scope !== 'platform') this.ledger.users.set(userId, user.belief);
-    } else if (user.belief.id !== userId) {
+    } else if (
+      !this.ledger.expect('one account per address per scope', user.belief.id === userId, () => '')
+    ) {
       this.ledger.violate(
         'one account per address per scope',
         `${user.email} signed in as ${userId}, before as ${user.belief.id}`,
@@ -356,7 +373,9 @@ export class VirtualClient {
       [0, 1].map(() => this.#call('race.refresh', 'refresh', {}, { headers: this.#bearer(held.token) })),
     );
     const won = answers.filter((answer) => answer.status === 200);
-    if (won.length > 1) {
+    if (won.length > 0 || answers.some(isAmbiguous)) this.ledger.pass('a told live session works');
+    if (won.length <= 1) this.ledger.pass('one refresh of a token wins');
+    else {
       this.ledger.violate(
         'one refresh of a token wins',
         `two refreshes of session ${held.session.id} both answered 200`,
@@ -450,6 +469,10 @@ export class VirtualClient {
     for (const session of this.ledger.sessions.values()) {
       if (!predicate(session) || session.state === 'ended') continue;
       session.state = how;
+      const token = this.#tokens.get(session.id);
+      if (how === 'ended' && token) {
+        this.#mustRefuse.push({ token, what: `session ${session.id}`, requestIds: session.requestIds });
+      }
       if (how === 'ended') this.#tokens.delete(session.id);
     }
   }
@@ -458,9 +481,11 @@ export class VirtualClient {
     const held = await this.#sessionToUse();
     if (!held) return 'skipped';
     const answer = await this.#call('refresh', 'refresh', {}, { headers: this.#bearer(held.token) });
+    if (answer.status === 200 || isAmbiguous(answer)) this.ledger.pass('a told live session works');
     if (answer.status === 200) {
       const token = answer.body.token as string;
-      if (answer.body.session.id !== held.session.id) {
+      if (answer.body.session.id === held.session.id) this.ledger.pass('refresh keeps the session');
+      else {
         this.ledger.violate(
           'refresh keeps the session',
           `refresh of ${held.session.id} answered ${answer.body.session.id}`,
@@ -487,6 +512,7 @@ export class VirtualClient {
     const held = await this.#sessionToUse();
     if (!held) return 'skipped';
     const answer = await this.#call('session.read', 'session', {}, { headers: this.#bearer(held.token) });
+    if (answer.status === 200 || isAmbiguous(answer)) this.ledger.pass('a told live session works');
     if (answer.status === 200 && answer.body?.user?.id === held.session.userId) {
       const list = await this.#call(
         'session.read',
@@ -634,7 +660,7 @@ export class VirtualClient {
       await sleep(100 * tries);
       retry = await send();
     }
-    this.ledger.retriesChecked++;
+    this.ledger.pass('a retry answers as the first success');
     if (success.includes(retry.status)) {
       onSuccess();
       return 'ok';
@@ -871,6 +897,7 @@ export class VirtualClient {
     if (created.status === 403 && created.code === 'API_KEY_LIMIT_REACHED') return this.#revokeUnknownKey();
     if (created.status !== 201) return isAmbiguous(created) ? 'ambiguous' : 'refused';
     this.ledger.keys.set(created.body.id, { id: created.body.id, applicationId, state: 'active' });
+    this.#keyText.set(created.body.id, created.body.key);
     this.extraKeys.push(created.body.id);
     // The new key works at once (keys are read strongly consistently: docs/api.md, API keys).
     const used = await this.#call(
@@ -879,7 +906,8 @@ export class VirtualClient {
       {},
       { headers: { 'x-api-key': created.body.key } },
     );
-    if (used.status !== 200 && !isAmbiguous(used)) {
+    if (used.status === 200 || isAmbiguous(used)) this.ledger.pass('a told created key works');
+    else {
       this.ledger.violate('a told created key works', `a new key answered ${used.status}`, [
         ...created.requestIds,
         ...used.requestIds,
@@ -928,6 +956,8 @@ export class VirtualClient {
       );
     const revoked = () => {
       if (belief) belief.state = 'revoked';
+      const key = this.#keyText.get(keyId);
+      if (key) this.#mustRefuse.push({ key, what: `key ${keyId}`, requestIds: [] });
       this.extraKeys.splice(this.extraKeys.indexOf(keyId), 1);
     };
     const answer = await send();
@@ -981,7 +1011,7 @@ export class VirtualClient {
       const again = await this.#again('users.disable', answer, disable, [200], disabled);
       if (again !== 'ok') return again;
     }
-    // A disabled user's sign-in is refused (docs/api.md, Users).
+    if (this.random() < 0.4) await this.#disabledSignIn(user);
     if (this.random() < 0.3) return 'ok';
     const enable = () => this.#call('users.enable', 'enableUser', params, { headers: this.#secretKey() });
     const enabled = () => {
@@ -1023,9 +1053,14 @@ export class VirtualClient {
     const params = { applicationId: this.application.id, userId: user.id };
     const send = () => this.#call('users.delete', 'deleteUser', params, { headers: this.#secretKey() });
     const sessionsOf = (session: SessionBelief) => session.userId === user.id;
+    // docs/api.md, Users: its memberships go with it.
+    const memberships = (role: 'none' | 'unknown') => {
+      for (const member of this.ledger.members.values()) if (member.userId === user.id) member.role = role;
+    };
     const deleted = () => {
       user.state = 'deleted';
       this.#ended(sessionsOf, 'ended');
+      memberships('none');
     };
     const answer = await send();
     if (answer.status === 204) {
@@ -1034,6 +1069,7 @@ export class VirtualClient {
     }
     user.state = 'unknown';
     this.#ended(sessionsOf, 'unknown');
+    memberships('unknown');
     // docs/api.md, Users: a retry after the delete answers 404, the user gone whole.
     if (isAmbiguous(answer)) return this.#again('users.delete', answer, send, [204, 404], deleted);
     return 'refused';
@@ -1074,6 +1110,114 @@ export class VirtualClient {
     return this.#nameAnswer(user, name, await send(), send);
   }
 
+  /**
+   * The owner impersonates a user (docs/api.md, Impersonation), reads the session as it, and
+   * (mostly) ends it with its own token; one left running is ended by whatever ends the user's sessions.
+   */
+  async impersonate(): Promise<Outcome> {
+    const user = await this.#targetUser((u) => u.disabled === false);
+    if (!user) return 'skipped';
+    const started = await this.#call(
+      'impersonate',
+      'startImpersonation',
+      { applicationId: this.application.id, userId: user.id },
+      {
+        headers: this.#bearer(this.owner.token),
+        body: { reason: `chaos ${this.id}` },
+      },
+    );
+    if (started.status !== 201) return isAmbiguous(started) ? 'ambiguous' : 'refused';
+    const id = started.body.impersonation.id as string;
+    const token = started.body.token as string;
+    const belief = {
+      id,
+      state: 'running' as 'running' | 'ended' | 'unknown',
+      requestIds: started.requestIds,
+    };
+    this.ledger.impersonations.set(id, belief);
+    const seen = await this.#call('impersonate', 'session', {}, { headers: this.#bearer(token) });
+    if (seen.status === 200 || isAmbiguous(seen)) this.ledger.pass('a told impersonation works');
+    else {
+      this.ledger.violate('a told impersonation works', `its session answered ${seen.status}`, [
+        ...started.requestIds,
+        ...seen.requestIds,
+      ]);
+    }
+    if (this.random() < 0.25) return 'ok';
+    const end = () => this.#call('impersonate', 'endImpersonation', { id }, { headers: this.#bearer(token) });
+    const ended = () => {
+      belief.state = 'ended';
+    };
+    const answer = await end();
+    if (answer.status === 200) {
+      ended();
+      return 'ok';
+    }
+    belief.state = 'unknown';
+    // docs/api.md: ending is idempotent, a later end answers the record unchanged.
+    if (isAmbiguous(answer)) return this.#again('impersonate.end', answer, end, [200], ended);
+    return 'refused';
+  }
+
+  /** A tenant organization of a user: created, renamed, another user added and removed, deleted. */
+  async tenantOrganizations(): Promise<Outcome> {
+    const owner = await this.#targetUser((u) => u.disabled === false);
+    const other = this.#managedUser((u) => u.disabled === false && u.id !== owner?.id);
+    if (!owner) return 'skipped';
+    const applicationId = this.application.id;
+    const headers = this.#secretKey();
+    const name = this.#name('Chaos Tenant');
+    const created = await this.#call(
+      'tenants',
+      'createTenantOrganization',
+      { applicationId },
+      {
+        headers,
+        body: { name, userId: owner.id },
+      },
+    );
+    this.ledger.createdNames.set(name, { kind: 'organization', told: created.status === 201 });
+    if (created.status !== 201) return isAmbiguous(created) ? 'ambiguous' : 'refused';
+    const organizationId = created.body.id as string;
+    const params = { applicationId, organizationId };
+    const renamed = this.#name('Chaos Tenant Renamed');
+    const rename = () =>
+      this.#call('tenants', 'updateTenantOrganization', params, { headers, body: { name: renamed } });
+    const answer = await rename();
+    if (answer.status !== 200) {
+      if (!isAmbiguous(answer)) return 'refused';
+      const again = await this.#again('tenants.rename', answer, rename, [200], () => undefined);
+      if (again !== 'ok') return again;
+    }
+    if (other) {
+      const added = await this.#call('tenants', 'addTenantMember', params, {
+        headers,
+        body: { email: other.email, role: 'member' },
+      });
+      const key = this.ledger.memberKey(organizationId, other.id);
+      if (added.status === 201)
+        this.ledger.members.set(key, { organizationId, userId: other.id, role: 'member' });
+      else if (isAmbiguous(added))
+        this.ledger.members.set(key, { organizationId, userId: other.id, role: 'unknown' });
+      else return 'refused';
+    }
+    if (this.random() < 0.3) return 'ok';
+    const remove = () => this.#call('tenants', 'deleteTenantOrganization', params, { headers });
+    const deleted = await remove();
+    const gone = () => {
+      for (const member of this.ledger.members.values())
+        if (member.organizationId === organizationId) member.role = 'none';
+    };
+    if (deleted.status === 204) {
+      gone();
+      return 'ok';
+    }
+    for (const member of this.ledger.members.values())
+      if (member.organizationId === organizationId) member.role = 'unknown';
+    if (isAmbiguous(deleted)) return this.#again('tenants.delete', deleted, remove, [204, 404], gone);
+    return 'refused';
+  }
+
   async statistics(): Promise<Outcome> {
     const answer = await this.#call(
       'statistics',
@@ -1085,6 +1229,64 @@ export class VirtualClient {
     );
     if (answer.status === 200) return 'ok';
     return isAmbiguous(answer) ? 'ambiguous' : 'refused';
+  }
+
+  /**
+   * After each flow: every session token told ended and every key told revoked is refused (401) on
+   * its next use, whatever the faults (docs/api.md: tokens and keys stop at once). An ambiguous
+   * probe is tried again after the next flow.
+   */
+  async afterFlow(): Promise<void> {
+    const pending = this.#mustRefuse.splice(0);
+    for (const probe of pending) {
+      const answer = probe.token
+        ? await this.#call('probe', 'session', {}, { headers: this.#bearer(probe.token) })
+        : await this.#call('probe', 'applicationByApiKey', {}, { headers: { 'x-api-key': probe.key! } });
+      if (isAmbiguous(answer)) {
+        this.#mustRefuse.push(probe);
+        continue;
+      }
+      this.ledger.expect(
+        probe.token ? "an ended session's token is refused" : 'a revoked key is refused',
+        answer.status === 401,
+        () => `${probe.what} answered ${answer.status} after it was told ended`,
+        [...probe.requestIds, ...answer.requestIds],
+      );
+    }
+  }
+
+  /** A disabled user's sign-in is refused (docs/api.md, Users): start, then verify the emailed code. */
+  async #disabledSignIn(user: UserBelief): Promise<void> {
+    const endUser = this.endUsers.find((u) => u.belief === user);
+    if (!endUser || endUser.starts >= STARTS_PER_ADDRESS) return;
+    endUser.starts++;
+    const headers = { 'x-api-key': this.application.publicKey };
+    this.inbox.take(user.email);
+    const start = await this.#call(
+      'users.disable',
+      'codeStart',
+      {},
+      { headers, body: { email: user.email } },
+    );
+    const code = start.status === 200 ? this.inbox.take(user.email) : undefined;
+    if (!code) return;
+    const verify = await this.#call(
+      'users.disable',
+      'codeVerify',
+      {},
+      { headers, body: { email: user.email, code } },
+    );
+    if (isAmbiguous(verify)) return;
+    this.ledger.expect(
+      'a disabled user cannot sign in',
+      verify.status === 403 && verify.code === 'ACCOUNT_DISABLED',
+      () => `${user.id} (disabled) verify answered ${verify.status} ${verify.code ?? ''}`,
+      [...user.requestIds, ...verify.requestIds],
+    );
+    if (verify.status === 200) {
+      this.ledger.accept(`${user.scope}#${user.email}#${code}`, verify.requestIds);
+      this.ledger.signInOf(user.scope).told++;
+    }
   }
 
   /** The flows, by name, with how often a client picks each. */
@@ -1111,6 +1313,8 @@ export class VirtualClient {
     { name: 'race.verify', weight: 3, run: () => this.raceVerify() },
     { name: 'race.refresh', weight: 3, run: () => this.raceRefresh() },
     { name: 'race.apps', weight: 2, run: () => this.raceApplications() },
+    { name: 'impersonate', weight: 3, run: () => this.impersonate() },
+    { name: 'tenants', weight: 3, run: () => this.tenantOrganizations() },
   ];
 
   pickFlow() {

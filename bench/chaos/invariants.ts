@@ -231,6 +231,54 @@ export function checkTable(view: TableView, ledger: Ledger, checks: Checks): voi
     }
   }
 
+  // An impersonation runs exactly while its session and its listing are there (docs/api.md, Impersonation).
+  const now = nowSeconds();
+  const running = new Set<string>();
+  for (const record of view.items.filter((item) => item.pk.startsWith('IMP#') && item.sk === 'IMP')) {
+    const session = view.byKey.get(`USER#${record.userId}|SESSION#${record.sessionId}`);
+    const listing = record.organizationId
+      ? view.byKey.get(`ORG#${record.organizationId}|IMP#${record.actorId}#${record.lapsesAt}#${record.id}`)
+      : undefined;
+    const lapsed = Date.parse(record.lapsesAt) / 1000 <= now;
+    if (record.endedAt === undefined && !lapsed) {
+      running.add(record.id);
+      checks.check(
+        'a running impersonation has its session',
+        session?.jti === record.jti,
+        () => `impersonation ${record.id}: session ${session ? `jti ${session.jti}` : 'missing'}`,
+      );
+      checks.check(
+        'a running impersonation is listed',
+        listing !== undefined || !record.organizationId,
+        () => `impersonation ${record.id} not listed in ${record.organizationId}`,
+      );
+    }
+    // An ended one stays listed until its entry lapses: the readers skip records with endedAt.
+    if (record.endedAt !== undefined) {
+      checks.check(
+        'an ended impersonation has no session',
+        session === undefined,
+        () => `impersonation ${record.id} ended at ${record.endedAt}, session still stored`,
+      );
+    }
+    const told = ledger.impersonations.get(record.id);
+    if (told?.state === 'ended') {
+      checks.check(
+        'a told ended impersonation is ended',
+        record.endedAt !== undefined,
+        () => `impersonation ${record.id} told ended, endedAt missing`,
+        told.requestIds,
+      );
+    }
+  }
+  for (const session of sessions.filter((item) => item.impersonation !== undefined)) {
+    checks.check(
+      'an impersonated session has its running impersonation',
+      running.has(session.impersonation.id),
+      () => `session ${session.sk} of impersonation ${session.impersonation.id}, which is not running`,
+    );
+  }
+
   // Success means the write is there (beliefs the last answers made certain).
   for (const session of ledger.sessions.values()) {
     const stored = view.byKey.get(`USER#${session.userId}|SESSION#${session.id}`);
@@ -366,11 +414,6 @@ export function checkTable(view: TableView, ledger: Ledger, checks: Checks): voi
       () => `${attempt.email}: ${count} sessions from one attempt (${agent})`,
     );
   }
-  checks.check(
-    'no code accepted twice',
-    [...ledger.acceptances.values()].every((seen) => seen.count <= 1),
-    () => 'see the violations above',
-  );
 }
 
 /** The statistics of each application against the table and what the clients were told. */

@@ -63,6 +63,10 @@ export class Ledger {
   readonly applications = new Map<string, ApplicationBelief>();
   readonly keys = new Map<string, KeyBelief>();
   readonly members = new Map<string, MemberBelief>();
+  readonly impersonations = new Map<
+    string,
+    { id: string; state: 'running' | 'ended' | 'unknown'; requestIds: string[] }
+  >();
   /** Names of creations whose answer was ambiguous or a success: each is in the table at most once. */
   readonly createdNames = new Map<string, { kind: 'application' | 'organization'; told: boolean }>();
   /** Per application: sign-ins answered 200, and sign-ins whose answer was ambiguous. */
@@ -71,13 +75,26 @@ export class Ledger {
   readonly acceptances = new Map<string, { count: number; requestIds: string[] }>();
   /** Per user agent of a sign-in attempt: the sign-in it was (one session at most each). */
   readonly attemptAgents = new Map<string, { scope: string; email: string; told: boolean }>();
-  /** Requests sent again after an ambiguous answer whose last answer was not ambiguous. */
-  retriesChecked = 0;
   /** Violations seen while the clients ran (an answer outside its contract, a code accepted twice, ...). */
   readonly violations: Violation[] = [];
 
+  /** How many times each of the clients' own checks ran (violated or not). */
+  readonly tested = new Map<string, number>();
+
+  /** Counts one check of `invariant`, a violation when it does not hold. */
+  expect(invariant: string, holds: boolean, message: () => string, requestIds: string[] = []): boolean {
+    this.tested.set(invariant, (this.tested.get(invariant) ?? 0) + 1);
+    if (!holds) this.violations.push({ invariant, message: message(), requestIds });
+    return holds;
+  }
+
+  /** Counts one check of `invariant` that held. */
+  pass(invariant: string): void {
+    this.expect(invariant, true, () => '');
+  }
+
   violate(invariant: string, message: string, requestIds: string[] = []): void {
-    this.violations.push({ invariant, message, requestIds });
+    this.expect(invariant, false, () => message, requestIds);
   }
 
   signInOf(applicationId: string) {
@@ -94,8 +111,12 @@ export class Ledger {
     seen.count++;
     seen.requestIds.push(...requestIds);
     this.acceptances.set(key, seen);
-    if (seen.count > 1)
-      this.violate('code accepted once', `code ${key} accepted ${seen.count} times`, seen.requestIds);
+    this.expect(
+      'code accepted once',
+      seen.count <= 1,
+      () => `code ${key} accepted ${seen.count} times`,
+      seen.requestIds,
+    );
   }
 
   memberKey = (organizationId: string, userId: string) => `${organizationId}/${userId}`;
