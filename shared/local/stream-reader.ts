@@ -24,7 +24,7 @@ import type { StreamEvent, StreamRecord } from '../store/stream-records.ts';
 import { AGGREGATOR_BATCH_SIZE } from '../tenancy/statistics-stream.ts';
 
 export interface StreamReader {
-  /** Resolves once every record written before the call has been delivered (or its delivery failed). */
+  /** Resolves once every record written before the call has been delivered; rejects if a delivery failed. */
   caughtUp(): Promise<void>;
   close(): Promise<void>;
 }

@@ -20,10 +20,17 @@ export const byKey = ['apiKey', 'application', 'audit'] as const satisfies reado
  */
 export const manager = [...bySession, ...byKey, 'organization'] as const satisfies readonly ItemFamily[];
 /**
+ * Families the previous release's code of a route wrote and this release's no longer does, kept in
+ * the route's role for one release: CloudFormation updates a role before the functions that use
+ * it, so the previous code runs a while under the new role (docs/operations.md, "Upgrading").
+ * The application's statistics, which the aggregator now counts (docs/data-model.md, Statistics).
+ */
+export const previousRelease = ['statistics'] as const satisfies readonly ItemFamily[];
+
+/**
  * A sign-in that ends in a session (shared/store/sign-in-transaction.ts): the account and its
  * pending sign-in, the rate limits, the new user and session, a device grant, the organization of
- * a platform owner. Not the application's statistics: the aggregator counts the sign-in
- * (docs/data-model.md, Statistics).
+ * a platform owner (and, for one release, what the previous one wrote).
  */
 export const signInDone = [
   ...byKey,
@@ -32,11 +39,13 @@ export const signInDone = [
   'user',
   'device',
   'organization',
+  ...previousRelease,
 ] as const satisfies readonly ItemFamily[];
-/** A session route that ends sessions: the sessions, an impersonation's record and audit. */
+/** A session route that ends sessions: the sessions, an impersonation's record and audit (and `previousRelease`). */
 export const endsSessions = [
   ...bySession,
   ...byKey,
+  ...previousRelease,
   'impersonation',
   'audit',
 ] as const satisfies readonly ItemFamily[];

@@ -426,6 +426,7 @@ async function signInAccount(
     code: record(user.id),
   });
   if (created.outcome === 'created') return user.id;
+  if (created.outcome === 'gone') throw unknownApplication();
   // The state is spent: the user starts again rather than retrying this callback.
   if (created.outcome === 'conflict') {
     throw retryLater('rateLimited', () => 'The service is busy; start the sign-in again', 1, {

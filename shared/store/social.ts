@@ -20,6 +20,7 @@ import type { TransactItem } from './errors.ts';
 import { readNow } from './items.ts';
 import { keys } from './keys.ts';
 import { transactWrite } from './transact.ts';
+import { applicationExists } from './users.ts';
 
 const SocialState = z.object({
   applicationId: z.string(),
@@ -91,13 +92,15 @@ export async function putSocialCode(db: Db, codeHash: string, code: SocialCode):
 export type NewSocialAccountOutcome =
   | { outcome: 'created' }
   | { outcome: 'exists' }
+  | { outcome: 'gone' }
   | { outcome: 'conflict' };
 
 /**
  * A first social sign-in: the account (unique per address per scope by its conditional
  * Put, so of concurrent first callbacks exactly one creates it), its user and tenant organization,
- * and the exchange code, in ONE TransactWriteItems. `exists`: another sign-in created the account
- * first (nothing written). The statistics count the new user from the table's stream.
+ * and the exchange code, in ONE TransactWriteItems, while the application exists. `exists`: another
+ * sign-in created the account first; `gone`: the application was deleted (nothing written either
+ * way). The statistics count the new user from the table's stream.
  */
 export async function createSocialAccount(
   db: Db,
@@ -107,12 +110,15 @@ export async function createSocialAccount(
   const writes: TransactItem[] = [
     ...newAccountWrites(db.table, account),
     { Put: { TableName: db.table, Item: socialCodeItem(code.hash, code.code) } },
+    // The provider's answers take seconds: the application may have been deleted since it was read.
+    // Rare enough (a first social sign-in) that checking its item contends with nothing.
+    applicationExists(db.table, account.scope),
   ];
   const written = await transactWrite(db, writes);
   if (written.outcome === 'written') return { outcome: 'created' };
   if (written.outcome === 'conflict') return written;
-  // The account's Put is the only conditioned write.
-  return { outcome: 'exists' };
+  // The account's Put is the first write; the application's check the last.
+  return written.failed.includes(0) ? { outcome: 'exists' } : { outcome: 'gone' };
 }
 
 export async function readSocialCode(db: Db, codeHash: string): Promise<SocialCode | undefined> {

@@ -14,6 +14,8 @@ export interface StreamRecord {
   userIdentity?: { type?: string | undefined; principalId?: string | undefined } | undefined;
   dynamodb?:
     | {
+        /** What the stream holds of each change: the statistics need both images. */
+        StreamViewType?: string | undefined;
         NewImage?: Record<string, AttributeValue> | undefined;
         OldImage?: Record<string, AttributeValue> | undefined;
       }
@@ -55,6 +57,11 @@ const image = (value: Record<string, AttributeValue> | undefined): Item | undefi
 export function changesOf(event: StreamEvent): StreamChange[] {
   return event.Records.map((record) => {
     if (!record.eventID || !record.eventName) throw new Error('a stream record without eventID or eventName');
+    // Without the old image a deletion could not say what it uncounts: refuse rather than miscount.
+    const view = record.dynamodb?.StreamViewType;
+    if (view !== undefined && view !== 'NEW_AND_OLD_IMAGES') {
+      throw new Error(`the table's stream holds ${view}, not NEW_AND_OLD_IMAGES (docs/operations.md)`);
+    }
     return {
       kind: record.eventName,
       eventId: record.eventID,

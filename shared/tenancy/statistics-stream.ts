@@ -92,8 +92,12 @@ function counterWrites(table: string, changes: readonly StreamChange[], now: num
   return [...tally].flatMap(([applicationId, deltas]) => countWrites(table, applicationId, deltas));
 }
 
-/** Whether a change moves any counter: only those are marked and counted. */
-const counts = (change: StreamChange): boolean => counted(change.newImage ?? change.oldImage) !== undefined;
+/**
+ * Whether a change moves any counter: only those are marked and counted. One that moves none now
+ * never will: what it could uncount (a minute the statistics read) only leaves their window.
+ */
+const counts = (change: StreamChange, table: string, now: number): boolean =>
+  counted(change.newImage ?? change.oldImage) !== undefined && counterWrites(table, [change], now).length > 0;
 
 /**
  * `changes` cut into runs whose marks and counter Updates fit one transaction: a change adds its
@@ -142,7 +146,7 @@ async function countChanges(deps: Deps, changes: readonly StreamChange[]): Promi
   const now = deps.clock.now();
   // A record once, even if a delivery repeats it: a transaction may name its mark only once.
   const once = [...new Map(changes.map((change) => [change.eventId, change])).values()];
-  const counting = once.filter(counts);
+  const counting = once.filter((change) => counts(change, deps.db.table, now));
   const result: BatchCount = { counted: 0, seen: 0, ignored: once.length - counting.length };
   for (const run of runs(deps.db.table, counting, now)) {
     let pending = run;

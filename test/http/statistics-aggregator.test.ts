@@ -165,4 +165,49 @@ describe('the statistics aggregator', () => {
     expect(out.status, out.text).toBe(200);
     expect(await statistics(secretKey, applicationId)).toMatchObject({ signIns: 2, activeSessions: 1 });
   });
+
+  it('marks only the records that move a counter, and refuses a stream without old images', async () => {
+    // Prepare
+    const { applicationId } = await createOwnedApplication(app);
+    const now = new Date(app.clock.now()).toISOString();
+    const user = {
+      pk: { S: 'USER#usr_marks' },
+      sk: { S: 'PROFILE' },
+      type: { S: 'user' },
+      scope: { S: applicationId },
+    };
+    const session = {
+      pk: { S: 'USER#usr_marks' },
+      sk: { S: 'SESSION#ses_marks' },
+      type: { S: 'session' },
+      scope: { S: applicationId },
+      createdAt: { S: now },
+      countedIn: { S: now.slice(0, 16) },
+    };
+
+    // Act: a later sign-in's lastSignInAt, a refresh within the same minute, a deletion by TTL.
+    const counted = await aggregate(app.deps, {
+      Records: [
+        {
+          eventID: 'marks-user',
+          eventName: 'MODIFY',
+          dynamodb: { OldImage: user, NewImage: { ...user, lastSignInAt: { S: now } } },
+        },
+        { eventID: 'marks-refresh', eventName: 'MODIFY', dynamodb: { OldImage: session, NewImage: session } },
+        {
+          eventID: 'marks-ttl',
+          eventName: 'REMOVE',
+          userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+          dynamodb: { OldImage: session },
+        },
+      ],
+    });
+    const keysOnly = aggregate(app.deps, {
+      Records: [{ eventID: 'keys-only', eventName: 'REMOVE', dynamodb: { StreamViewType: 'KEYS_ONLY' } }],
+    });
+
+    // Assess
+    expect(counted).toEqual({ counted: 0, seen: 0, ignored: 3 });
+    await expect(keysOnly).rejects.toThrow(/KEYS_ONLY, not NEW_AND_OLD_IMAGES/);
+  });
 });

@@ -1,7 +1,7 @@
 import { ImpersonationStarted } from '../../contracts/impersonation.ts';
 import { type RouteSpec, writeErrors } from '../../route-spec.ts';
 import { ImpersonateUserPath, StartImpersonationBody } from '../../tenancy/impersonation-schemas.ts';
-import { manager } from '../item-families.ts';
+import { manager, previousRelease } from '../item-families.ts';
 
 export const startImpersonation = {
   method: 'POST',
@@ -15,7 +15,7 @@ export const startImpersonation = {
     table: 'readwrite',
     sign: true,
     publicKeys: true,
-    items: [...manager, 'impersonation', 'audit'],
+    items: [...manager, ...previousRelease, 'impersonation', 'audit'],
   },
   permission: { action: 'impersonation.start', from: 'params' },
   audit: ['impersonation.started'],

@@ -1,6 +1,7 @@
 import { NoBody } from '../../contracts/common.ts';
 import { SocialCallbackQuery, SocialPath } from '../../contracts/social.ts';
 import type { RouteSpec } from '../../route-spec.ts';
+import { previousRelease } from '../item-families.ts';
 
 export const socialCallback = {
   method: 'GET',
@@ -17,7 +18,7 @@ export const socialCallback = {
     seal: 'decrypt',
     codeKey: true,
     // A first sign-in creates the account, its user and tenant organization.
-    items: ['application', 'rate', 'social', 'account', 'user', 'organization'],
+    items: ['application', 'rate', 'social', 'account', 'user', 'organization', ...previousRelease],
   },
   contract: {
     params: SocialPath,

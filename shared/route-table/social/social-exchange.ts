@@ -1,7 +1,7 @@
 import { SignInResult } from '../../contracts/common.ts';
 import { SocialExchangeBody } from '../../contracts/social.ts';
 import { bodyErrors, CODE_CHECK_THROTTLE, credentialErrors, type RouteSpec } from '../../route-spec.ts';
-import { byKey } from '../item-families.ts';
+import { byKey, previousRelease } from '../item-families.ts';
 
 export const socialExchange = {
   method: 'POST',
@@ -12,7 +12,11 @@ export const socialExchange = {
   errorStyle: 'app',
   auth: 'api-key',
   throttle: CODE_CHECK_THROTTLE,
-  access: { table: 'readwrite', sign: true, items: [...byKey, 'social', 'account', 'user'] },
+  access: {
+    table: 'readwrite',
+    sign: true,
+    items: [...byKey, 'social', 'account', 'user', ...previousRelease],
+  },
   contract: {
     body: { json: SocialExchangeBody },
     responses: { 200: SignInResult },

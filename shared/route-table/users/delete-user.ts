@@ -1,7 +1,7 @@
 import { NoBody } from '../../contracts/common.ts';
 import type { RouteSpec } from '../../route-spec.ts';
 import { UserPath } from '../../tenancy/schemas.ts';
-import { manager } from '../item-families.ts';
+import { manager, previousRelease } from '../item-families.ts';
 import { readwrite, userWriteErrors, writeUsers } from './common.ts';
 
 export const deleteUser = {
@@ -14,7 +14,7 @@ export const deleteUser = {
   auth: 'manage',
   access: {
     ...readwrite,
-    items: [...manager, 'image', 'userMemberships', 'impersonation', 'audit'],
+    items: [...manager, ...previousRelease, 'image', 'userMemberships', 'impersonation', 'audit'],
   },
   permission: writeUsers,
   audit: ['user.deleted', 'impersonation.ended'],

@@ -1,7 +1,7 @@
 import { ManagedUser } from '../../contracts/users.ts';
 import type { RouteSpec } from '../../route-spec.ts';
 import { UserPath } from '../../tenancy/schemas.ts';
-import { manager } from '../item-families.ts';
+import { manager, previousRelease } from '../item-families.ts';
 import { readwrite, userWriteErrors, writeUsers } from './common.ts';
 
 export const disableUser = {
@@ -15,7 +15,7 @@ export const disableUser = {
   access: {
     ...readwrite,
     // Ending the user's sessions ends a live impersonation of it too: its record and audit entry.
-    items: [...manager, 'impersonation', 'audit'],
+    items: [...manager, ...previousRelease, 'impersonation', 'audit'],
   },
   permission: writeUsers,
   audit: ['user.disabled', 'impersonation.ended'],

@@ -1,7 +1,7 @@
 import { SessionsRevoked } from '../../contracts/users.ts';
 import { manageErrors, type RouteSpec } from '../../route-spec.ts';
 import { UserPath } from '../../tenancy/schemas.ts';
-import { manager } from '../item-families.ts';
+import { manager, previousRelease } from '../item-families.ts';
 import { readwrite, writeUsers } from './common.ts';
 
 export const revokeUserSessions = {
@@ -11,7 +11,7 @@ export const revokeUserSessions = {
   description: 'End every session of an end user. Answers how many live sessions ended.',
   errorStyle: 'app',
   auth: 'manage',
-  access: { ...readwrite, items: [...manager, 'impersonation', 'audit'] },
+  access: { ...readwrite, items: [...manager, ...previousRelease, 'impersonation', 'audit'] },
   permission: writeUsers,
   audit: ['user.sessionsRevoked', 'impersonation.ended'],
   contract: { params: UserPath, responses: { 200: SessionsRevoked }, errors: manageErrors },
