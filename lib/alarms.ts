@@ -22,6 +22,7 @@ import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { CODE_REFUSALS, METRIC_NAMESPACE, type MetricName } from '../shared/metrics/metrics.ts';
+import { STATISTICS_MAX_DELAY_SECONDS } from '../shared/tenancy/statistics.ts';
 
 /**
  * The alarms, by construct id, and what each watches: the one place their thresholds are written.
@@ -74,12 +75,13 @@ export const ALARMS = {
     when: "the account's complaint rate is above half the 0.1% at which SES reviews an account",
   },
   StatisticsLag: {
-    metric: '`AWS/Lambda` `IteratorAge` of the statistics aggregator (only with one)',
+    metric: '`AWS/Lambda` `IteratorAge` of the statistics aggregator',
     statistic: 'Maximum',
     periodSeconds: 300,
     comparison: '>',
-    threshold: 60_000,
-    when: 'the oldest table change the statistics aggregator has yet to read is more than a minute old (milliseconds)',
+    // The bound the statistics answers state (`freshness.maxDelaySeconds`), in milliseconds.
+    threshold: STATISTICS_MAX_DELAY_SECONDS * 1000,
+    when: `the last change of a batch handed to the statistics aggregator was more than ${STATISTICS_MAX_DELAY_SECONDS} s old (milliseconds): the statistics are further behind than their answers say`,
   },
 } as const satisfies Record<string, AlarmSpec>;
 

@@ -432,11 +432,14 @@ export function readInputs(node: Node): DoorcodeInputs {
       `tableStreamArn: missing; with tableName, give the ARN of that table's stream (NEW_AND_OLD_IMAGES), which the statistics aggregator reads`,
     );
   }
-  if (
-    tableStreamArn !== undefined &&
-    !/^arn:aws[\w-]*:dynamodb:[\w-]+:\d{12}:table\/[\w.-]+\/stream\/[\w:.-]+$/.test(tableStreamArn)
-  ) {
+  const streamOf = tableStreamArn?.match(
+    /^arn:aws[\w-]*:dynamodb:[\w-]+:\d{12}:table\/([\w.-]+)\/stream\/[\w:.-]+$/,
+  );
+  if (tableStreamArn !== undefined && !streamOf) {
     problems.push(`tableStreamArn: "${tableStreamArn}" is not the ARN of a DynamoDB stream`);
+  }
+  if (streamOf && tableName !== undefined && streamOf[1] !== tableName) {
+    problems.push(`tableStreamArn: the stream of table ${streamOf[1]}, not of tableName ${tableName}`);
   }
   if (tableStreamArn !== undefined && tableName === undefined) {
     problems.push("tableStreamArn: only with tableName (the stack's own table has its own stream)");

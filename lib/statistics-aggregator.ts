@@ -19,7 +19,7 @@ import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { aggregatorAccess } from '../shared/route-table/statistics-aggregator.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '../shared/routes.ts';
-import { AGGREGATOR_BATCH_SIZE } from '../shared/tenancy/statistics-stream.ts';
+import { AGGREGATOR_BATCH_SIZE, COUNTED_PARTITIONS } from '../shared/tenancy/statistics-stream.ts';
 import { absentAdapterArgs, bundling } from './bundling.ts';
 import { DEFAULT_LAMBDA_MEMORY_MB } from './inputs.ts';
 import { FUNCTION_RUNTIME, functionBundling } from './route-function.ts';
@@ -35,9 +35,6 @@ export const AGGREGATOR_ENTRY = 'functions/statistics/aggregate.ts';
  * (shared/tenancy/statistics.ts `STATISTICS_MAX_DELAY_SECONDS`).
  */
 export const BATCHING_WINDOW_SECONDS = 2;
-
-/** The partitions whose items the statistics count: users and their sessions, organizations. */
-const COUNTED_PARTITIONS = ['USER#', 'ORG#'] as const;
 
 export interface StatisticsAggregatorProps {
   readonly serviceName: string;

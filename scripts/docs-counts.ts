@@ -32,7 +32,9 @@ function serviceCounts() {
   const extra = extraPaths(routeList);
   return {
     routes,
-    functions: routes,
+    // And the statistics aggregator, which is no route (lib/statistics-aggregator.ts).
+    functions: routes + 1,
+    roles: profiles + 1,
     extra,
     profiles,
     resources: fixed + perRoute * routes + perExtraPath * extra + perProfile * profiles,
@@ -40,11 +42,11 @@ function serviceCounts() {
 }
 
 export function renderCounts(): string {
-  const { routes, functions, extra, profiles, resources } = serviceCounts();
+  const { routes, functions, roles, extra, profiles, resources } = serviceCounts();
   const { fixed, customDomain, perRoute, perExtraPath, perProfile } = STACK_RESOURCES;
   return [
-    `- **${routes} routes**, each its own Lambda function: **${functions} functions**.`,
-    `- **${profiles} access profiles**: one IAM role each, shared by the functions whose routes declare the same access.`,
+    `- **${routes} routes**, each its own Lambda function, and the statistics aggregator: **${functions} functions**.`,
+    `- **${profiles} access profiles**: one IAM role each, shared by the functions whose routes declare the same access, and the aggregator's: **${roles} roles**.`,
     `- **${resources} CloudFormation resources** without a custom domain (${resources + customDomain} with one): ` +
       `${fixed} fixed, ${perRoute} per route (function, Lambda permission, integration, API route), ` +
       `${perExtraPath} per further path a route answers (its API route; ${extra} today) and ` +

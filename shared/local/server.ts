@@ -7,7 +7,7 @@ import type { LocalContext } from '../http/handler.ts';
 import type { HttpEvent, HttpResult, LambdaContext } from '../http/types.ts';
 import { FUNCTION_TIMEOUT_SECONDS, type RouteSpec, routeList } from '../routes.ts';
 import { createDb } from '../store/db.ts';
-import { aggregate } from '../tenancy/statistics-stream.ts';
+import { aggregate, ofCountedPartition } from '../tenancy/statistics-stream.ts';
 import { invocationSlots } from './invocation-slots.ts';
 import { isLoopbackHost } from './loopback-host.ts';
 import { splitTarget } from './request-target.ts';
@@ -223,7 +223,11 @@ export async function startServer({
           table: deps.db.table,
           // Its own client, as its own function has on AWS: what a request's client sees (a test's
           // recording, a fault) is the request's alone.
-          deliver: (event) => aggregate(aggregatorDeps, event),
+          // Only the partitions the stack's event filter lets through (lib/statistics-aggregator.ts).
+          deliver: async (event) => {
+            const Records = event.Records.filter(ofCountedPartition);
+            if (Records.length > 0) await aggregate(aggregatorDeps, { Records });
+          },
           intervalMs: streamIntervalMs,
           onError: (error) =>
             deps.logger.log('error', 'statistics aggregation failed; retried', { error: String(error) }),

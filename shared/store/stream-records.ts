@@ -16,6 +16,7 @@ export interface StreamRecord {
     | {
         /** What the stream holds of each change: the statistics need both images. */
         StreamViewType?: string | undefined;
+        Keys?: Record<string, AttributeValue> | undefined;
         NewImage?: Record<string, AttributeValue> | undefined;
         OldImage?: Record<string, AttributeValue> | undefined;
       }

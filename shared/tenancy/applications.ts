@@ -42,7 +42,10 @@ export interface Application {
   /** Moved by every configuration write, which is conditioned on the version it read. */
   configurationVersion: number;
   createdAt: string;
-  /** Its end users and tenant organizations, counted at write time (list totals). */
+  /**
+   * Its end users and tenant organizations as requests counted them before the statistics aggregator;
+   * `applicationTotals` (shared/tenancy/statistics.ts) adds what it has counted since.
+   */
   userCount: number;
   organizationCount: number;
 }

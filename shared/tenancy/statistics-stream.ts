@@ -170,6 +170,16 @@ async function countChanges(deps: Deps, changes: readonly StreamChange[]): Promi
   return result;
 }
 
+/**
+ * The partitions whose items the statistics count (users and their sessions, organizations): the
+ * stack's event filter and the local reader deliver only their records.
+ */
+export const COUNTED_PARTITIONS = ['USER#', 'ORG#'] as const;
+
+/** Whether a stream record is of a partition the statistics count. */
+export const ofCountedPartition = (record: StreamEvent['Records'][number]): boolean =>
+  COUNTED_PARTITIONS.some((prefix) => record.dynamodb?.Keys?.pk?.S?.startsWith(prefix));
+
 /** Records per delivery at most: the stack's event source mapping and the local reader both. */
 export const AGGREGATOR_BATCH_SIZE = 100;
 

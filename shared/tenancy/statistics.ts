@@ -45,8 +45,8 @@ const daysBetween = (from: string, to: string) =>
 /**
  * Whether the statistics still read the session counter of `countedIn` (a session's counted minute):
  * they read the days from SESSION_DAYS before today on (`readStatistics`). A session counted before
- * them has expired, cannot be refreshed, and its count is never read again: ending it needs no
- * uncounting, so it can be deleted plainly (shared/sessions/manage.ts).
+ * them has expired, cannot be refreshed, and its count is never read again: the aggregator does not
+ * uncount it when it ends (shared/tenancy/statistics-stream.ts).
  */
 export const stillCounted = (countedIn: string, now: number): boolean =>
   countedIn.slice(0, 10) >= addDays(dayOf(now), -SESSION_DAYS);

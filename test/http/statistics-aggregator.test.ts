@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStreamReader } from '../../shared/local/stream-reader.ts';
 import type { StreamEvent } from '../../shared/store/stream-records.ts';
-import { aggregate } from '../../shared/tenancy/statistics-stream.ts';
+import { aggregate, ofCountedPartition } from '../../shared/tenancy/statistics-stream.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { newEmail, signIn } from '../support/sign-in.ts';
 import { storeWith } from '../support/store.ts';
@@ -101,7 +101,14 @@ describe('the statistics aggregator', () => {
     const before = await statistics(secretKey, applicationId);
     for (let i = 0; i < 40; i++) await signIn(app, newEmail(), { 'x-api-key': publicKey });
     const batch: StreamEvent = { Records: [] };
-    const collector = secondReader(async (event) => batch.Records.push(...event.Records));
+    // This application's records only: none of them counted yet by anyone.
+    const collector = secondReader(async (event) =>
+      batch.Records.push(
+        ...event.Records.filter(
+          (record) => ofCountedPartition(record) && JSON.stringify(record).includes(applicationId),
+        ),
+      ),
+    );
     await collector.caughtUp();
     await collector.close();
     let transacts = 0;
@@ -119,10 +126,18 @@ describe('the statistics aggregator', () => {
       () => 'counted',
       (error: Error) => error.message,
     );
+    const partly = await manage(app, 'GET', `/applications/${applicationId}/statistics`, {
+      apiKey: secretKey,
+    });
     await app.caughtUp();
 
     // Assess
     expect(first).toBe('lost connection');
+    // A user, an organization and a session each (and the user's other records), as the filter delivers them.
+    expect(batch.Records.length).toBeGreaterThanOrEqual(120);
+    // The first transaction counted part of the batch, the failed one nothing.
+    expect(partly.body.totals.users - before.users).toBeGreaterThan(0);
+    expect(partly.body.totals.users - before.users).toBeLessThan(40);
     expect(await statistics(secretKey, applicationId)).toEqual({
       users: before.users + 40,
       newUsers: before.newUsers + 40,
@@ -209,5 +224,22 @@ describe('the statistics aggregator', () => {
     // Assess
     expect(counted).toEqual({ counted: 0, seen: 0, ignored: 3 });
     await expect(keysOnly).rejects.toThrow(/KEYS_ONLY, not NEW_AND_OLD_IMAGES/);
+  });
+
+  it('tells whether there are more users by reading past the page, not from a total still behind', async () => {
+    // Prepare: three users the aggregator has not counted yet.
+    const owned = await createOwnedApplication(app);
+    await app.caughtUp();
+    for (let i = 0; i < 3; i++) await signIn(app, newEmail(), { 'x-api-key': owned.publicKey });
+    const users = `/applications/${owned.applicationId}/users?limit=2`;
+
+    // Act
+    const behind = await manage(app, 'GET', users, { apiKey: owned.secretKey });
+    await app.caughtUp();
+    const counted = await manage(app, 'GET', users, { apiKey: owned.secretKey });
+
+    // Assess
+    expect(behind.body.page).toEqual({ limit: 2, offset: 0, total: 0, hasMore: true });
+    expect(counted.body.page).toEqual({ limit: 2, offset: 0, total: 3, hasMore: true });
   });
 });

@@ -330,8 +330,9 @@ describe('operational settings context', () => {
 
   it('takes tableName as a DynamoDB table name, absent by default, with its stream', () => {
     expect(read(base)).not.toHaveProperty('tableName');
+    const restoredStream = streamArn.replace('table/restored/', 'table/doorcode-restored_2026.11/');
     expect(
-      read({ ...base, tableName: ' doorcode-restored_2026.11 ', tableStreamArn: streamArn }).tableName,
+      read({ ...base, tableName: ' doorcode-restored_2026.11 ', tableStreamArn: restoredStream }).tableName,
     ).toBe('doorcode-restored_2026.11');
     for (const wrong of [
       'ab',
@@ -354,6 +355,12 @@ describe('operational settings context', () => {
     expect(read({ ...base, tableName: 'restored', tableStreamArn: streamArn }).tableStreamArn).toBe(
       streamArn,
     );
+    // The retained table's stream, pasted by mistake: it would count nothing and page no one.
+    expect(() => read({ ...base, tableName: 'restored-2', tableStreamArn: streamArn })).toThrow(
+      /tableStreamArn: the stream of table restored, not of tableName restored-2/,
+    );
+    const china = 'arn:aws-cn:dynamodb:cn-north-1:123456789012:table/restored/stream/2026-11-27T09:30:00.123';
+    expect(read({ ...base, tableName: 'restored', tableStreamArn: china }).tableStreamArn).toBe(china);
   });
 });
 
