@@ -48,7 +48,12 @@ function claimsOf(token: string): { jti: string; sid: string; sub: string } {
   return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
 }
 
-const isAmbiguous = (answer: Answer) => answer.status === 0 || answer.status >= 500 || answer.status === 429;
+/** An answer that says nothing of what happened: a 5xx, a network error, a 429, or any answer to a resend after a lost one. */
+const isAmbiguous = (answer: Answer) =>
+  answer.status === 0 ||
+  answer.status >= 500 ||
+  answer.status === 429 ||
+  (answer.lostBefore === true && answer.status >= 400);
 
 export class VirtualClient {
   owner!: Account & { organizationId: string };
@@ -186,7 +191,7 @@ export class VirtualClient {
     user.starts++;
     this.inbox.take(user.email);
     const start = await this.#call(flow, 'codeStart', {}, { headers, body: { email: user.email } });
-    if (start.status !== 200) return { outcome: isAmbiguous(start) ? 'ambiguous' : 'refused' };
+    if (start.status !== 200) return this.#refused(flow, 'codeStart', start);
     const code = this.inbox.take(user.email);
     if (!code) {
       this.ledger.violate(
@@ -212,7 +217,7 @@ export class VirtualClient {
         { headers, body: { email: user.email, code } },
       );
       if (approved.status === 200) this.ledger.accept(codeKey, approved.requestIds);
-      else if (!isAmbiguous(approved)) return { outcome: 'refused' };
+      else if (!isAmbiguous(approved)) return this.#refused(flow, 'codeApprove', approved);
       // The approved code is used: verifying it too must fail (docs/api.md: single use).
       if (approved.status === 200 && this.random() < 0.2) {
         const again = await this.#call(
@@ -227,7 +232,7 @@ export class VirtualClient {
     }
     if (answer.status !== 200) {
       if (isAmbiguous(answer) && counts) counts.ambiguous++;
-      return { outcome: isAmbiguous(answer) ? 'ambiguous' : 'refused' };
+      return this.#refused(flow, mode === 'verify' ? 'codeVerify' : 'codePoll', answer);
     }
     if (counts) counts.told++;
     this.ledger.attemptAgents.set(agent, { scope, email: user.email, told: true });
@@ -272,6 +277,13 @@ export class VirtualClient {
       if (replay.status === 200) this.ledger.accept(codeKey, replay.requestIds);
     }
     return { outcome: 'ok', session, token };
+  }
+
+  /** A sign-in that did not succeed: ambiguous, or refused with the answer noted for the report. */
+  #refused(flow: string, route: string, answer: Answer): { outcome: Outcome } {
+    if (isAmbiguous(answer)) return { outcome: 'ambiguous' };
+    this.ledger.note(`${flow}: ${route} ${answer.status} ${answer.code ?? ''}`.trim());
+    return { outcome: 'refused' };
   }
 
   /** Polls until the approved request answers, waiting as RFC 8628 §3.5 asks (authorization_pending, slow_down). */

@@ -30,6 +30,11 @@ export interface ChaosOptions {
   /** Stop starting new flows after this many operations (requests) in the faults phase. */
   maxOperations?: number;
   clients: number;
+  /**
+   * The share of the service's answers the harness drops on their way back while faults are on
+   * (the client sees a network error and sends the request again); default 0.
+   */
+  loseAnswers?: number;
   /** How long the clients go on without faults (default: as long as with, at most 30 s, at least 2 s). */
   calmMs?: number;
   /** The second octet of the loopback source addresses (127.<block>.x.y), one per concurrent run. */
@@ -52,7 +57,11 @@ export interface ChaosReport {
   faultsByCall: Record<string, number>;
   retries: number;
   gaveUp: number;
+  /** Answers the harness dropped after the service sent them (`loseAnswers`). */
+  answersLost: number;
   flows: Record<string, Record<Outcome, number>>;
+  /** Sign-ins refused, by the answer that refused them. */
+  refusals: Record<string, number>;
   latency: Record<'faults' | 'calm', { count: number; p50: number; p99: number; max: number }>;
   /** The slowest answers, with their request ids (to find them in the service's log). */
   slowest: Array<Pick<Attempt, 'route' | 'status' | 'requestId' | 'phase'> & { ms: number }>;
@@ -152,6 +161,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const server = await startServer({ port: 0, deps });
   const http = new ChaosHttp(server.url, options.ipBlock ?? 100 + (seed % 100));
   const ledger = new Ledger();
+  if (options.loseAnswers) {
+    http.loseAnswers = { rate: options.loseAnswers, random: mulberry32(seed ^ 0x1057), ledger };
+  }
   const clientRandom = mulberry32(seed ^ 0x5eed);
   const clients = Array.from(
     { length: options.clients },
@@ -309,7 +321,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       faultsByCall: plan.countsByCall(),
       retries: http.retries,
       gaveUp: http.gaveUp,
+      answersLost: http.answersLost,
       flows,
+      refusals: Object.fromEntries([...ledger.refusals].sort(([, a], [, b]) => b - a)),
       latency: { faults: latencyOf(http.attempts, 'faults'), calm: latencyOf(http.attempts, 'calm') },
       slowest: [...http.attempts]
         .sort((a, b) => b.ms - a.ms)

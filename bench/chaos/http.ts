@@ -3,8 +3,10 @@
  * client to (429 RATE_LIMITED with Retry-After, 503 with Retry-After, a network error), every
  * attempt recorded with its route, status, code, request id and time.
  */
+import { request as httpRequest } from 'node:http';
 import { type LoopbackResponse, send } from '../../fixtures/loopback-client.ts';
 import { type RouteId, routes } from '../../shared/routes.ts';
+import type { Ledger } from './ledger.ts';
 
 export type Phase = 'faults' | 'calm' | 'final' | 'setup';
 
@@ -16,6 +18,8 @@ export interface Attempt {
   code?: string;
   requestId?: string;
   retryAfter?: string;
+  /** The service answered, and the harness dropped the answer (`--lose-answers`). */
+  lost?: boolean;
   ms: number;
   phase: Phase;
   /** The client and the flow it was in. */
@@ -33,6 +37,8 @@ export interface Answer<T = any> {
   requestId?: string;
   /** Attempts made, retries included. */
   attempts: number;
+  /** An earlier attempt's answer was dropped on its way back (`--lose-answers`): the first may have done it all. */
+  lostBefore?: boolean;
   /** The request ids of every attempt (what a report names for a violation). */
   requestIds: string[];
 }
@@ -57,6 +63,13 @@ export class ChaosHttp {
   gaveUp = 0;
   /** Requests sent again after a 429, a 503 or a network error. */
   retries = 0;
+  /** Answers the harness dropped after the service sent them. */
+  answersLost = 0;
+  /**
+   * While the phase is `faults`, the share of answers dropped after the service sent them: the
+   * client sees a network error, as when a connection breaks on the way back (off by default).
+   */
+  loseAnswers?: { rate: number; random: () => number; ledger: Ledger };
   #nextIp = 0;
 
   constructor(
@@ -69,6 +82,29 @@ export class ChaosHttp {
   #ip(): string {
     const n = (this.#nextIp++ % 0xfffe) + 1;
     return `127.${this.ipBlock}.${(n >> 8) & 0xff}.${n & 0xff || 1}`;
+  }
+
+  /**
+   * A request sent again after its answer was lost answers as its first success would have
+   * (docs/reliability.md): a success, or for a DELETE the 404 of a thing already gone. A refusal means
+   * the first attempt's change made the same request fail, and the client never learns it succeeded.
+   */
+  #afterLostAnswer(route: RouteId, status: number, code: string | undefined, requestIds: string[]) {
+    const spec = routes[route];
+    // A read changes nothing a second read could see differently.
+    if (this.loseAnswers === undefined || spec.method === 'GET') return;
+    const fine =
+      (status >= 200 && status < 300) ||
+      status === 0 ||
+      status >= 500 ||
+      status === 429 ||
+      (spec.method === 'DELETE' && status === 404);
+    this.loseAnswers.ledger.expect(
+      'a request sent again after a lost answer answers as the first',
+      fine,
+      () => `${route} answered ${status} ${code ?? ''} when sent again after its answer was lost`,
+      requestIds,
+    );
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: as Answer.
@@ -86,18 +122,27 @@ export class ChaosHttp {
       return encodeURIComponent(value);
     });
     const requestIds: string[] = [];
+    let lostBefore = false;
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       let response: LoopbackResponse<unknown> | undefined;
+      const sent = {
+        ...(options.body === undefined ? {} : { body: options.body }),
+        ...(options.headers ? { headers: options.headers } : {}),
+        ip: this.#ip(),
+      };
+      const lose =
+        this.loseAnswers !== undefined &&
+        this.phase === 'faults' &&
+        this.loseAnswers.random() < this.loseAnswers.rate;
       try {
-        response = await send(this.baseUrl, spec.method, path, {
-          ...(options.body === undefined ? {} : { body: options.body }),
-          ...(options.headers ? { headers: options.headers } : {}),
-          ip: this.#ip(),
-        });
+        response = lose
+          ? await sendAndLose(this.baseUrl, spec.method, path, sent)
+          : await send(this.baseUrl, spec.method, path, sent);
       } catch {
         response = undefined;
       }
+      if (lose) this.answersLost++;
       const ms = performance.now() - started;
       const status = response?.status ?? 0;
       const code = errorCodeOf(response?.body);
@@ -110,12 +155,15 @@ export class ChaosHttp {
         ...(code ? { code } : {}),
         ...(requestId ? { requestId } : {}),
         ...(retryAfter ? { retryAfter } : {}),
+        ...(lose ? { lost: true } : {}),
         ms,
         phase: this.phase,
         client,
         flow,
       });
       const wait = options.retry === false ? null : retryWait(status, code, retryAfter, attempt);
+      if (wait === null && lostBefore && !lose) this.#afterLostAnswer(route, status, code, requestIds);
+      if (lose) lostBefore = true;
       if (wait === null || attempt >= MAX_ATTEMPTS) {
         return {
           status,
@@ -124,6 +172,7 @@ export class ChaosHttp {
           headers: response?.headers ?? {},
           ...(requestId ? { requestId } : {}),
           attempts: attempt,
+          ...(lostBefore ? { lostBefore } : {}),
           requestIds,
         };
       }
@@ -136,6 +185,7 @@ export class ChaosHttp {
           headers: response?.headers ?? {},
           ...(requestId ? { requestId } : {}),
           attempts: attempt,
+          ...(lostBefore ? { lostBefore } : {}),
           requestIds,
         };
       }
@@ -143,6 +193,37 @@ export class ChaosHttp {
       this.retries++;
     }
   }
+}
+
+/**
+ * Sends the request and drops its answer once the service has sent it: the client sees the
+ * connection reset, after the service did all the request asked.
+ */
+function sendAndLose(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string>; ip: string },
+): Promise<never> {
+  const url = new URL(path, base);
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const headers: Record<string, string> = {
+    ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+    ...options.headers,
+    ...(payload === undefined ? {} : { 'content-length': String(Buffer.byteLength(payload)) }),
+  };
+  return new Promise((_, reject) => {
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path, method, headers, agent: false, localAddress: options.ip },
+      (res) => {
+        res.destroy();
+        reject(Object.assign(new Error('answer lost (harness)'), { code: 'ECONNRESET' }));
+      },
+    );
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
 }
 
 /** docs/api.md: what a client retries, and after how long (ms); null: this answer is final. */

@@ -88,6 +88,13 @@ export class Ledger {
     return holds;
   }
 
+  /** Why flows were refused (not a violation: what the report lists to explain them). */
+  readonly refusals = new Map<string, number>();
+
+  note(refusal: string): void {
+    this.refusals.set(refusal, (this.refusals.get(refusal) ?? 0) + 1);
+  }
+
   /** Counts one check of `invariant` that held. */
   pass(invariant: string): void {
     this.expect(invariant, true, () => '');

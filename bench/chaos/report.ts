@@ -14,7 +14,8 @@ export function formatReport(report: ChaosReport): string {
     `chaos run: seed ${report.seed}, FAULTS=${rates}, ${report.clients} clients, ` +
       `${(report.durationMs.faults / 1000).toFixed(1)} s with faults + ${(report.durationMs.calm / 1000).toFixed(1)} s without`,
     '',
-    `operations ${report.operations}   retries ${report.retries}   waits given up ${report.gaveUp}`,
+    `operations ${report.operations}   retries ${report.retries}   waits given up ${report.gaveUp}` +
+      (report.answersLost > 0 ? `   answers lost on the way back ${report.answersLost}` : ''),
     '',
     'answers by status',
     ...Object.entries(report.byStatus).map(([status, n]) => `  ${pad(status, 6)}${padLeft(n, 8)}`),
@@ -48,6 +49,9 @@ export function formatReport(report: ChaosReport): string {
     ...Object.entries(report.flows)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([flow, o]) => `  ${pad(flow, 30)}${o.ok} / ${o.refused} / ${o.ambiguous} / ${o.skipped}`),
+    '',
+    'sign-ins refused, by answer',
+    ...Object.entries(report.refusals).map(([why, n]) => `  ${padLeft(n, 6)}  ${why}`),
     '',
     'invariants (checked, violated)',
     ...report.invariants.map(

@@ -20,6 +20,7 @@ const usage = [
   'usage: npm run chaos -- [--seed N] [--rate R] [--duration S] [--clients N] [--operations N] [--faults kind:rate,…]',
   '  --rate R      every fault kind at rate R (default 0.05); --faults names each kind and rate instead',
   '  --duration S  seconds with faults (default 60), then as long without (at most 30 s)',
+  "  --lose-answers R  also drop this share of the service's answers on their way back (default 0)",
   '  fault kinds (the share of calls each fails):',
   ...FAULT_KINDS.map((kind) => `    ${kind.padEnd(9)}${FAULT_KIND_MEANING[kind]}`),
 ].join('\n');
@@ -39,6 +40,7 @@ const { values } = (() => {
         clients: { type: 'string', default: '12' },
         operations: { type: 'string' },
         faults: { type: 'string' },
+        'lose-answers': { type: 'string' },
       },
       strict: true,
     });
@@ -59,6 +61,7 @@ const rate = number('rate', values.rate, 0, 1)!;
 const durationS = number('duration', values.duration, 1, 86_400)!;
 const clients = Math.round(number('clients', values.clients, 1, 100)!);
 const operations = number('operations', values.operations, 1, 10_000_000);
+const loseAnswers = number('lose-answers', values['lose-answers'], 0, 1);
 // --rate R: every kind at R; --faults: exactly as FAULTS spells it (shared/local/faults.ts).
 const spec = values.faults ?? FAULT_KINDS.map((kind) => `${kind}:${rate}`).join(',');
 const faults = (() => {
@@ -82,6 +85,7 @@ try {
     faults,
     durationMs: durationS * 1000,
     ...(operations === undefined ? {} : { maxOperations: operations }),
+    ...(loseAnswers === undefined ? {} : { loseAnswers }),
     clients,
     progress: (line) => process.stderr.write(`  ${line}\n`),
   });
