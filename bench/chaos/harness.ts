@@ -62,7 +62,7 @@ export interface ChaosReport {
   flows: Record<string, Record<Outcome, number>>;
   /** Sign-ins refused, by the answer that refused them. */
   refusals: Record<string, number>;
-  latency: Record<'faults' | 'calm', { count: number; p50: number; p99: number; max: number }>;
+  latency: Record<'faults' | 'pause' | 'calm', { count: number; p50: number; p99: number; max: number }>;
   /** The slowest answers, with their request ids (to find them in the service's log). */
   slowest: Array<Pick<Attempt, 'route' | 'status' | 'requestId' | 'phase'> & { ms: number }>;
   invariants: Array<{ name: string; checked: number; violated: number }>;
@@ -72,6 +72,10 @@ export interface ChaosReport {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The faults phase pauses its faults for PAUSE_MS of every PAUSE_CYCLE_MS. */
+const PAUSE_CYCLE_MS = 10_000;
+const PAUSE_MS = 2_000;
 
 /** The mailer, with what it accepted kept for the clients (as a user reads the inbox). */
 function inboxOf(mailer: Mailer): { mailer: Mailer; inbox: Inbox } {
@@ -205,8 +209,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       () => say(`faults: ${http.attempts.length} requests, ${JSON.stringify(plan.counts())}`),
       5_000,
     );
+    // Of every PAUSE_CYCLE_MS, the last PAUSE_MS run without faults: latency with and without, measured
+    // at the same moment of the run (same load, same table), side by side.
+    const pauses = setInterval(() => {
+      const inPause = (performance.now() - faultsStarted) % PAUSE_CYCLE_MS >= PAUSE_CYCLE_MS - PAUSE_MS;
+      plan.active = !inPause;
+      http.phase = inPause ? 'pause' : 'faults';
+    }, 50);
     await Promise.all(clients.map((client) => drive(client, spent)));
     clearInterval(ticker);
+    clearInterval(pauses);
     const faultsMs = performance.now() - faultsStarted;
 
     // Faults off: the same clients go on (latency without faults, in the same run).
@@ -324,7 +336,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       answersLost: http.answersLost,
       flows,
       refusals: Object.fromEntries([...ledger.refusals].sort(([, a], [, b]) => b - a)),
-      latency: { faults: latencyOf(http.attempts, 'faults'), calm: latencyOf(http.attempts, 'calm') },
+      latency: {
+        faults: latencyOf(http.attempts, 'faults'),
+        pause: latencyOf(http.attempts, 'pause'),
+        calm: latencyOf(http.attempts, 'calm'),
+      },
       slowest: [...http.attempts]
         .sort((a, b) => b.ms - a.ms)
         .slice(0, 10)

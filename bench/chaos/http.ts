@@ -8,7 +8,11 @@ import { type LoopbackResponse, send } from '../../fixtures/loopback-client.ts';
 import { type RouteId, routes } from '../../shared/routes.ts';
 import type { Ledger } from './ledger.ts';
 
-export type Phase = 'faults' | 'calm' | 'final' | 'setup';
+/**
+ * `faults`: faults on; `pause`: the faults phase's windows without faults (the same load and table,
+ * for latency side by side); `calm`: after the faults phase; `final`: every flow once; `setup`.
+ */
+export type Phase = 'faults' | 'pause' | 'calm' | 'final' | 'setup';
 
 /** One attempt as the client saw it. */
 export interface Attempt {
@@ -125,6 +129,7 @@ export class ChaosHttp {
     let lostBefore = false;
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
+      const phase = this.phase;
       let response: LoopbackResponse<unknown> | undefined;
       const sent = {
         ...(options.body === undefined ? {} : { body: options.body }),
@@ -133,7 +138,7 @@ export class ChaosHttp {
       };
       const lose =
         this.loseAnswers !== undefined &&
-        this.phase === 'faults' &&
+        phase === 'faults' &&
         this.loseAnswers.random() < this.loseAnswers.rate;
       try {
         response = lose
@@ -157,7 +162,7 @@ export class ChaosHttp {
         ...(retryAfter ? { retryAfter } : {}),
         ...(lose ? { lost: true } : {}),
         ms,
-        phase: this.phase,
+        phase,
         client,
         flow,
       });

@@ -24,9 +24,10 @@ export function formatReport(report: ChaosReport): string {
     ...Object.entries(report.faults).map(([name, n]) => `  ${pad(name, 26)}${padLeft(n, 8)}`),
     '',
     'latency (ms)          count      p50      p99      max',
-    ...(['faults', 'calm'] as const).map((phase) => {
+    ...(['faults', 'pause', 'calm'] as const).map((phase) => {
       const l = report.latency[phase];
-      return `  ${pad(phase === 'faults' ? 'with faults' : 'without faults', 18)}${padLeft(l.count, 7)}${padLeft(l.p50, 9)}${padLeft(l.p99, 9)}${padLeft(l.max, 9)}`;
+      const name = { faults: 'with faults', pause: 'in the pauses', calm: 'after faults' }[phase];
+      return `  ${pad(name, 18)}${padLeft(l.count, 7)}${padLeft(l.p50, 9)}${padLeft(l.p99, 9)}${padLeft(l.max, 9)}`;
     }),
     '',
     'slowest answers',
