@@ -30,15 +30,20 @@ interface Signed {
   readonly securityToken: string | undefined;
 }
 
-/** One DynamoDB answer as the table gave it. */
+/** One DynamoDB answer as the table gave it, to the request it answered. */
 interface Answer {
   readonly operation: string;
+  readonly request: string;
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: string;
 }
 
-/** The DynamoDB answers of one request: recorded on its first run, replayed on the others. */
+/**
+ * The DynamoDB answers of one request: recorded on its first run, replayed on the others, each
+ * answer once, to the same request if one is (a read), else to the next of the same operation (a
+ * write names ids of its own), so calls made side by side may come in any order.
+ */
 export interface Recording {
   readonly answers: Answer[];
   /** Calls a replay could not answer from the recording (another operation, or more calls). */
@@ -130,7 +135,11 @@ function okAnswer(service: Service, operation: string, body: string, key: KeyObj
 }
 
 /** Passes one DynamoDB call on to `endpoint` as it came (DynamoDB Local reads no signature). */
-function forward(endpoint: string, req: IncomingMessage, body: Buffer): Promise<Omit<Answer, 'operation'>> {
+function forward(
+  endpoint: string,
+  req: IncomingMessage,
+  body: Buffer,
+): Promise<Omit<Answer, 'operation' | 'request'>> {
   const url = new URL(req.url ?? '/', endpoint);
   return new Promise((resolve, reject) => {
     const out = request(
@@ -164,22 +173,30 @@ export async function startAwsStub(mode: StubMode, key: KeyObject): Promise<AwsS
   let counts: Record<Service, number> = { dynamodb: 0, kms: 0, ses: 0, secretsmanager: 0 };
   let signed: Signed[] = [];
   let dynamodb: DynamoDbSource = { kind: 'empty' };
-  let replayed = 0;
+  let replayed = new Set<Answer>();
 
   async function dynamoAnswer(operation: string, req: IncomingMessage, body: Buffer): Promise<Answer> {
     const type = 'application/x-amz-json-1.0';
+    const request = body.toString('utf8');
     if (dynamodb.kind === 'record') {
-      const answer = { operation, ...(await forward(dynamodb.endpoint, req, body)) };
+      const answer = { operation, request, ...(await forward(dynamodb.endpoint, req, body)) };
       dynamodb.recording.answers.push(answer);
       return answer;
     }
     if (dynamodb.kind === 'replay') {
-      const answer = dynamodb.recording.answers[replayed++];
-      if (answer?.operation === operation) return answer;
+      const unused = dynamodb.recording.answers.filter((answer) => !replayed.has(answer));
+      const answer =
+        unused.find((a) => a.operation === operation && a.request === request) ??
+        unused.find((a) => a.operation === operation);
+      if (answer) {
+        replayed.add(answer);
+        return answer;
+      }
       dynamodb.recording.misses++;
     }
     return {
       operation,
+      request,
       status: 200,
       headers: { 'content-type': type },
       body: JSON.stringify(dynamoAnswers[operation] ?? {}),
@@ -235,11 +252,11 @@ export async function startAwsStub(mode: StubMode, key: KeyObject): Promise<AwsS
       counts = { dynamodb: 0, kms: 0, ses: 0, secretsmanager: 0 };
       signed = [];
       dynamodb = { kind: 'empty' };
-      replayed = 0;
+      replayed = new Set();
     },
     useDynamoDb: (source) => {
       dynamodb = source;
-      replayed = 0;
+      replayed = new Set();
     },
     close: () =>
       new Promise((resolve) => {

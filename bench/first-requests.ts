@@ -46,7 +46,10 @@ interface FirstRequest {
   readonly event: HttpEvent;
 }
 
-/** A social provider's answers to one request's calls: recorded on its first run, replayed on the others. */
+/**
+ * A social provider's answers to one request's calls: recorded on its first run, replayed on the
+ * others, each once, to the same method and path (calls made side by side come in any order).
+ */
 export interface ProviderRecording {
   readonly answers: Array<{
     readonly call: string;
@@ -109,15 +112,16 @@ const freshLoopback = () => {
 /** An HTTPS stand-in in front of `target` (a provider of fixtures/social-hosts.ts), with its certificate. */
 async function startProviderRecorder(target: string, tls: { key: string; cert: string; ca: string }) {
   let source: ProviderSource = { kind: 'through' };
-  let replayed = 0;
+  let replayed = new Set<ProviderRecording['answers'][number]>();
   const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const call = `${req.method} ${req.url}`;
       if (source.kind === 'replay') {
-        const answer = source.recording.answers[replayed++];
-        if (answer?.call === call) {
+        const answer = source.recording.answers.find((a) => a.call === call && !replayed.has(a));
+        if (answer) {
+          replayed.add(answer);
           res.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body);
           return;
         }
@@ -151,7 +155,7 @@ async function startProviderRecorder(target: string, tls: { key: string; cert: s
     url: `https://localhost:${(server.address() as AddressInfo).port}`,
     use(next: ProviderSource) {
       source = next;
-      replayed = 0;
+      replayed = new Set();
     },
     close: () =>
       new Promise<void>((resolve) => {
