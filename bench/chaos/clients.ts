@@ -229,6 +229,8 @@ export class VirtualClient {
         if (again.status === 200) this.ledger.accept(codeKey, again.requestIds);
       }
       answer = await this.#poll(flow, start.body.deviceCode as string, headers);
+      // An approval whose answer said nothing may not have landed: pending is then no refusal.
+      if (answer.status === 428 && approved.status !== 200) return { outcome: 'ambiguous' };
     }
     if (answer.status !== 200) {
       if (isAmbiguous(answer) && counts) counts.ambiguous++;
