@@ -57,7 +57,8 @@ beforeAll(async () => {
 });
 afterAll(() => hosts?.close());
 
-describe('the item families each route declares (`access.items`)', () => {
+// Each test runs a whole path of the route battery: on a loaded machine more than the 30 s default.
+describe('the item families each route declares (`access.items`)', { timeout: 120_000 }, () => {
   it('cover every partition the sign-in, session and management paths touch', async () => {
     await signInSessionAndManagementPaths({ ...hosts, app });
     await queue;

@@ -16,9 +16,9 @@ let app: TestApp;
 /** Every TransactWriteItems the service sent, with the partition keys it named. */
 const transactions: string[][] = [];
 beforeAll(async () => {
-  // The app's own reader reads only when a test asks: each test decides what is counted when.
+  // The app's own reader reads only when a test asks (test/support/app.ts): each test decides what
+  // is counted when.
   app = await startTestApp({
-    aggregateEveryMs: 0,
     overrides: (defaults) => ({
       db: storeWith(defaults.config, 'recordTransactions', (next, context) => async (args) => {
         if ((context as { commandName?: string }).commandName === 'TransactWriteItemsCommand') {

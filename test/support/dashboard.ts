@@ -27,6 +27,8 @@ export interface DashboardWorld {
 export async function startDashboard(options: TestAppOptions = {}): Promise<DashboardWorld> {
   const port = await freePort();
   const app = await startTestApp({
+    // The console shows the statistics as an owner sees them: read from the stream as npm start does.
+    aggregateEveryMs: 500,
     ...options,
     port,
     env: { ISSUER: `http://127.0.0.1:${port}`, ...options.env },
