@@ -10,10 +10,21 @@ import {
   SystemLogLevel,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
-import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  type BundlingOptions,
+  NodejsFunction,
+  type NodejsFunctionProps,
+  OutputFormat,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { FUNCTION_TIMEOUT_SECONDS, type RouteId, type RouteSpec } from '../shared/routes.ts';
+import {
+  type AccessProfile,
+  type AuthMode,
+  FUNCTION_TIMEOUT_SECONDS,
+  type RouteId,
+  type RouteSpec,
+} from '../shared/routes.ts';
 import { absentAdapterArgs, bundling } from './bundling.ts';
 import { DEFAULT_LAMBDA_MEMORY_MB } from './inputs.ts';
 
@@ -49,6 +60,50 @@ export interface RouteFunctionProps {
   readonly tracing?: boolean;
 }
 
+/**
+ * What every function of the service is, route or not (the statistics aggregator): its bundle of
+ * `entry` with the adapters `access` declares, runtime, timeout, shared role and log group.
+ */
+export function serviceFunctionProps(options: {
+  description: string;
+  entry: string;
+  access: AccessProfile;
+  auth: AuthMode;
+  role: IRole;
+  logGroup: ILogGroup;
+  memoryMb?: number;
+  tracing?: boolean;
+}): NodejsFunctionProps {
+  return {
+    description: options.description,
+    entry: join(repoRoot, options.entry),
+    handler: 'handler',
+    projectRoot: repoRoot,
+    depsLockFilePath: join(repoRoot, 'package-lock.json'),
+    runtime: FUNCTION_RUNTIME,
+    architecture: Architecture.ARM_64,
+    memorySize: options.memoryMb ?? DEFAULT_LAMBDA_MEMORY_MB,
+    timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
+    role: options.role,
+    // A shared log group keeps the functions apart: Lambda names each stream
+    // `YYYY/MM/DD/<function name>[<version>]<environment id>` in a custom log group.
+    logGroup: options.logGroup,
+    loggingFormat: LoggingFormat.JSON,
+    // shared/log.ts writes JSON lines with a `level` that Lambda's JSON filter reads; DEBUG lets
+    // through every level it writes, so LOG_LEVEL stays the one switch.
+    applicationLogLevelV2: ApplicationLogLevel.DEBUG,
+    // INFO keeps the platform.report line of each invocation, whose status the LambdaFailures
+    // alarm counts (lib/alarms.ts).
+    systemLogLevelV2: SystemLogLevel.INFO,
+    ...(options.tracing ? { tracing: Tracing.ACTIVE } : {}),
+    bundling: {
+      ...functionBundling,
+      sourcesContent: bundling.sourcesContent,
+      esbuildArgs: absentAdapterArgs(options.access, options.auth),
+    },
+  };
+}
+
 /** One route's Lambda function. Its role and log group are shared (docs/deploy.md, "What the stack creates"), so a route costs no IAM or log resource. */
 export class RouteFunction extends Construct {
   readonly function: NodejsFunction;
@@ -62,35 +117,19 @@ export class RouteFunction extends Construct {
     this.logGroup = props.logGroup;
 
     this.function = new NodejsFunction(this, 'Function', {
-      description: `${props.serviceName} ${route.method} ${route.path}`,
-      entry: join(repoRoot, route.entry),
-      handler: 'handler',
-      projectRoot: repoRoot,
-      depsLockFilePath: join(repoRoot, 'package-lock.json'),
-      runtime: FUNCTION_RUNTIME,
-      architecture: Architecture.ARM_64,
-      memorySize: props.memoryMb ?? DEFAULT_LAMBDA_MEMORY_MB,
+      ...serviceFunctionProps({
+        description: `${props.serviceName} ${route.method} ${route.path}`,
+        entry: route.entry,
+        access: route.access,
+        auth: route.auth,
+        role: this.role,
+        logGroup: this.logGroup,
+        ...(props.memoryMb === undefined ? {} : { memoryMb: props.memoryMb }),
+        ...(props.tracing === undefined ? {} : { tracing: props.tracing }),
+      }),
       ...(props.reservedConcurrency === undefined
         ? {}
         : { reservedConcurrentExecutions: props.reservedConcurrency }),
-      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
-      role: this.role,
-      // A shared log group keeps the functions apart: Lambda names each stream
-      // `YYYY/MM/DD/<function name>[<version>]<environment id>` in a custom log group.
-      logGroup: this.logGroup,
-      loggingFormat: LoggingFormat.JSON,
-      // shared/log.ts writes JSON lines with a `level` that Lambda's JSON filter reads; DEBUG lets
-      // through every level it writes, so LOG_LEVEL stays the one switch.
-      applicationLogLevelV2: ApplicationLogLevel.DEBUG,
-      // INFO keeps the platform.report line of each invocation, whose status the LambdaFailures
-      // alarm counts (lib/alarms.ts).
-      systemLogLevelV2: SystemLogLevel.INFO,
-      ...(props.tracing ? { tracing: Tracing.ACTIVE } : {}),
-      bundling: {
-        ...functionBundling,
-        sourcesContent: bundling.sourcesContent,
-        esbuildArgs: absentAdapterArgs(route.access, route.auth),
-      },
       // No --enable-source-maps: it parses the whole map at every cold start (bench/bundles.ts); the
       // map stays beside the bundle and shared/log.ts reads it only to log an unexpected error.
       environment: { ...props.environment },

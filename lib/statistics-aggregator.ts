@@ -1,30 +1,14 @@
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import {
-  ApplicationLogLevel,
-  Architecture,
-  FilterCriteria,
-  FilterRule,
-  LoggingFormat,
-  StartingPosition,
-  SystemLogLevel,
-  Tracing,
-} from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { aggregatorAccess } from '../shared/route-table/statistics-aggregator.ts';
-import { FUNCTION_TIMEOUT_SECONDS } from '../shared/routes.ts';
 import { AGGREGATOR_BATCH_SIZE, COUNTED_PARTITIONS } from '../shared/tenancy/statistics-stream.ts';
-import { absentAdapterArgs, bundling } from './bundling.ts';
-import { DEFAULT_LAMBDA_MEMORY_MB } from './inputs.ts';
-import { FUNCTION_RUNTIME, functionBundling } from './route-function.ts';
-
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+import { serviceFunctionProps } from './route-function.ts';
 
 /** The aggregator's handler: a stream consumer, not a route. */
 export const AGGREGATOR_ENTRY = 'functions/statistics/aggregate.ts';
@@ -61,26 +45,16 @@ export class StatisticsAggregator extends Construct {
   constructor(scope: Construct, id: string, props: StatisticsAggregatorProps) {
     super(scope, id);
     this.function = new NodejsFunction(this, 'Function', {
-      description: `${props.serviceName} statistics aggregator (the table's stream)`,
-      entry: join(repoRoot, AGGREGATOR_ENTRY),
-      handler: 'handler',
-      projectRoot: repoRoot,
-      depsLockFilePath: join(repoRoot, 'package-lock.json'),
-      runtime: FUNCTION_RUNTIME,
-      architecture: Architecture.ARM_64,
-      memorySize: props.memoryMb ?? DEFAULT_LAMBDA_MEMORY_MB,
-      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
-      role: props.role,
-      logGroup: props.logGroup,
-      loggingFormat: LoggingFormat.JSON,
-      applicationLogLevelV2: ApplicationLogLevel.DEBUG,
-      systemLogLevelV2: SystemLogLevel.INFO,
-      ...(props.tracing ? { tracing: Tracing.ACTIVE } : {}),
-      bundling: {
-        ...functionBundling,
-        sourcesContent: bundling.sourcesContent,
-        esbuildArgs: absentAdapterArgs(aggregatorAccess, 'none'),
-      },
+      ...serviceFunctionProps({
+        description: `${props.serviceName} statistics aggregator (the table's stream)`,
+        entry: AGGREGATOR_ENTRY,
+        access: aggregatorAccess,
+        auth: 'none',
+        role: props.role,
+        logGroup: props.logGroup,
+        ...(props.memoryMb === undefined ? {} : { memoryMb: props.memoryMb }),
+        ...(props.tracing === undefined ? {} : { tracing: props.tracing }),
+      }),
       environment: { ...props.environment },
     });
     this.function.addEventSource(
