@@ -34,7 +34,7 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
 
 /** lib/bundling.ts's esbuild options, in NodejsFunction's vocabulary (it always targets platform node). */
-export const functionBundling: BundlingOptions = {
+const functionBundling: BundlingOptions = {
   format: bundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
   target: bundling.target,
   minify: bundling.minify,
