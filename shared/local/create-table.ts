@@ -11,8 +11,16 @@ import { keySchemaDefinition, tableSchema } from '../store/table.ts';
 /** The stream the statistics aggregator reads (docs/data-model.md, Statistics), as the stack has it. */
 const tableStream = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } as const;
 
-/** Creates the single table (same schema as the stack) if it does not exist yet. */
-export async function ensureTable(endpoint: string, table: string): Promise<void> {
+/**
+ * Creates the single table (same schema as the stack) if it does not exist yet. `stream: false`
+ * leaves out the stream, for a table whose statistics nobody counts (a test's): DynamoDB Local's
+ * writes slow down as stream records pile up (test/support/global-setup.ts).
+ */
+export async function ensureTable(
+  endpoint: string,
+  table: string,
+  { stream = true }: { stream?: boolean } = {},
+): Promise<void> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
@@ -24,7 +32,7 @@ export async function ensureTable(endpoint: string, table: string): Promise<void
         TableName: table,
         BillingMode: 'PAY_PER_REQUEST',
         ...keySchemaDefinition,
-        StreamSpecification: tableStream,
+        ...(stream ? { StreamSpecification: tableStream } : {}),
       }),
     );
     await client.send(
@@ -36,7 +44,7 @@ export async function ensureTable(endpoint: string, table: string): Promise<void
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
     await addMissingIndexes(client, table);
-    await addMissingStream(client, table);
+    if (stream) await addMissingStream(client, table);
   } finally {
     client.destroy();
   }

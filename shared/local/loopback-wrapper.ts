@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +26,9 @@ export async function loopbackWrapper(jarDir: string, cacheDir: string): Promise
   const version = createHash('sha256').update(readFileSync(SOURCE)).update(jarDir).digest('hex').slice(0, 16);
   const classes = join(cacheDir, `dynamodb-local-loopback-${version}`);
   if (existsSync(join(classes, `${LOOPBACK_MAIN_CLASS}.class`))) return classes;
-  // Compiled aside and renamed, so a run that starts meanwhile never sees half a directory.
-  const building = `${classes}.${process.pid}.tmp`;
+  // Compiled aside and renamed, so a run (or a second instance of this one) that starts meanwhile
+  // never sees half a directory.
+  const building = `${classes}.${randomUUID()}.tmp`;
   try {
     if (!(await compile(jarClassPath(jarDir), building))) return null;
     renameSync(building, classes);

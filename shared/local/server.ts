@@ -185,7 +185,8 @@ export interface LocalServer {
   server: Server;
   /**
    * Resolves once the statistics aggregator has counted every change made before the call
-   * (shared/local/stream-reader.ts); at once without `deps` (no table of its own to read).
+   * (shared/local/stream-reader.ts); at once without `deps` (no table of its own to read); rejects
+   * on a server started to count nothing (`streamIntervalMs: false`).
    */
   statisticsCaughtUp(): Promise<void>;
   close(): Promise<void>;
@@ -206,8 +207,11 @@ export async function startServer({
 }: {
   port: number;
   host?: string;
-  /** How often the statistics aggregator reads the stream; 0: only when `statisticsCaughtUp` asks. */
-  streamIntervalMs?: number;
+  /**
+   * How often the statistics aggregator reads the stream; 0: only when `statisticsCaughtUp` asks;
+   * false: never (a table without a stream, whose statistics nobody counts).
+   */
+  streamIntervalMs?: number | false;
   /** This server's dependencies; without them, handlers build the process's from the environment. */
   deps?: Deps;
 }): Promise<LocalServer> {
@@ -217,7 +221,7 @@ export async function startServer({
     db: createDb({ table: deps.db.table, region: deps.config.AWS_REGION, endpoint }),
   };
   const aggregator =
-    deps && aggregatorDeps && endpoint
+    deps && aggregatorDeps && endpoint && streamIntervalMs !== false
       ? startStreamReader({
           endpoint,
           table: deps.db.table,
@@ -270,7 +274,12 @@ export async function startServer({
   return {
     url: `http://${host}:${actualPort}`,
     server,
-    statisticsCaughtUp: () => aggregator?.caughtUp() ?? Promise.resolve(),
+    statisticsCaughtUp: () =>
+      streamIntervalMs === false
+        ? Promise.reject(
+            new Error('this server counts no statistics: it was started with streamIntervalMs false'),
+          )
+        : (aggregator?.caughtUp() ?? Promise.resolve()),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -15,7 +15,7 @@ const table = `faults-${randomUUID()}`;
 let endpoint: string;
 beforeAll(async () => {
   endpoint = serviceEndpoint('dynamoEndpoint');
-  await ensureTable(endpoint, table);
+  await ensureTable(endpoint, table, { stream: false });
 });
 
 const faulted: Db[] = [];

@@ -9,7 +9,8 @@ import { serviceEndpoint } from '../support/services.ts';
 // the seed and the request ids that show it.
 it('keeps every invariant through a short run of faults', async () => {
   const report = await runChaos({
-    dynamoEndpoint: serviceEndpoint('dynamoEndpoint'),
+    // Its statistics are checked, so its table has a stream (test/support/global-setup.ts).
+    dynamoEndpoint: serviceEndpoint('dynamoStreamEndpoint'),
     sesEndpoint: serviceEndpoint('sesEndpoint'),
     faults: parseFaultSettings(
       'dynamodb:0.08,lost:0.08,latency:0.03,kms:0.05,ses:0.1,secrets:0.05',

@@ -30,7 +30,7 @@ let client: DynamoDBClient;
 
 beforeAll(async () => {
   const endpoint = serviceEndpoint('dynamoEndpoint');
-  await ensureTable(endpoint, table);
+  await ensureTable(endpoint, table, { stream: false });
   direct = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials });
   proxy = await startConflictProxy({
     upstream: endpoint,

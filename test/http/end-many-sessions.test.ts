@@ -13,7 +13,7 @@ const HOUR = 3_600_000;
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ statistics: true });
   app.clock.set(Date.UTC(2026, 10, 1, 0, 30, 0));
 });
 afterAll(() => app.close());

@@ -25,7 +25,10 @@ const failingStore = (config: TestApp['deps']['config']) =>
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ overrides: (defaults) => ({ db: failingStore(defaults.config) }) });
+  app = await startTestApp({
+    statistics: true,
+    overrides: (defaults) => ({ db: failingStore(defaults.config) }),
+  });
 });
 afterAll(() => app.close());
 

@@ -19,6 +19,7 @@ beforeAll(async () => {
   // The app's own reader reads only when a test asks (test/support/app.ts): each test decides what
   // is counted when.
   app = await startTestApp({
+    statistics: true,
     overrides: (defaults) => ({
       db: storeWith(defaults.config, 'recordTransactions', (next, context) => async (args) => {
         if ((context as { commandName?: string }).commandName === 'TransactWriteItemsCommand') {

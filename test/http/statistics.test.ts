@@ -12,7 +12,7 @@ const DAY = 24 * 60 * MINUTE;
 let app: TestApp;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ statistics: true });
   // A fixed start, late in a UTC day, so the tests cross midnight; tests only move the clock forward.
   app.clock.set(Date.UTC(2026, 10, 23, 23, 0, 30));
 });

@@ -6,7 +6,7 @@ import { addSignedInMember, createOwnedApplication, manage } from '../support/te
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ statistics: true });
 });
 afterAll(() => app.close());
 

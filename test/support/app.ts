@@ -48,9 +48,15 @@ export interface TestAppOptions {
    */
   port?: number;
   /**
-   * How often the statistics aggregator reads the stream in the background: by default never, only
-   * when `caughtUp` asks (a test decides when records are counted, and dozens of apps of a run do
-   * not poll DynamoDB Local meanwhile); the dashboard's tests read it as `npm start` does.
+   * Counts statistics: the table gets a stream (in the run's second DynamoDB Local, whose writes
+   * slow down as stream records pile up: test/support/global-setup.ts) and the aggregator reads it
+   * when `caughtUp` asks. Off by default: a file that reads no statistics writes no stream record.
+   */
+  statistics?: boolean;
+  /**
+   * With `statistics`, how often the aggregator also reads the stream in the background: by default
+   * never, only when `caughtUp` asks (a test decides when records are counted); the dashboard's tests
+   * read it as `npm start` does.
    */
   aggregateEveryMs?: number;
 }
@@ -61,8 +67,10 @@ export interface TestAppOptions {
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const table = `test-${randomUUID()}`;
-  const dynamoEndpoint = options.env?.DYNAMODB_ENDPOINT ?? serviceEndpoint('dynamoEndpoint');
-  if (!options.env?.DYNAMODB_ENDPOINT) await ensureTable(dynamoEndpoint, table);
+  const statistics = options.statistics ?? false;
+  const dynamoEndpoint =
+    options.env?.DYNAMODB_ENDPOINT ?? serviceEndpoint(statistics ? 'dynamoStreamEndpoint' : 'dynamoEndpoint');
+  if (!options.env?.DYNAMODB_ENDPOINT) await ensureTable(dynamoEndpoint, table, { stream: statistics });
   const config = loadConfig({
     TABLE_NAME: table,
     ISSUER: TEST_ISSUER,
@@ -90,7 +98,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const server = await startServer({
     port: options.port ?? 0,
     deps,
-    streamIntervalMs: options.aggregateEveryMs ?? 0,
+    streamIntervalMs: statistics ? (options.aggregateEveryMs ?? 0) : false,
   });
   return {
     url: server.url,

@@ -28,6 +28,7 @@ export async function startDashboard(options: TestAppOptions = {}): Promise<Dash
   const port = await freePort();
   const app = await startTestApp({
     // The console shows the statistics as an owner sees them: read from the stream as npm start does.
+    statistics: true,
     aggregateEveryMs: 500,
     ...options,
     port,

@@ -4,7 +4,7 @@ import { inject } from 'vitest';
  * The run's endpoint of DynamoDB Local or the SES emulator. Only the lanes with services start them
  * (vitest.config.ts, `lanes`): a file of another lane that starts the app fails here, saying so.
  */
-export function serviceEndpoint(key: 'dynamoEndpoint' | 'sesEndpoint'): string {
+export function serviceEndpoint(key: 'dynamoEndpoint' | 'dynamoStreamEndpoint' | 'sesEndpoint'): string {
   const endpoint = inject(key);
   if (!endpoint) {
     throw new Error(
