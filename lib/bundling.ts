@@ -20,9 +20,13 @@ export const bundling = {
   sourcesContent: false,
   /** Bundle the SDK: pins the tested client versions and lets esbuild drop what is unused. */
   bundleAwsSdk: true,
-  /** ESM bundles need `require` for the SDK's CommonJS dependencies. */
+  /**
+   * ESM bundles need `require` for the SDK's CommonJS dependencies (the SES client's optional CRT
+   * signer). Made when first called: most bundles never call it, and a static import of
+   * `node:module` would load that built-in at every cold start (docs/operations.md, "Cold starts").
+   */
   banner:
-    "import { createRequire as __doorcodeCreateRequire } from 'node:module';const require = __doorcodeCreateRequire(import.meta.url);",
+    "const require = (id) => process.getBuiltinModule('node:module').createRequire(import.meta.url)(id);",
   mainFields: ['module', 'main'],
 } as const;
 
@@ -37,13 +41,16 @@ const inRepo = (module: string) => fileURLToPath(new URL(module, repoRoot));
  * Its event-stream codec serves operations the service never calls, and DynamoDB's endpoint
  * discovery is applied by no command of the client (shared/adapters/no-endpoint-discovery.ts). The
  * MCP SDK's shims make Ajv the default JSON Schema validator, which shared/mcp/server.ts never lets it
- * construct.
+ * construct. `@middy/core` imports Node's web streams and stream pipeline for streamed responses, which
+ * no route answers: they load when first used (shared/adapters/lazy-streams.ts).
  */
 const deployedStandIns: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': 'shared/adapters/env-credentials.ts',
   '@smithy/core/event-streams': 'shared/adapters/no-event-streams.ts',
   '@aws-sdk/middleware-endpoint-discovery': 'shared/adapters/no-endpoint-discovery.ts',
   '@modelcontextprotocol/server/_shims': 'shared/adapters/mcp-shims.ts',
+  'node:stream/web': 'shared/adapters/lazy-streams.ts',
+  'node:stream/promises': 'shared/adapters/lazy-streams.ts',
 };
 
 /**

@@ -4,7 +4,6 @@
  * scripted, cached or leaking their URL. The pages need no JavaScript: plain forms.
  */
 
-import { createHash } from 'node:crypto';
 import type { AppError } from './errors.ts';
 import { escapeHtml } from './html-escape.ts';
 
@@ -31,7 +30,10 @@ a.provider{display:block;margin:.6rem 0;padding:.6rem 1.2rem;border-radius:.4rem
 .account{display:flex;align-items:center;justify-content:space-between;gap:.75rem;border-top:1px solid #e3e6ec;padding:.5rem 0}
 .account button{margin-top:0}
 `;
-const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+/** STYLE's CSP hash, computed at the first page: most routes never answer one (docs/operations.md, "Cold starts"). */
+let styleHash: string | undefined;
+const styleSource = (): string =>
+  (styleHash ??= `'sha256-${process.getBuiltinModule('node:crypto').createHash('sha256').update(STYLE).digest('base64')}'`);
 
 /** What a page's CSP allows beyond nothing: image sources (the logo) and form targets. */
 export interface PagePolicy {
@@ -49,7 +51,7 @@ function contentSecurityPolicy(policy: PagePolicy = {}): string {
   const forms = policy.noForm ? "'none'" : ["'self'", ...(policy.formTargets ?? [])].join(' ');
   return [
     "default-src 'none'",
-    `style-src ${STYLE_HASH}`,
+    `style-src ${styleSource()}`,
     `img-src ${images}`,
     `form-action ${forms}`,
     "frame-ancestors 'none'",

@@ -1,11 +1,16 @@
-import { randomBytes } from 'node:crypto';
-
 /** Randomness source (a CSPRNG in production). */
 export interface Random {
   bytes(length: number): Uint8Array;
 }
 
-export const cryptoRandom: Random = { bytes: (length) => randomBytes(length) };
+/**
+ * Node's CSPRNG. `node:crypto` is loaded at the first draw, not at import: a route that never draws
+ * (a preflight, a discovery document) does not load it at its cold start (docs/operations.md,
+ * "Cold starts").
+ */
+export const cryptoRandom: Random = {
+  bytes: (length) => process.getBuiltinModule('node:crypto').randomBytes(length),
+};
 
 /** A secret shown once and stored only as its hash: 256 random bits, base64url. */
 export const newSecret = (random: Random): string => Buffer.from(random.bytes(32)).toString('base64url');

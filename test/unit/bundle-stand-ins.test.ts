@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultProvider } from '../../shared/adapters/env-credentials.ts';
+import {
+  ReadableStream as LazyReadableStream,
+  pipeline as lazyPipeline,
+} from '../../shared/adapters/lazy-streams.ts';
 import { DefaultJsonSchemaValidator, process as shimmedProcess } from '../../shared/adapters/mcp-shims.ts';
 import {
   NODE_ENDPOINT_DISCOVERY_CONFIG_OPTIONS,
@@ -57,5 +61,35 @@ describe("DynamoDB's endpoint discovery in a deployed bundle", () => {
     const config = resolveEndpointDiscoveryConfig({ region: 'us-east-1' }, {});
     expect(await config.endpointDiscoveryEnabled()).toBe(false);
     expect(config).not.toHaveProperty('endpointCache');
+  });
+});
+
+describe("Node's web streams and stream pipeline in a deployed bundle", () => {
+  it("make Node's own stream, and know it", async () => {
+    const made = new LazyReadableStream({
+      start(controller) {
+        controller.enqueue('one');
+        controller.close();
+      },
+    });
+    expect(made).toBeInstanceOf(ReadableStream);
+    expect(new ReadableStream()).toBeInstanceOf(LazyReadableStream);
+    expect({}).not.toBeInstanceOf(LazyReadableStream);
+    const chunks: unknown[] = [];
+    for await (const chunk of made) chunks.push(chunk);
+    expect(chunks).toEqual(['one']);
+  });
+
+  it("pipe as Node's pipeline does", async () => {
+    const { Readable, Writable } = await import('node:stream');
+    const written: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        written.push(chunk.toString());
+        done();
+      },
+    });
+    await lazyPipeline(Readable.from(['a', 'b']), sink);
+    expect(written).toEqual(['a', 'b']);
   });
 });
