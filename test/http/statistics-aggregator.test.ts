@@ -1,6 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConflictProxy } from '../../bench/conflict-proxy.ts';
 import { startStreamReader } from '../../shared/local/stream-reader.ts';
+import { createDb } from '../../shared/store/db.ts';
 import type { StreamEvent } from '../../shared/store/stream-records.ts';
 import { aggregate, ofCountedPartition } from '../../shared/tenancy/statistics-stream.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -155,6 +157,72 @@ describe('the statistics aggregator', () => {
       newUsers: before.newUsers + 60,
       signIns: before.signIns + 60,
       activeSessions: before.activeSessions + 60,
+    });
+  });
+
+  it('counts exactly once when two shards of one application count at once and DynamoDB cancels one', async () => {
+    // Prepare: 20 users of one application with a session each, not counted yet, collected and split
+    // in two disjoint batches, as two shards of the stream deliver them to two aggregators. Both
+    // batches add to the same counter items. DynamoDB cancels a transaction that names an item another
+    // ongoing one names; DynamoDB Local never does, so both go through a proxy that does
+    // (bench/conflict-proxy.ts), holding each transaction 50 ms.
+    const { applicationId, secretKey } = await createOwnedApplication(app);
+    const before = await statistics(secretKey, applicationId);
+    const createdAt = new Date(app.clock.now()).toISOString();
+    for (let i = 0; i < 20; i++) {
+      const user = { pk: `USER#usr_shard${i}`, type: 'user', scope: applicationId, createdAt };
+      const session = { ...user, type: 'session', countedIn: createdAt.slice(0, 16) };
+      await app.deps.db.client.send(
+        new PutCommand({ TableName: app.deps.db.table, Item: { ...user, sk: 'PROFILE' } }),
+      );
+      await app.deps.db.client.send(
+        new PutCommand({ TableName: app.deps.db.table, Item: { ...session, sk: `SESSION#ses_shard${i}` } }),
+      );
+    }
+    const records: StreamEvent['Records'] = [];
+    const collector = secondReader(async (event) =>
+      records.push(
+        ...event.Records.filter(
+          (record) => ofCountedPartition(record) && JSON.stringify(record).includes(applicationId),
+        ),
+      ),
+    );
+    await collector.caughtUp();
+    await collector.close();
+    const shards = [records.filter((_, i) => i % 2 === 0), records.filter((_, i) => i % 2 === 1)];
+    const proxy = await startConflictProxy({ upstream: app.deps.config.DYNAMODB_ENDPOINT ?? '', hold: 50 });
+    const db = createDb({ table: app.deps.db.table, region: 'us-east-1', endpoint: proxy.url });
+    const throughProxy = { ...app.deps, db };
+
+    // Act: both shards at once; a delivery that fails is delivered again, as the event source
+    // mapping does, until it is counted.
+    const failures: string[] = [];
+    const deliver = async (shard: StreamEvent['Records']) => {
+      for (let delivery = 0; delivery < 10; delivery++) {
+        try {
+          return await aggregate(throughProxy, { Records: shard });
+        } catch (error) {
+          failures.push((error as Error).name);
+        }
+      }
+      throw new Error('a shard was never counted');
+    };
+    const counted = await Promise.all(shards.map(deliver));
+    const conflicts = proxy.counts().conflicts;
+    db.client.destroy();
+    await proxy.close();
+    await app.caughtUp();
+
+    // Assess: the transactions did conflict; every record was counted by exactly one delivery.
+    expect(records).toHaveLength(40);
+    expect(conflicts).toBeGreaterThan(0);
+    expect(failures.every((name) => name === 'CountConflict')).toBe(true);
+    expect(counted.reduce((sum, count) => sum + count.counted, 0)).toBe(40);
+    expect(await statistics(secretKey, applicationId)).toEqual({
+      users: before.users + 20,
+      newUsers: before.newUsers + 20,
+      signIns: before.signIns + 20,
+      activeSessions: before.activeSessions + 20,
     });
   });
 

@@ -75,9 +75,9 @@ describe("Node's web streams and stream pipeline in a deployed bundle", () => {
     expect(made).toBeInstanceOf(ReadableStream);
     expect(new ReadableStream()).toBeInstanceOf(LazyReadableStream);
     expect({}).not.toBeInstanceOf(LazyReadableStream);
-    const chunks: unknown[] = [];
-    for await (const chunk of made) chunks.push(chunk);
-    expect(chunks).toEqual(['one']);
+    const reader = (made as ReadableStream<string>).getReader();
+    expect(await reader.read()).toEqual({ done: false, value: 'one' });
+    expect(await reader.read()).toEqual({ done: true, value: undefined });
   });
 
   it("pipe as Node's pipeline does", async () => {
