@@ -20,13 +20,6 @@ export const bundling = {
   sourcesContent: false,
   /** Bundle the SDK: pins the tested client versions and lets esbuild drop what is unused. */
   bundleAwsSdk: true,
-  /**
-   * ESM bundles need `require` for the SDK's CommonJS dependencies (the SES client's optional CRT
-   * signer). Made when first called: most bundles never call it, and a static import of
-   * `node:module` would load that built-in at every cold start (docs/operations.md, "Cold starts").
-   */
-  banner:
-    "const require = (id) => process.getBuiltinModule('node:module').createRequire(import.meta.url)(id);",
   mainFields: ['module', 'main'],
 } as const;
 
@@ -41,8 +34,8 @@ const inRepo = (module: string) => fileURLToPath(new URL(module, repoRoot));
  * Its event-stream codec serves operations the service never calls, and DynamoDB's endpoint
  * discovery is applied by no command of the client (shared/adapters/no-endpoint-discovery.ts). The
  * MCP SDK's shims make Ajv the default JSON Schema validator, which shared/mcp/server.ts never lets it
- * construct. `@middy/core` imports Node's web streams and stream pipeline for streamed responses, which
- * no route answers: they load when first used (shared/adapters/lazy-streams.ts).
+ * construct. `@middy/core` imports Node's web streams for streamed responses, which no route answers:
+ * they load when first used (shared/adapters/lazy-streams.ts).
  */
 const deployedStandIns: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': 'shared/adapters/env-credentials.ts',
@@ -50,7 +43,6 @@ const deployedStandIns: Readonly<Record<string, string>> = {
   '@aws-sdk/middleware-endpoint-discovery': 'shared/adapters/no-endpoint-discovery.ts',
   '@modelcontextprotocol/server/_shims': 'shared/adapters/mcp-shims.ts',
   'node:stream/web': 'shared/adapters/lazy-streams.ts',
-  'node:stream/promises': 'shared/adapters/lazy-streams.ts',
 };
 
 /**
@@ -98,7 +90,6 @@ export function esbuildOptions(access: AccessProfile, auth?: AuthMode): BuildOpt
     sourcemap: bundling.sourcemap,
     sourcesContent: bundling.sourcesContent,
     mainFields: [...bundling.mainFields],
-    banner: { js: bundling.banner },
     alias: aliases(access, auth),
     // NodejsFunction marks `@aws-sdk/*` external unless the SDK is bundled.
     external: bundling.bundleAwsSdk ? [] : ['@aws-sdk/*'],

@@ -40,7 +40,6 @@ const functionBundling: BundlingOptions = {
   minify: bundling.minify,
   sourceMap: bundling.sourcemap,
   bundleAwsSDK: bundling.bundleAwsSdk,
-  banner: bundling.banner,
   mainFields: [...bundling.mainFields],
 };
 

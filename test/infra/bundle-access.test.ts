@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type RouteAccess, routeList, routes } from '../../shared/routes.ts';
-import { deployedInputs, routeInputs } from '../support/bundle-inputs.ts';
+import { deployedInputs, type RouteInputs, routeInputs } from '../support/bundle-inputs.ts';
 
 // Structure, not timing (bench/bundles.ts times the bundles): which SDK clients each deployed
 // bundle holds at all, read from esbuild's metafile.
-let inputs: Map<string, string[]>;
+let inputs: RouteInputs;
 
 beforeAll(async () => {
   inputs = await routeInputs(routeList);
@@ -114,5 +114,22 @@ describe('what no deployed bundle holds (lib/bundling.ts)', () => {
     expect(
       inputs.get('mcp')!.some((path) => path.includes('node_modules/@modelcontextprotocol/server/')),
     ).toBe(true);
+  });
+});
+
+describe("Node's web streams in a deployed bundle", () => {
+  it('are imported by @middy/core alone, which lib/bundling.ts gives the lazy stand-in', () => {
+    // shared/adapters/lazy-streams.ts stands in for what @middy/core uses of them; another importer
+    // would get the stand-in too, which holds nothing else.
+    expect([...(inputs.importers.get('node:stream/web') ?? [])]).toEqual([
+      'node_modules/@middy/core/index.js',
+    ]);
+    expect(inputs.importers.get('stream/web')).toBeUndefined();
+  });
+});
+
+describe('CommonJS in a deployed bundle', () => {
+  it('needs no `require`: the bundles are ESM and define none (lib/bundling.ts)', () => {
+    expect(inputs.dynamicRequires).toEqual([]);
   });
 });

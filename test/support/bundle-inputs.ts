@@ -8,7 +8,11 @@ type Route = (typeof routeList)[number];
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 async function metafileOf(entries: string[], options: BuildOptions): Promise<Metafile> {
-  const { metafile } = await build({
+  return (await buildOf(entries, options)).metafile;
+}
+
+async function buildOf(entries: string[], options: BuildOptions) {
+  const { metafile, outputFiles } = await build({
     ...options,
     absWorkingDir: repoRoot,
     entryPoints: entries,
@@ -18,7 +22,7 @@ async function metafileOf(entries: string[], options: BuildOptions): Promise<Met
     metafile: true,
     logLevel: 'silent',
   });
-  return metafile as Metafile;
+  return { metafile: metafile as Metafile, outputFiles: outputFiles ?? [] };
 }
 
 /** The files of a metafile's inputs that `entry` reaches through their imports: what its own build reads. */
@@ -49,7 +53,7 @@ export async function deployedInputs(route: Route): Promise<string[]> {
  * files are those its entry reaches through the metafile's imports. Which files a build reads follows
  * from resolving imports alone, not from minifying or mapping the output, so these builds do neither.
  */
-export async function routeInputs(routes: readonly Route[]): Promise<Map<string, string[]>> {
+export async function routeInputs(routes: readonly Route[]): Promise<RouteInputs> {
   const byOptions = new Map<string, { options: BuildOptions; routes: Route[] }>();
   for (const route of routes) {
     const options: BuildOptions = {
@@ -62,15 +66,40 @@ export async function routeInputs(routes: readonly Route[]): Promise<Map<string,
     group.routes.push(route);
     byOptions.set(key, group);
   }
-  const inputs = new Map<string, string[]>();
+  const inputs: RouteInputs = Object.assign(new Map<string, string[]>(), {
+    importers: new Map<string, Set<string>>(),
+    dynamicRequires: [] as string[],
+  });
   await Promise.all(
     [...byOptions.values()].map(async (group) => {
-      const metafile = await metafileOf(
+      const { metafile, outputFiles } = await buildOf(
         [...new Set(group.routes.map((route) => route.entry))],
         group.options,
       );
+      // esbuild's stand-in for a CommonJS `require` in an ESM bundle, which throws when called.
+      for (const file of outputFiles) {
+        if (!file.text.includes('Dynamic require of')) continue;
+        const output = Object.entries(metafile.outputs).find(([path]) => file.path.endsWith(path));
+        inputs.dynamicRequires.push(output?.[1].entryPoint ?? file.path);
+      }
       for (const route of group.routes) inputs.set(route.id, reachedFrom(metafile, route.entry));
+      for (const [path, input] of Object.entries(metafile.inputs)) {
+        for (const imported of input.imports) {
+          const specifier = imported.original ?? imported.path;
+          const importers = inputs.importers.get(specifier) ?? new Set();
+          inputs.importers.set(specifier, importers.add(path));
+        }
+      }
     }),
   );
   return inputs;
 }
+
+/**
+ * Each route's inputs by id; the files of any route's bundle that import each specifier as written;
+ * the entries whose bundle holds a CommonJS `require` that ESM cannot serve.
+ */
+export type RouteInputs = Map<string, string[]> & {
+  importers: Map<string, Set<string>>;
+  dynamicRequires: string[];
+};
