@@ -216,10 +216,10 @@ export async function startServer({
   deps?: Deps;
 }): Promise<LocalServer> {
   const endpoint = deps?.config.DYNAMODB_ENDPOINT;
-  const aggregatorDeps = deps && {
-    ...deps,
-    db: createDb({ table: deps.db.table, region: deps.config.AWS_REGION, endpoint }),
-  };
+  const aggregatorDeps =
+    deps && streamIntervalMs !== false
+      ? { ...deps, db: createDb({ table: deps.db.table, region: deps.config.AWS_REGION, endpoint }) }
+      : undefined;
   const aggregator =
     deps && aggregatorDeps && endpoint && streamIntervalMs !== false
       ? startStreamReader({

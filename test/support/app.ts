@@ -26,7 +26,10 @@ export interface TestApp {
   /** Every log line the service wrote, as parsed JSON. */
   logs: string[];
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
-  /** Once every change made so far is counted by the statistics aggregator (docs/data-model.md, Statistics). */
+  /**
+   * Once every change made so far is counted by the statistics aggregator (docs/data-model.md,
+   * Statistics); rejects for an app started without `statistics`.
+   */
   caughtUp(): Promise<void>;
   close(): Promise<void>;
 }
@@ -62,12 +65,15 @@ export interface TestAppOptions {
 }
 
 /**
- * The real local server (same handlers as Lambda) on a free port, over a fresh table in the
- * run's DynamoDB Local and the run's SES emulator.
+ * The real local server (same handlers as Lambda) on a free port, over a fresh table in one of the
+ * run's DynamoDB Locals (the second for an app with `statistics`) and the run's SES emulator.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const table = `test-${randomUUID()}`;
   const statistics = options.statistics ?? false;
+  if (options.aggregateEveryMs !== undefined && !statistics) {
+    throw new Error('aggregateEveryMs reads a stream: start the app with { statistics: true }');
+  }
   const dynamoEndpoint =
     options.env?.DYNAMODB_ENDPOINT ?? serviceEndpoint(statistics ? 'dynamoStreamEndpoint' : 'dynamoEndpoint');
   if (!options.env?.DYNAMODB_ENDPOINT) await ensureTable(dynamoEndpoint, table, { stream: statistics });

@@ -27,19 +27,28 @@ interface Services {
  * keep an instance that never holds a record.
  */
 async function startServices(): Promise<Services> {
-  const [dynamo, dynamoStream, ses] = await Promise.all([
+  const started = await Promise.allSettled([
     freePort().then((port) => startDynamoDbLocal({ port })),
     freePort().then((port) => startDynamoDbLocal({ port })),
     freePort().then((port) => startSesLocal({ port })),
   ]);
+  const stopAll = async () => {
+    await Promise.allSettled(
+      started.map((start) => (start.status === 'fulfilled' ? start.value.stop() : undefined)),
+    );
+  };
+  const [dynamo, dynamoStream, ses] = started;
+  if (dynamo?.status !== 'fulfilled' || dynamoStream?.status !== 'fulfilled' || ses?.status !== 'fulfilled') {
+    // What did start is stopped: a failed run leaves no JVM or emulator behind.
+    await stopAll();
+    const failed = started.find((start) => start.status === 'rejected');
+    throw failed?.reason ?? new Error('a test service did not start');
+  }
   return {
-    dynamoEndpoint: dynamo.endpoint,
-    dynamoStreamEndpoint: dynamoStream.endpoint,
-    sesEndpoint: ses.endpoint,
-    stop: async () => {
-      await ses.stop();
-      await Promise.all([dynamo.stop(), dynamoStream.stop()]);
-    },
+    dynamoEndpoint: dynamo.value.endpoint,
+    dynamoStreamEndpoint: dynamoStream.value.endpoint,
+    sesEndpoint: ses.value.endpoint,
+    stop: stopAll,
   };
 }
 
