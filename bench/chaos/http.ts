@@ -10,9 +10,10 @@ import type { Ledger } from './ledger.ts';
 
 /**
  * `faults`: faults on; `pause`: the faults phase's windows without faults (the same load and table,
- * for latency side by side); `calm`: after the faults phase; `final`: every flow once; `setup`.
+ * for latency side by side); `calm`: after the faults phase; `aim`: lost answers aimed at the writes
+ * that met none (bench/chaos/writes.ts); `final`: every flow once; `setup`.
  */
-export type Phase = 'faults' | 'pause' | 'calm' | 'final' | 'setup';
+export type Phase = 'faults' | 'pause' | 'calm' | 'aim' | 'final' | 'setup';
 
 /** One attempt as the client saw it. */
 export interface Attempt {
@@ -37,6 +38,8 @@ export interface Answer<T = any> {
   status: number;
   code?: string;
   body: T;
+  /** The body as text (an HTML page's forms are read from it). */
+  text: string;
   headers: LoopbackResponse['headers'];
   requestId?: string;
   /** Attempts made, retries included. */
@@ -49,6 +52,10 @@ export interface Answer<T = any> {
 
 export interface CallOptions {
   body?: unknown;
+  /** A body sent as is (a form: `new URLSearchParams(…).toString()`, with its content type in `headers`). */
+  raw?: string;
+  /** The query string, without its `?`. */
+  query?: string;
   headers?: Record<string, string>;
   /** Retry 429 RATE_LIMITED and 503 as docs/api.md says (default); false: the flow decides. */
   retry?: boolean;
@@ -75,6 +82,13 @@ export class ChaosHttp {
    */
   loseAnswers?: { rate: number; random: () => number; ledger: Ledger };
   #nextIp = 0;
+  /**
+   * The route of each request in flight, by its source address: how the service's side of the run
+   * (bench/chaos/writes.ts) tells which route sent a DynamoDB call.
+   */
+  readonly #inFlight = new Map<string, { route: RouteId; flow: string }>();
+  /** The flow each client runs (by its name in the client's list), set by the harness. */
+  readonly running = new Map<number, string>();
 
   constructor(
     readonly baseUrl: string,
@@ -82,10 +96,18 @@ export class ChaosHttp {
     private readonly ipBlock: number,
   ) {}
 
-  /** A loopback source address no other request of the run used: every request is its own client IP. */
+  /**
+   * A loopback source address no other request of the run used: every request is its own client IP
+   * (host parts 1 to 255 under each third octet: 65 280 addresses before the first comes again).
+   */
   #ip(): string {
-    const n = (this.#nextIp++ % 0xfffe) + 1;
-    return `127.${this.ipBlock}.${(n >> 8) & 0xff}.${n & 0xff || 1}`;
+    const n = this.#nextIp++ % (256 * 255);
+    return `127.${this.ipBlock}.${Math.floor(n / 255)}.${(n % 255) + 1}`;
+  }
+
+  /** The route and flow of the request in flight from `address` (as the server's socket names it), if any. */
+  requestFrom(address: string | undefined): { route: RouteId; flow: string } | undefined {
+    return address === undefined ? undefined : this.#inFlight.get(address.replace(/^::ffff:/, ''));
   }
 
   /**
@@ -120,11 +142,12 @@ export class ChaosHttp {
     options: CallOptions = {},
   ): Promise<Answer<T>> {
     const spec = routes[route];
-    const path = spec.path.replace(/\{(\w+)\+?\}/g, (_, name: string) => {
-      const value = params[name];
-      if (value === undefined) throw new Error(`no ${name} for ${route}`);
-      return encodeURIComponent(value);
-    });
+    const path =
+      spec.path.replace(/\{(\w+)\+?\}/g, (_, name: string) => {
+        const value = params[name];
+        if (value === undefined) throw new Error(`no ${name} for ${route}`);
+        return encodeURIComponent(value);
+      }) + (options.query ? `?${options.query}` : '');
     const requestIds: string[] = [];
     let lostBefore = false;
     for (let attempt = 1; ; attempt++) {
@@ -133,9 +156,11 @@ export class ChaosHttp {
       let response: LoopbackResponse<unknown> | undefined;
       const sent = {
         ...(options.body === undefined ? {} : { body: options.body }),
+        ...(options.raw === undefined ? {} : { raw: options.raw }),
         ...(options.headers ? { headers: options.headers } : {}),
         ip: this.#ip(),
       };
+      this.#inFlight.set(sent.ip, { route, flow: this.running.get(client) ?? flow });
       const lose =
         this.loseAnswers !== undefined &&
         phase === 'faults' &&
@@ -147,6 +172,7 @@ export class ChaosHttp {
       } catch {
         response = undefined;
       }
+      this.#inFlight.delete(sent.ip);
       if (lose) this.answersLost++;
       const ms = performance.now() - started;
       const status = response?.status ?? 0;
@@ -174,6 +200,7 @@ export class ChaosHttp {
           status,
           ...(code ? { code } : {}),
           body: response?.body as T,
+          text: response?.text ?? '',
           headers: response?.headers ?? {},
           ...(requestId ? { requestId } : {}),
           attempts: attempt,
@@ -187,6 +214,7 @@ export class ChaosHttp {
           status,
           ...(code ? { code } : {}),
           body: response?.body as T,
+          text: response?.text ?? '',
           headers: response?.headers ?? {},
           ...(requestId ? { requestId } : {}),
           attempts: attempt,
@@ -208,12 +236,12 @@ function sendAndLose(
   base: string,
   method: string,
   path: string,
-  options: { body?: unknown; headers?: Record<string, string>; ip: string },
+  options: { body?: unknown; raw?: string; headers?: Record<string, string>; ip: string },
 ): Promise<never> {
   const url = new URL(path, base);
-  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const headers: Record<string, string> = {
-    ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+    ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
     ...options.headers,
     ...(payload === undefined ? {} : { 'content-length': String(Buffer.byteLength(payload)) }),
   };
@@ -251,13 +279,19 @@ function header(headers: LoopbackResponse['headers'] | undefined, name: string):
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * The error's code in the route's error style: the envelope's `error.code`, an OAuth `error`
+ * (RFC 6749 §5.2), or a JSON-RPC error's `data.code` (the MCP endpoint's refusals carry the envelope
+ * there). An HTML page names none.
+ */
 function errorCodeOf(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const error = (body as { error?: unknown }).error;
   if (typeof error === 'string') return error;
   if (typeof error === 'object' && error !== null) {
-    const code = (error as { code?: unknown }).code;
-    return typeof code === 'string' ? code : undefined;
+    const { code, data } = error as { code?: unknown; data?: { code?: unknown } };
+    if (typeof code === 'string') return code;
+    return typeof data?.code === 'string' ? data.code : undefined;
   }
   return undefined;
 }
