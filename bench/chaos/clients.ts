@@ -1331,14 +1331,17 @@ export class VirtualClient {
     { name: 'tenants', weight: 3, run: () => this.tenantOrganizations() },
   ];
 
-  pickFlow() {
-    const total = this.flows.reduce((sum, flow) => sum + flow.weight, 0);
+  /** A flow at random by weight; among those named in `among` when it names any of them. */
+  pickFlow(among?: ReadonlySet<string>) {
+    const wanted = this.flows.filter((flow) => among?.has(flow.name));
+    const flows = wanted.length > 0 ? wanted : this.flows;
+    const total = flows.reduce((sum, flow) => sum + flow.weight, 0);
     let at = this.random() * total;
-    for (const flow of this.flows) {
+    for (const flow of flows) {
       at -= flow.weight;
       if (at < 0) return flow;
     }
-    return this.flows[0]!;
+    return flows[0]!;
   }
 }
 

@@ -6,6 +6,7 @@
  * invariants (bench/chaos/invariants.ts) are checked against a Scan of the table.
  */
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { loadConfig } from '../../shared/config.ts';
 import { inMemoryCodeHasher } from '../../shared/crypto/local-code-key.ts';
 import { LocalSecretSealer } from '../../shared/crypto/local-secret-sealer.ts';
@@ -20,6 +21,7 @@ import { type Inbox, type Outcome, VirtualClient } from './clients.ts';
 import { type Attempt, ChaosHttp, type Phase } from './http.ts';
 import { type Check, Checks, checkAnswers, checkStatistics, checkTable, scanTable } from './invariants.ts';
 import { Ledger, type Violation } from './ledger.ts';
+import { type LostAnswerCoverage, WriteWatch } from './writes.ts';
 
 export interface ChaosOptions {
   dynamoEndpoint: string;
@@ -37,8 +39,18 @@ export interface ChaosOptions {
   loseAnswers?: number;
   /** How long the clients go on without faults (default: as long as with, at most 30 s, at least 2 s). */
   calmMs?: number;
+  /**
+   * How long the clients then go on while the harness aims a lost answer at each write that met
+   * none (bench/chaos/writes.ts); default 30 s, 0 for none.
+   */
+  aimMs?: number;
   /** The second octet of the loopback source addresses (127.<block>.x.y), one per concurrent run. */
   ipBlock?: number;
+  /**
+   * Writes every attempt, in order, with the faults its request's DynamoDB calls met, to this file
+   * (what a violation's request ids are looked up in).
+   */
+  attemptsFile?: string;
   /** Progress lines (the CLI prints them). */
   progress?: (line: string) => void;
 }
@@ -47,7 +59,7 @@ export interface ChaosReport {
   seed: number;
   rates: FaultSettings['rates'];
   clients: number;
-  durationMs: { faults: number; calm: number; total: number };
+  durationMs: { faults: number; calm: number; aim: number; total: number };
   operations: number;
   /** Requests by route and status, every attempt counted. */
   byRoute: Record<string, Record<string, number>>;
@@ -69,6 +81,8 @@ export interface ChaosReport {
   violations: Array<Violation & { seed: number }>;
   /** 500s the service logged, by cause (the unhandled error's name and message). */
   internalErrors: Record<string, number>;
+  /** Lost answers per route write, and the route writes that met none, with why (bench/chaos/writes.ts). */
+  lostAnswers: LostAnswerCoverage;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -126,6 +140,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const config = loadConfig({
     TABLE_NAME: table,
     ISSUER: 'https://auth.chaos.test',
+    // As the stack always sets it (one UpdateItem per sign-in email), high enough never to refuse.
+    MAX_CODE_EMAILS_PER_HOUR: '1000000',
     MAIL_FROM: 'no-reply@doorcode.test',
     PLATFORM_ORIGINS: 'https://app.chaos.test',
     DYNAMODB_ENDPOINT: options.dynamoEndpoint,
@@ -162,8 +178,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const faulted = withFaults(base, plan);
   const { mailer, inbox } = inboxOf(faulted.mailer);
   const deps: Deps = { ...faulted, mailer };
+  const writes = new WriteWatch();
+  writes.watch(deps.db.client);
   const server = await startServer({ port: 0, deps });
   const http = new ChaosHttp(server.url, options.ipBlock ?? 100 + (seed % 100));
+  writes.attribute(server.server, (address) => http.requestFrom(address));
   const ledger = new Ledger();
   if (options.loseAnswers) {
     http.loseAnswers = { rate: options.loseAnswers, random: mulberry32(seed ^ 0x1057), ledger };
@@ -193,9 +212,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       (options.maxOperations !== undefined &&
         http.attempts.length - operationsAtStart >= options.maxOperations);
     const harnessErrors: string[] = [];
-    const drive = async (client: VirtualClient, until: () => boolean) => {
+    const drive = async (client: VirtualClient, until: () => boolean, among?: () => Set<string>) => {
       while (!until()) {
-        const flow = client.pickFlow();
+        const flow = client.pickFlow(among?.());
+        http.running.set(client.id, flow.name);
         try {
           count(flow.name, await flow.run());
           await client.afterFlow();
@@ -231,6 +251,31 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       clients.map((client) => drive(client, () => performance.now() - calmStarted >= calmMs)),
     );
 
+    // The writes that met no lost answer meet one now, aimed, with the fault plan off.
+    const aimMs = options.aimMs ?? 30_000;
+    if (aimMs > 0) {
+      http.phase = 'aim';
+      writes.aiming = true;
+      const aimStarted = performance.now();
+      say(`aim: ${Math.round(aimMs / 1000)} s, a lost answer for each write that met none`);
+      // Each client runs the flows that sent a write still without a lost answer, until none is left.
+      await Promise.all(
+        clients.map((client) =>
+          drive(
+            client,
+            () => {
+              const wanted = writes.wanted();
+              return (
+                performance.now() - aimStarted >= aimMs || !client.flows.some((flow) => wanted.has(flow.name))
+              );
+            },
+            () => writes.wanted(),
+          ),
+        ),
+      );
+      writes.aiming = false;
+    }
+
     // Every client's next attempt at each of its flows succeeds.
     http.phase = 'final';
     say('final: every flow once per client, without faults');
@@ -238,6 +283,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       clients.map(async (client) => {
         await client.enableOne();
         for (const flow of client.flows) {
+          http.running.set(client.id, flow.name);
           const outcome = await flow.run().catch((error: unknown) => {
             harnessErrors.push(`final ${flow.name}: ${(error as Error).stack ?? error}`);
             return 'refused' as const;
@@ -288,10 +334,27 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           answer.requestIds,
         );
     }
+    if (options.attemptsFile) {
+      const traced = http.attempts.map((attempt) => ({
+        ...attempt,
+        ...(attempt.requestId ? { faultsMet: writes.failuresOf(attempt.requestId) } : {}),
+      }));
+      await writeFile(options.attemptsFile, `${JSON.stringify(traced)}\n`);
+    }
     const view = await scanTable(options.dynamoEndpoint, table);
     const checks = checkAnswers(http.attempts, new Checks());
     checkTable(view, ledger, checks);
     checkStatistics(view, ledger, statistics, checks);
+    // What the service's DynamoDB calls met in the requests a violation names.
+    const faultsMet = (violation: Violation) =>
+      violation.requestIds.flatMap((id) => writes.failuresOf(id).map((failure) => ({ id, failure })));
+    for (const violation of [
+      ...ledger.violations,
+      ...[...checks.all.values()].flatMap((check) => check.violations),
+    ]) {
+      const met = faultsMet(violation).map(({ id, failure }) => `${id.slice(0, 8)}: ${failure}`);
+      if (met.length > 0) violation.message += ` [faults met: ${met.join('; ')}]`;
+    }
     for (const violation of ledger.violations) {
       const check = checks.all.get(violation.invariant) ?? {
         name: violation.invariant,
@@ -310,7 +373,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     const byRoute: Record<string, Record<string, number>> = {};
     const byStatus: Record<string, number> = {};
+    const driven = new Map<string, number>();
     for (const attempt of http.attempts) {
+      driven.set(attempt.route, (driven.get(attempt.route) ?? 0) + 1);
       const status = String(attempt.status);
       byRoute[attempt.route] ??= {};
       byRoute[attempt.route]![status] = (byRoute[attempt.route]![status] ?? 0) + 1;
@@ -324,6 +389,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       durationMs: {
         faults: Math.round(faultsMs),
         calm: Math.round(calmMs),
+        aim: aimMs,
         total: Math.round(performance.now() - faultsStarted),
       },
       operations: http.attempts.length,
@@ -358,6 +424,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       })),
       violations: all.flatMap((check) => check.violations.map((violation) => ({ ...violation, seed }))),
       internalErrors,
+      lostAnswers: writes.coverage(driven),
     };
   } finally {
     plan.active = false;

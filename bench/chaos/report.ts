@@ -12,7 +12,8 @@ export function formatReport(report: ChaosReport): string {
     .join(',');
   lines.push(
     `chaos run: seed ${report.seed}, FAULTS=${rates}, ${report.clients} clients, ` +
-      `${(report.durationMs.faults / 1000).toFixed(1)} s with faults + ${(report.durationMs.calm / 1000).toFixed(1)} s without`,
+      `${(report.durationMs.faults / 1000).toFixed(1)} s with faults + ${(report.durationMs.calm / 1000).toFixed(1)} s without` +
+      ` + ${(report.durationMs.aim / 1000).toFixed(1)} s aiming lost answers`,
     '',
     `operations ${report.operations}   retries ${report.retries}   waits given up ${report.gaveUp}` +
       (report.answersLost > 0 ? `   answers lost on the way back ${report.answersLost}` : ''),
@@ -59,6 +60,26 @@ export function formatReport(report: ChaosReport): string {
       (check) =>
         `  ${check.violated > 0 ? 'FAIL' : 'ok  '} ${pad(check.name, 62)}${padLeft(check.checked, 7)}${padLeft(check.violated, 5)}`,
     ),
+  );
+  const { lostAnswers } = report;
+  const { summary } = lostAnswers;
+  const notHit = summary.writes - summary.hit - summary.aimed;
+  const row = (write: (typeof lostAnswers.writes)[number]) =>
+    `  ${pad(write.route, 28)}${pad(write.command, 20)}${padLeft(write.attempts, 8)}${padLeft(write.lost, 6)}${padLeft(write.aimed, 6)}  ${write.items ?? '-'}`;
+  lines.push(
+    '',
+    `lost answers per route write: ${summary.writes} writes; ${summary.hit} met one the faults drew, ` +
+      `${summary.aimed} only one aimed at them, ${notHit} none` +
+      (lostAnswers.unattributed > 0 ? ` (${lostAnswers.unattributed} write attempts of no request)` : ''),
+    `  ${pad('route', 28)}${pad('command', 20)}${padLeft('attempts', 8)}${padLeft('lost', 6)}${padLeft('aimed', 6)}  items`,
+    ...lostAnswers.writes.filter((write) => write.lost + write.aimed > 0).map(row),
+    `route writes that met no lost answer (${notHit}), by reason`,
+    ...Object.entries(summary.notHit).map(([why, n]) => `  ${padLeft(n, 6)}  ${why}`),
+    ...lostAnswers.writes
+      .filter((write) => write.lost + write.aimed === 0)
+      .map(
+        (write) => `  ${pad(write.route, 28)}${pad(write.command, 20)}${write.items ?? '-'}: ${write.why}`,
+      ),
   );
   if (Object.keys(report.internalErrors).length > 0) {
     lines.push('', '500s the service logged, by cause');

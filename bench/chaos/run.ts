@@ -21,6 +21,8 @@ const usage = [
   '  --rate R      every fault kind at rate R (default 0.05); --faults names each kind and rate instead',
   '  --duration S  seconds with faults (default 60), then as long without (at most 30 s)',
   "  --lose-answers R  also drop this share of the service's answers on their way back (default 0)",
+  '  --aim S       seconds of the aim phase: a lost answer for each write that met none (default 30, 0: none)',
+  '  --attempts    also write every attempt, with the faults it met, to bench/.out/chaos-attempts.json',
   '  fault kinds (the share of calls each fails):',
   ...FAULT_KINDS.map((kind) => `    ${kind.padEnd(9)}${FAULT_KIND_MEANING[kind]}`),
 ].join('\n');
@@ -41,6 +43,8 @@ const { values } = (() => {
         operations: { type: 'string' },
         faults: { type: 'string' },
         'lose-answers': { type: 'string' },
+        aim: { type: 'string', default: '30' },
+        attempts: { type: 'boolean', default: false },
       },
       strict: true,
     });
@@ -62,6 +66,8 @@ const durationS = number('duration', values.duration, 1, 86_400)!;
 const clients = Math.round(number('clients', values.clients, 1, 100)!);
 const operations = number('operations', values.operations, 1, 10_000_000);
 const loseAnswers = number('lose-answers', values['lose-answers'], 0, 1);
+const aimS = number('aim', values.aim, 0, 3_600)!;
+const outDir = join(import.meta.dirname, '..', '.out');
 // --rate R: every kind at R; --faults: exactly as FAULTS spells it (shared/local/faults.ts).
 const spec = values.faults ?? FAULT_KINDS.map((kind) => `${kind}:${rate}`).join(',');
 const faults = (() => {
@@ -75,6 +81,7 @@ const faults = (() => {
 const stops: Array<() => Promise<void>> = [];
 let code = 0;
 try {
+  await mkdir(outDir, { recursive: true });
   const dynamo = await startDynamoDbLocal({ port: await freePort() });
   stops.push(dynamo.stop);
   const ses = await startSesLocal({ port: await freePort() });
@@ -86,16 +93,16 @@ try {
     durationMs: durationS * 1000,
     ...(operations === undefined ? {} : { maxOperations: operations }),
     ...(loseAnswers === undefined ? {} : { loseAnswers }),
+    aimMs: aimS * 1000,
+    ...(values.attempts ? { attemptsFile: join(outDir, 'chaos-attempts.json') } : {}),
     clients,
     progress: (line) => process.stderr.write(`  ${line}\n`),
   });
   process.stdout.write(`${formatReport(report)}\n`);
-  const outDir = join(import.meta.dirname, '..', '.out');
-  await mkdir(outDir, { recursive: true });
   const file = join(outDir, 'chaos.json');
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(
-    `\nreport: ${file}\nreplay: npm run chaos -- --seed ${report.seed} --faults ${spec} --duration ${durationS} --clients ${clients}\n`,
+    `\nreport: ${file}\nreplay: npm run chaos -- --seed ${report.seed} --faults ${spec} --duration ${durationS} --clients ${clients} --aim ${aimS}\n`,
   );
   code = report.violations.length > 0 ? 1 : 0;
 } catch (error) {
