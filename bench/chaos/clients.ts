@@ -4,18 +4,14 @@
  * secret key, a colleague account, and the application's end users. So every belief it records is
  * exact: what it was told last about each thing is what the table must hold, unless the answer
  * was ambiguous (a 500, a network error, a retry given up), which the ledger keeps as unknown.
- * Its flows: sign-in by code (verify, and approve + poll), refresh, sign-out, revocations, profile
- * updates, organization renames and members, applications, API keys, users disabled, enabled and
- * deleted, and statistics reads.
+ * Its flows: sign-in by code (verify, and approve + poll, a synthetic address's by peek), refresh,
+ * sign-out, revocations, profile updates, organizations, their members and invitations,
+ * applications, API keys, the configuration, users disabled, enabled and deleted, statistics reads.
  */
+import type { RouteId } from '../../shared/routes.ts';
 import type { Answer, ChaosHttp } from './http.ts';
-import type { Ledger, SessionBelief, UserBelief } from './ledger.ts';
-
-/** Where the clients read sign-in codes: the messages the service's mailer had accepted. */
-export interface Inbox {
-  /** The code of the newest message to `email` since the last take, taken. */
-  take(email: string): string | undefined;
-}
+import { claimsOf, type EndUser, type Inbox, isAmbiguous, type Outcome, sleep } from './kit.ts';
+import type { Ledger, MemberBelief, SessionBelief, UserBelief } from './ledger.ts';
 
 interface Account {
   email: string;
@@ -25,39 +21,23 @@ interface Account {
   starts: number;
 }
 
-interface EndUser {
-  email: string;
-  belief?: UserBelief;
-  starts: number;
-}
-
-export type Outcome = 'ok' | 'refused' | 'ambiguous' | 'skipped';
-
 /** The most starts a client spends on one address in its scope (the limit is 3 per 10 minutes). */
 const STARTS_PER_ADDRESS = 3;
 const FREE_PLAN_APPLICATIONS = 3;
 /** How many times a client sends a request again after an ambiguous answer. */
 const RETRIES_AFTER_AMBIGUOUS = 4;
 const ACTIVE_KEY_LIMIT = 20;
+/** The application's domain of synthetic test addresses, whose codes peek shows (docs/api.md). */
+const SYNTHETIC_DOMAIN = 'bots.chaos.test';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The claims of a session token (its payload, unverified: the client only reads them). */
-function claimsOf(token: string): { jti: string; sid: string; sub: string } {
-  const [, payload = ''] = token.split('.');
-  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-}
-
-/** An answer that says nothing of what happened: a 5xx, a network error, a 429, or any answer to a resend after a lost one. */
-const isAmbiguous = (answer: Answer) =>
-  answer.status === 0 ||
-  answer.status >= 500 ||
-  answer.status === 429 ||
-  (answer.lostBefore === true && answer.status >= 400);
+/** Another code of the same form (XXXX-XXXX): its last character changed. */
+const otherCode = (code: string) => `${code.slice(0, -1)}${code.endsWith('A') ? 'B' : 'A'}`;
 
 export class VirtualClient {
   owner!: Account & { organizationId: string };
   colleague!: Account;
+  /** An account the colleague invites when an admin, so that the colleague's removal voids the invitation. */
+  invitee!: Account;
   application!: { id: string; publicKey: string; secretKey: string };
   readonly endUsers: EndUser[] = [];
   /** Applications this client created besides its main one, and keys besides its two. */
@@ -70,6 +50,11 @@ export class VirtualClient {
   /** The full key of each key this client created, by id. */
   readonly #keyText = new Map<string, string>();
   #serial = 0;
+  /**
+   * The official origins the application's configuration may hold: the one it was told last, and
+   * any an ambiguous write or origin learning may have stored since.
+   */
+  readonly origins = new Set<string | null>([null]);
 
   constructor(
     readonly id: number,
@@ -105,7 +90,13 @@ export class VirtualClient {
       'platform',
       `colleague-${this.id}-${Date.now()}@chaos.test`,
     );
-    if (!owner || !colleague) throw new Error(`client ${this.id}: set-up sign-in failed`);
+    const invitee = await this.#signInFresh(
+      'setup',
+      'platform',
+      `invitee-${this.id}-${Date.now()}@chaos.test`,
+    );
+    if (!owner || !colleague || !invitee) throw new Error(`client ${this.id}: set-up sign-in failed`);
+    this.invitee = invitee;
     const organizations = await this.#call(
       'setup',
       'listOrganizations',
@@ -153,6 +144,18 @@ export class VirtualClient {
       publicKey: await keyOf('public'),
       secretKey: await keyOf('secret'),
     };
+    // A domain of synthetic addresses, whose codes peek shows (docs/api.md, Configuration).
+    const configured = await this.#call(
+      'setup',
+      'patchConfiguration',
+      { applicationId },
+      {
+        headers: this.#bearer(owner.token),
+        body: { authentication: { syntheticEmailDomain: SYNTHETIC_DOMAIN } },
+      },
+    );
+    if (configured.status !== 200)
+      throw new Error(`client ${this.id}: configure ${configured.status} ${configured.text}`);
   }
 
   #bearer(token: string, extra: Record<string, string> = {}) {
@@ -192,16 +195,56 @@ export class VirtualClient {
     this.inbox.take(user.email);
     const start = await this.#call(flow, 'codeStart', {}, { headers, body: { email: user.email } });
     if (start.status !== 200) return this.#refused(flow, 'codeStart', start);
-    const code = this.inbox.take(user.email);
-    if (!code) {
-      this.ledger.violate(
-        'start mails its code',
-        `start answered 200 but no code reached ${user.email}`,
-        start.requestIds,
+    const synthetic = user.email.endsWith(`@${SYNTHETIC_DOMAIN}`);
+    let code: string | undefined;
+    if (synthetic) {
+      // docs/api.md: a synthetic address is never mailed; peek shows its pending code to the secret key.
+      const peeked = await this.#call(
+        flow,
+        'codePeek',
+        {},
+        { headers: this.#secretKey(), body: { email: user.email } },
       );
-      return { outcome: 'refused' };
+      if (isAmbiguous(peeked)) return { outcome: 'ambiguous' };
+      code = peeked.status === 200 ? (peeked.body.code as string) : undefined;
+      if (
+        !this.ledger.expect(
+          'peek shows the pending code of a synthetic address',
+          code !== undefined,
+          () => `peek answered ${peeked.status} ${peeked.code ?? ''}`,
+          [...start.requestIds, ...peeked.requestIds],
+        ) ||
+        code === undefined
+      )
+        return { outcome: 'refused' };
+    } else {
+      code = this.inbox.take(user.email);
+      if (!code) {
+        this.ledger.violate(
+          'start mails its code',
+          `start answered 200 but no code reached ${user.email}`,
+          start.requestIds,
+        );
+        return { outcome: 'refused' };
+      }
+      this.ledger.pass('start mails its code');
     }
-    this.ledger.pass('start mails its code');
+    if (mode === 'verify' && this.random() < 0.15) {
+      // A wrong code first: refused, one attempt counted (docs/api.md, Sign-in), the right one still works.
+      const wrong = await this.#call(
+        flow,
+        'codeVerify',
+        {},
+        { headers, body: { email: user.email, code: otherCode(code) } },
+      );
+      if (!isAmbiguous(wrong))
+        this.ledger.expect(
+          'a wrong code is refused',
+          wrong.status === 400 && wrong.code === 'VALIDATION_ERROR',
+          () => `a wrong code answered ${wrong.status} ${wrong.code ?? ''}`,
+          wrong.requestIds,
+        );
+    }
     const codeKey = `${scope}#${user.email}#${code}`;
     this.ledger.attemptAgents.set(agent, { scope, email: user.email, told: false });
     const counts = scope === 'platform' ? undefined : this.ledger.signInOf(scope);
@@ -308,6 +351,16 @@ export class VirtualClient {
     const user: EndUser = { email: `user-${this.id}-${++this.#serial}-${Date.now()}@chaos.test`, starts: 0 };
     this.endUsers.push(user);
     return (await this.#signIn(`signIn.${mode}`, this.application.id, user, mode)).outcome;
+  }
+
+  /** A new end user at the application's synthetic domain, signed in with the code peek shows. */
+  async signInSynthetic(): Promise<Outcome> {
+    const user: EndUser = {
+      email: `bot-${this.id}-${++this.#serial}-${Date.now()}@${SYNTHETIC_DOMAIN}`,
+      starts: 0,
+    };
+    this.endUsers.push(user);
+    return (await this.#signIn('signIn.synthetic', this.application.id, user, 'verify')).outcome;
   }
 
   /** An existing end user signed in again. */
@@ -666,7 +719,7 @@ export class VirtualClient {
     first: Answer,
     send: () => Promise<Answer>,
     success: number[],
-    onSuccess: () => void,
+    onSuccess: (answer: Answer) => void,
   ): Promise<Outcome> {
     // A persistent client: it sends again until an answer is not ambiguous (or it tires).
     let retry = await send();
@@ -676,7 +729,7 @@ export class VirtualClient {
     }
     this.ledger.pass('a retry answers as the first success');
     if (success.includes(retry.status)) {
-      onSuccess();
+      onSuccess(retry);
       return 'ok';
     }
     if (isAmbiguous(retry)) return 'ambiguous';
@@ -731,6 +784,9 @@ export class VirtualClient {
         },
       );
       if (invited.status !== 202) return isAmbiguous(invited) ? 'ambiguous' : 'refused';
+      // Sometimes the invitation goes no further: the colleague declines it, or the owner revokes it.
+      if (belief.role === 'none' && this.random() < 0.3)
+        return this.#withdrawInvitation(organizationId, belief);
       const accepted = await this.#call(
         'members',
         'acceptInvitation',
@@ -791,6 +847,256 @@ export class VirtualClient {
         belief.role = 'none';
       });
     return 'refused';
+  }
+
+  /**
+   * A pending invitation declined by its invitee or revoked by the owner (both may be sent again:
+   * 204 when none is pending); accepting it is 404 from then on (docs/api.md, Organizations).
+   */
+  async #withdrawInvitation(organizationId: string, belief: { role: string }): Promise<Outcome> {
+    const flow = 'members.withdraw';
+    const send =
+      this.random() < 0.5
+        ? () =>
+            this.#call(
+              flow,
+              'declineInvitation',
+              { organizationId },
+              { headers: this.#bearer(this.colleague.token) },
+            )
+        : () =>
+            this.#call(
+              flow,
+              'revokeInvitation',
+              { organizationId, email: this.colleague.email },
+              { headers: this.#bearer(this.owner.token) },
+            );
+    const answer = await send();
+    const outcome =
+      answer.status === 204
+        ? 'ok'
+        : isAmbiguous(answer)
+          ? await this.#again(flow, answer, send, [204], () => undefined)
+          : 'refused';
+    if (outcome !== 'ok') return outcome;
+    const accepted = await this.#call(
+      flow,
+      'acceptInvitation',
+      { organizationId },
+      { headers: this.#bearer(this.colleague.token) },
+    );
+    if (isAmbiguous(accepted)) return 'ok';
+    if (accepted.status === 200) belief.role = 'member';
+    this.ledger.expect(
+      'a withdrawn invitation cannot be accepted',
+      accepted.status === 404,
+      () => `accepting a withdrawn invitation answered ${accepted.status} ${accepted.code ?? ''}`,
+      [...answer.requestIds, ...accepted.requestIds],
+    );
+    return 'ok';
+  }
+
+  /**
+   * An invitation voided by its inviter's removal (docs/api.md, Organizations): the colleague, an
+   * admin, invites another account; the owner removes the colleague; the invitation can no longer be
+   * accepted (404), and that accept deletes it.
+   */
+  async voidInvitation(): Promise<Outcome> {
+    const flow = 'members.void';
+    const organizationId = this.owner.organizationId;
+    const belief = this.ledger.members.get(this.ledger.memberKey(organizationId, this.colleague.userId));
+    if (belief?.role !== 'admin') return this.members();
+    const inviteeKey = this.ledger.memberKey(organizationId, this.invitee.userId);
+    const invitee = this.ledger.members.get(inviteeKey) ?? {
+      organizationId,
+      userId: this.invitee.userId,
+      role: 'none',
+    };
+    this.ledger.members.set(inviteeKey, invitee);
+    // An accept whose answer said nothing may have made it a member: a new invitation would not be void.
+    if (invitee.role !== 'none') return 'skipped';
+    const invited = await this.#call(
+      flow,
+      'addMember',
+      { organizationId },
+      {
+        headers: this.#bearer(this.colleague.token),
+        body: { email: this.invitee.email, role: 'member' },
+      },
+    );
+    if (invited.status !== 202) return isAmbiguous(invited) ? 'ambiguous' : 'refused';
+    const remove = () =>
+      this.#call(
+        flow,
+        'removeMember',
+        { organizationId, userId: this.colleague.userId },
+        { headers: this.#bearer(this.owner.token) },
+      );
+    const gone = () => {
+      belief.role = 'none';
+    };
+    const removed = await remove();
+    if (removed.status === 204) gone();
+    else {
+      belief.role = 'unknown';
+      const outcome = isAmbiguous(removed)
+        ? await this.#again(flow, removed, remove, [204, 404], gone)
+        : 'refused';
+      if (outcome !== 'ok') return outcome;
+    }
+    const accepted = await this.#call(
+      flow,
+      'acceptInvitation',
+      { organizationId },
+      {
+        headers: this.#bearer(this.invitee.token),
+      },
+    );
+    if (isAmbiguous(accepted)) {
+      invitee.role = 'unknown';
+      return 'ambiguous';
+    }
+    if (accepted.status === 200) invitee.role = 'member';
+    this.ledger.expect(
+      'a void invitation cannot be accepted',
+      accepted.status === 404,
+      () =>
+        `accepting an invitation whose inviter was removed answered ${accepted.status} ${accepted.code ?? ''}`,
+      [...invited.requestIds, ...removed.requestIds, ...accepted.requestIds],
+    );
+    return 'ok';
+  }
+
+  /**
+   * Another organization of the owner: created, then deleted (it holds no application). Creations
+   * whose answer said nothing may have left some: at the limit they are found and deleted.
+   */
+  async organizations(): Promise<Outcome> {
+    const owner = this.#bearer(this.owner.token);
+    const name = this.#name('Chaos Side Org');
+    const created = await this.#call('orgs', 'createOrganization', {}, { headers: owner, body: { name } });
+    this.ledger.createdNames.set(name, { kind: 'organization', told: created.status === 201 });
+    if (created.status === 403 && created.code === 'ORGANIZATION_LIMIT_REACHED') {
+      const list = await this.#call('orgs', 'listOrganizations', {}, { headers: owner });
+      if (list.status !== 200) return 'ambiguous';
+      const extra = (list.body.items as Array<{ id: string }>).find(
+        (item) => item.id !== this.owner.organizationId,
+      );
+      return extra ? this.#deleteOrganization(extra.id) : 'refused';
+    }
+    if (created.status !== 201) return isAmbiguous(created) ? 'ambiguous' : 'refused';
+    return this.#deleteOrganization(created.body.id as string);
+  }
+
+  async #deleteOrganization(organizationId: string): Promise<Outcome> {
+    const send = () =>
+      this.#call(
+        'orgs.delete',
+        'deleteOrganization',
+        { organizationId },
+        { headers: this.#bearer(this.owner.token) },
+      );
+    const answer = await send();
+    if (answer.status === 204) return 'ok';
+    // docs/reliability.md: a DELETE sent again answers 204, or 404 once what it deletes is gone.
+    if (isAmbiguous(answer)) return this.#again('orgs.delete', answer, send, [204, 404], () => undefined);
+    return 'refused';
+  }
+
+  /**
+   * The application's configuration (docs/api.md, Configuration): its official origin set by a
+   * PATCH (the secret key's or the owner's) or by a PUT of the whole document as read (the owner's,
+   * social sign-in kept); both may be sent again. What it was told last is what it holds.
+   */
+  async configuration(): Promise<Outcome> {
+    const flow = 'config';
+    const applicationId = this.application.id;
+    const origin = `https://app-${this.id}-${++this.#serial}.chaos.test`;
+    let send: () => Promise<Answer>;
+    if (this.random() < 0.4) {
+      const read = await this.#call(
+        flow,
+        'getConfiguration',
+        { applicationId },
+        { headers: this.#bearer(this.owner.token) },
+      );
+      if (read.status !== 200) return isAmbiguous(read) ? 'ambiguous' : 'refused';
+      const document = { ...read.body, origin };
+      send = () =>
+        this.#call(
+          flow,
+          'replaceConfiguration',
+          { applicationId },
+          {
+            headers: this.#bearer(this.owner.token),
+            body: document,
+          },
+        );
+    } else {
+      const headers = this.random() < 0.5 ? this.#secretKey() : this.#bearer(this.owner.token);
+      send = () => this.#call(flow, 'patchConfiguration', { applicationId }, { headers, body: { origin } });
+    }
+    return this.#setOrigin(flow, origin, send);
+  }
+
+  /** A configuration write of `origin`: told, it is the one; ambiguous, it may be. */
+  async #setOrigin(flow: string, origin: string | null, send: () => Promise<Answer>): Promise<Outcome> {
+    const told = () => {
+      this.origins.clear();
+      this.origins.add(origin);
+    };
+    const answer = await send();
+    if (answer.status === 200) {
+      told();
+      return 'ok';
+    }
+    this.origins.add(origin);
+    if (isAmbiguous(answer)) return this.#again(flow, answer, send, [200], told);
+    return 'refused';
+  }
+
+  /**
+   * Origin learning (docs/api.md): the owner removes the official origin; the next request with a
+   * key and a real `Origin` records it (best effort: it may not), and a key that had not seen it is
+   * marked when it first comes from it.
+   */
+  async originLearning(): Promise<Outcome> {
+    const flow = 'origin';
+    const applicationId = this.application.id;
+    const cleared = await this.#setOrigin(flow, null, () =>
+      this.#call(
+        flow,
+        'patchConfiguration',
+        { applicationId },
+        {
+          headers: this.#bearer(this.owner.token),
+          body: { origin: null },
+        },
+      ),
+    );
+    if (cleared !== 'ok') return cleared;
+    // A name under a public suffix: a reserved one (.test) is never recorded (shared/tenancy/origins.ts).
+    const origin = `https://site-${this.id}-${++this.#serial}.chaos-harness.dev`;
+    if (this.origins.has(null)) this.origins.add(origin);
+    const learned = await this.#call(
+      flow,
+      'applicationByApiKey',
+      {},
+      {
+        headers: { 'x-api-key': this.application.publicKey, origin },
+      },
+    );
+    if (learned.status !== 200) return isAmbiguous(learned) ? 'ambiguous' : 'refused';
+    const marked = await this.#call(
+      flow,
+      'applicationByApiKey',
+      {},
+      {
+        headers: { 'x-api-key': this.application.secretKey, origin },
+      },
+    );
+    if (marked.status !== 200) return isAmbiguous(marked) ? 'ambiguous' : 'refused';
+    return 'ok';
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1093,17 +1399,29 @@ export class VirtualClient {
     const user = await this.#targetUser();
     if (!user) return 'skipped';
     const params = { applicationId: this.application.id, userId: user.id };
+    // Its own user agent: the audit entry of a revocation that ended sessions is found by it.
+    const agent = `chaos/${this.id}/revoke-sessions/${++this.#serial}`;
     const send = () =>
-      this.#call('users.revokeSessions', 'revokeUserSessions', params, { headers: this.#secretKey() });
+      this.#call('users.revokeSessions', 'revokeUserSessions', params, {
+        headers: { ...this.#secretKey(), 'user-agent': agent },
+      });
     const sessionsOf = (session: SessionBelief) => session.userId === user.id;
+    const done = (answer: Answer) => {
+      this.#ended(sessionsOf, 'ended');
+      if (Number(answer.body?.count) > 0)
+        this.ledger.sessionsRevoked.set(agent, {
+          userId: user.id,
+          applicationId: this.application.id,
+          requestIds: answer.requestIds,
+        });
+    };
     const answer = await send();
     if (answer.status === 200) {
-      this.#ended(sessionsOf, 'ended');
+      done(answer);
       return 'ok';
     }
     this.#ended(sessionsOf, 'unknown');
-    if (isAmbiguous(answer))
-      return this.#again('users.revokeSessions', answer, send, [200], () => this.#ended(sessionsOf, 'ended'));
+    if (isAmbiguous(answer)) return this.#again('users.revokeSessions', answer, send, [200], done);
     return 'refused';
   }
 
@@ -1209,9 +1527,12 @@ export class VirtualClient {
         body: { email: other.email, role: 'member' },
       });
       const key = this.ledger.memberKey(organizationId, other.id);
-      if (added.status === 201)
-        this.ledger.members.set(key, { organizationId, userId: other.id, role: 'member' });
-      else if (isAmbiguous(added))
+      if (added.status === 201) {
+        const belief: MemberBelief = { organizationId, userId: other.id, role: 'member' };
+        this.ledger.members.set(key, belief);
+        const changed = await this.#tenantMember(params, belief);
+        if (changed !== 'ok') return changed;
+      } else if (isAmbiguous(added))
         this.ledger.members.set(key, { organizationId, userId: other.id, role: 'unknown' });
       else return 'refused';
     }
@@ -1230,6 +1551,93 @@ export class VirtualClient {
       if (member.organizationId === organizationId) member.role = 'unknown';
     if (isAmbiguous(deleted)) return this.#again('tenants.delete', deleted, remove, [204, 404], gone);
     return 'refused';
+  }
+
+  /**
+   * A tenant organization's member made admin, and sometimes removed (docs/api.md, Tenant
+   * organizations); both may be sent again (a second removal answers 404).
+   */
+  async #tenantMember(
+    params: { applicationId: string; organizationId: string },
+    belief: MemberBelief,
+  ): Promise<Outcome> {
+    const headers = this.#secretKey();
+    const member = { ...params, userId: belief.userId };
+    if (this.random() < 0.5) {
+      const change = () =>
+        this.#call('tenants.members', 'updateTenantMember', member, { headers, body: { role: 'admin' } });
+      const told = () => {
+        belief.role = 'admin';
+      };
+      const changed = await change();
+      if (changed.status === 200) told();
+      else {
+        belief.role = 'unknown';
+        if (!isAmbiguous(changed)) return 'refused';
+        const again = await this.#again('tenants.members', changed, change, [200], told);
+        if (again !== 'ok') return again;
+      }
+    }
+    if (this.random() < 0.5) return 'ok';
+    const remove = () => this.#call('tenants.members', 'removeTenantMember', member, { headers });
+    const gone = () => {
+      belief.role = 'none';
+    };
+    const removed = await remove();
+    if (removed.status === 204) {
+      gone();
+      return 'ok';
+    }
+    belief.role = 'unknown';
+    if (isAmbiguous(removed)) return this.#again('tenants.members', removed, remove, [204, 404], gone);
+    return 'refused';
+  }
+
+  /**
+   * Reads of what the client owns, a few at random, by whoever may read it: each answers its
+   * success (or ambiguously), within its route's contract like every answer.
+   */
+  async reads(): Promise<Outcome> {
+    const applicationId = this.application.id;
+    const organizationId = this.owner.organizationId;
+    const owner = this.#bearer(this.owner.token);
+    const key = this.#secretKey();
+    const user = this.#managedUser(() => true);
+    const reads: Array<[RouteId, Record<string, string>, Record<string, string>, number]> = [
+      ['getApplication', { applicationId }, key, 200],
+      ['listApplications', { organizationId }, owner, 200],
+      ['getOrganization', { organizationId }, owner, 200],
+      ['listMembers', { organizationId }, owner, 200],
+      ['listOrganizationInvitations', { organizationId }, owner, 200],
+      ['listInvitations', {}, this.#bearer(this.colleague.token), 200],
+      ['listApiKeys', { applicationId }, owner, 200],
+      ['listAudit', { applicationId }, owner, 200],
+      ['listOrganizationAudit', { organizationId }, owner, 200],
+      ['listUsers', { applicationId }, key, 200],
+      ['listTenantOrganizations', { applicationId }, key, 200],
+      ['oauthProtectedResourceOfApplication', { id: applicationId }, {}, 200],
+      ['oauthAuthorizationServer', {}, {}, 200],
+      ['jwks', {}, {}, 200],
+      ['status', {}, {}, 200],
+      ['mcpGet', { applicationId }, {}, 405],
+    ];
+    if (user) reads.push(['getUser', { applicationId, userId: user.id }, key, 200]);
+    let outcome: Outcome = 'ok';
+    for (let n = 0; n < 4; n++) {
+      const [route, params, headers, success] = this.#pick(reads)!;
+      const answer = await this.#call('reads', route, params, { headers });
+      if (isAmbiguous(answer)) {
+        outcome = 'ambiguous';
+        continue;
+      }
+      this.ledger.expect(
+        "a read of the client's own things succeeds",
+        answer.status === success,
+        () => `${route} answered ${answer.status} ${answer.code ?? ''}`,
+        answer.requestIds,
+      );
+    }
+    return outcome;
   }
 
   async statistics(): Promise<Outcome> {
@@ -1329,6 +1737,12 @@ export class VirtualClient {
     { name: 'race.apps', weight: 2, run: () => this.raceApplications() },
     { name: 'impersonate', weight: 3, run: () => this.impersonate() },
     { name: 'tenants', weight: 3, run: () => this.tenantOrganizations() },
+    { name: 'signIn.synthetic', weight: 3, run: () => this.signInSynthetic() },
+    { name: 'orgs', weight: 1, run: () => this.organizations() },
+    { name: 'config', weight: 2, run: () => this.configuration() },
+    { name: 'origin', weight: 1, run: () => this.originLearning() },
+    { name: 'members.void', weight: 1, run: () => this.voidInvitation() },
+    { name: 'reads', weight: 2, run: () => this.reads() },
   ];
 
   /** A flow at random by weight; among those named in `among` when it names any of them. */

@@ -17,9 +17,10 @@ import { FaultPlan, type FaultSettings, mulberry32, withFaults } from '../../sha
 import { startServer } from '../../shared/local/server.ts';
 import { createLogger } from '../../shared/log.ts';
 import type { Mailer } from '../../shared/mail/mailer.ts';
-import { type Inbox, type Outcome, VirtualClient } from './clients.ts';
+import { VirtualClient } from './clients.ts';
 import { type Attempt, ChaosHttp, type Phase } from './http.ts';
 import { type Check, Checks, checkAnswers, checkStatistics, checkTable, scanTable } from './invariants.ts';
+import type { Inbox, Outcome } from './kit.ts';
 import { Ledger, type Violation } from './ledger.ts';
 import { type LostAnswerCoverage, WriteWatch } from './writes.ts';
 
@@ -333,6 +334,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           `statistics of ${client.application.id} answered ${answer.status}`,
           answer.requestIds,
         );
+      const configuration = await http.call(
+        client.id,
+        'check',
+        'getConfiguration',
+        { applicationId: client.application.id },
+        { headers: { 'x-api-key': client.application.secretKey } },
+      );
+      ledger.expect(
+        'a configuration holds its last told value',
+        configuration.status === 200 && client.origins.has(configuration.body.origin),
+        () =>
+          `configuration of ${client.application.id}: origin ${configuration.body?.origin}, told ${[...client.origins].join(' | ')}`,
+        configuration.requestIds,
+      );
     }
     if (options.attemptsFile) {
       const traced = http.attempts.map((attempt) => ({

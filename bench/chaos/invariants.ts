@@ -405,6 +405,8 @@ export function checkTable(view: TableView, ledger: Ledger, checks: Checks): voi
       () => `${created.kind} "${name}" stored ${count} times`,
     );
   }
+  checkRevokedSessionsAudit(view, ledger, checks);
+
   // A sign-in attempt made one session at most (each attempt has a user agent of its own).
   const perAgent = new Map<string, number>();
   for (const session of sessions) perAgent.set(session.userAgent, (perAgent.get(session.userAgent) ?? 0) + 1);
@@ -414,6 +416,27 @@ export function checkTable(view: TableView, ledger: Ledger, checks: Checks): voi
       'a sign-in makes one session at most',
       count <= 1,
       () => `${attempt.email}: ${count} sessions from one attempt (${agent})`,
+    );
+  }
+}
+
+/**
+ * A revocation of a user's sessions told done with sessions ended has its one entry in the application's trail: appended after the sessions ended and
+ * before the answer (docs/api.md, Audit trail).
+ */
+function checkRevokedSessionsAudit(view: TableView, ledger: Ledger, checks: Checks): void {
+  for (const [agent, told] of ledger.sessionsRevoked) {
+    const entries = (view.byPk.get(`AUDIT#${told.applicationId}`) ?? []).filter(
+      (entry) =>
+        entry.action === 'user.sessionsRevoked' &&
+        entry.targetId === told.userId &&
+        (entry.userAgent === agent || String(entry.userAgent ?? '').startsWith(`${agent} `)),
+    );
+    checks.check(
+      'a told revocation of sessions is in the audit trail once',
+      entries.length === 1,
+      () => `revocation of ${told.userId}'s sessions (${agent}): ${entries.length} entries`,
+      told.requestIds,
     );
   }
 }

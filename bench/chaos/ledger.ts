@@ -75,6 +75,14 @@ export class Ledger {
   readonly acceptances = new Map<string, { count: number; requestIds: string[] }>();
   /** Per user agent of a sign-in attempt: the sign-in it was (one session at most each). */
   readonly attemptAgents = new Map<string, { scope: string; email: string; told: boolean }>();
+  /**
+   * Revocations of a user's sessions told done with sessions ended (`count > 0`), by the user agent
+   * of the request: each must have its entry in the application's audit trail.
+   */
+  readonly sessionsRevoked = new Map<
+    string,
+    { userId: string; applicationId: string; requestIds: string[] }
+  >();
   /** Violations seen while the clients ran (an answer outside its contract, a code accepted twice, ...). */
   readonly violations: Violation[] = [];
 
