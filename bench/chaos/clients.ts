@@ -6,12 +6,25 @@
  * was ambiguous (a 500, a network error, a retry given up), which the ledger keeps as unknown.
  * Its flows: sign-in by code (verify, and approve + poll, a synthetic address's by peek), refresh,
  * sign-out, revocations, profile updates, organizations, their members and invitations,
- * applications, API keys, the configuration, users disabled, enabled and deleted, statistics reads.
+ * applications, API keys, the configuration, users disabled, enabled and deleted, statistics reads;
+ * and, in files of their own, OAuth and MCP (bench/chaos/oauth-flows.ts) and social sign-in
+ * (bench/chaos/social-flows.ts).
  */
 import type { RouteId } from '../../shared/routes.ts';
+import type { ChaosHosts } from './hosts.ts';
 import type { Answer, ChaosHttp } from './http.ts';
-import { claimsOf, type EndUser, type Inbox, isAmbiguous, type Outcome, sleep } from './kit.ts';
+import {
+  type ClientKit,
+  claimsOf,
+  type EndUser,
+  type Inbox,
+  isAmbiguous,
+  type Outcome,
+  sleep,
+} from './kit.ts';
 import type { Ledger, MemberBelief, SessionBelief, UserBelief } from './ledger.ts';
+import { OAuthFlows } from './oauth-flows.ts';
+import { SOCIAL_RETURN_URL, SocialFlows } from './social-flows.ts';
 
 interface Account {
   email: string;
@@ -29,6 +42,9 @@ const RETRIES_AFTER_AMBIGUOUS = 4;
 const ACTIVE_KEY_LIMIT = 20;
 /** The application's domain of synthetic test addresses, whose codes peek shows (docs/api.md). */
 const SYNTHETIC_DOMAIN = 'bots.chaos.test';
+/** The secrets of the application owner's social clients (docs/social-sign-in.md). */
+const GITHUB_SECRET = 'chaos-github-secret';
+const OIDC_SECRET = 'chaos-oidc-secret';
 
 /** Another code of the same form (XXXX-XXXX): its last character changed. */
 const otherCode = (code: string) => `${code.slice(0, -1)}${code.endsWith('A') ? 'B' : 'A'}`;
@@ -38,7 +54,8 @@ export class VirtualClient {
   colleague!: Account;
   /** An account the colleague invites when an admin, so that the colleague's removal voids the invitation. */
   invitee!: Account;
-  application!: { id: string; publicKey: string; secretKey: string };
+  /** Its keys: a public one, a secret one, and a public one only social sign-in exchanges with. */
+  application!: { id: string; publicKey: string; secretKey: string; socialKey: string };
   readonly endUsers: EndUser[] = [];
   /** Applications this client created besides its main one, and keys besides its two. */
   readonly extraApplications: string[] = [];
@@ -47,6 +64,8 @@ export class VirtualClient {
   readonly #tokens = new Map<string, string>();
   /** Tokens of sessions told ended, and keys told revoked: each must be refused from then on. */
   readonly #mustRefuse: Array<{ token?: string; key?: string; what: string; requestIds: string[] }> = [];
+  /** Checks of other areas run after the flow, again after later flows while their answer is ambiguous. */
+  readonly #probes: Array<() => Promise<'done' | 'again'>> = [];
   /** The full key of each key this client created, by id. */
   readonly #keyText = new Map<string, string>();
   #serial = 0;
@@ -55,6 +74,8 @@ export class VirtualClient {
    * any an ambiguous write or origin learning may have stored since.
    */
   readonly origins = new Set<string | null>([null]);
+  readonly #oauth: OAuthFlows;
+  readonly #social: SocialFlows;
 
   constructor(
     readonly id: number,
@@ -63,7 +84,42 @@ export class VirtualClient {
     private readonly inbox: Inbox,
     /** This client's own seeded choices. */
     private readonly random: () => number,
-  ) {}
+    private readonly hosts: ChaosHosts,
+    service: { issuer: string; serviceName: string },
+  ) {
+    const client = this;
+    const kit: ClientKit = {
+      id,
+      ledger,
+      random,
+      inbox,
+      issuer: service.issuer,
+      serviceName: service.serviceName,
+      call: (flow, ...args) => this.#call(flow, ...args),
+      name: (prefix) => this.#name(prefix),
+      serial: () => ++this.#serial,
+      pick: (items) => this.#pick(items),
+      get owner() {
+        return client.owner;
+      },
+      get application() {
+        return client.application;
+      },
+      endUsers: this.endUsers,
+      managedUser: (filter = () => true) =>
+        this.#managedUser((user) => user.disabled === false && filter(user)),
+      hold: (session, token) => {
+        this.#tokens.set(session.id, token);
+      },
+      ended: (predicate, how) => this.#ended(predicate, how),
+      probeLater: (probe) => {
+        this.#probes.push(probe);
+      },
+      again: (flow, first, send, success, onSuccess) => this.#again(flow, first, send, success, onSuccess),
+    };
+    this.#oauth = new OAuthFlows(kit, hosts.clientId);
+    this.#social = new SocialFlows(kit, hosts);
+  }
 
   #name(prefix: string): string {
     return `${prefix} ${this.id}-${++this.#serial}`;
@@ -143,19 +199,37 @@ export class VirtualClient {
       id: applicationId,
       publicKey: await keyOf('public'),
       secretKey: await keyOf('secret'),
+      // Its own, so an exchange is often the key's first use in its minute (noted: docs/api.md, API keys).
+      socialKey: await keyOf('public'),
     };
-    // A domain of synthetic addresses, whose codes peek shows (docs/api.md, Configuration).
+    // Social sign-in with the owner's own clients at both providers, and a domain of synthetic
+    // addresses (docs/social-sign-in.md; docs/api.md, Configuration): set by the owner, as only an
+    // owner or admin may set social sign-in.
+    const github = `gh-${applicationId}`;
+    this.hosts.githubClient(github, GITHUB_SECRET);
     const configured = await this.#call(
       'setup',
       'patchConfiguration',
       { applicationId },
       {
         headers: this.#bearer(owner.token),
-        body: { authentication: { syntheticEmailDomain: SYNTHETIC_DOMAIN } },
+        body: {
+          authentication: { syntheticEmailDomain: SYNTHETIC_DOMAIN },
+          socialProviders: {
+            github: { enabled: true, clientId: github, clientSecret: GITHUB_SECRET },
+            oidc: {
+              enabled: true,
+              clientId: `oidc-${applicationId}`,
+              clientSecret: OIDC_SECRET,
+              issuer: this.hosts.oidcIssuer,
+            },
+          },
+          socialReturnUrls: [SOCIAL_RETURN_URL],
+        },
       },
     );
     if (configured.status !== 200)
-      throw new Error(`client ${this.id}: configure ${configured.status} ${configured.text}`);
+      throw new Error(`client ${this.id}: configure social sign-in ${configured.status} ${configured.text}`);
   }
 
   #bearer(token: string, extra: Record<string, string> = {}) {
@@ -1249,7 +1323,7 @@ export class VirtualClient {
     const mainKeys = new Set(
       [...this.ledger.keys.values()]
         .filter((k) => k.applicationId === this.application.id)
-        .slice(0, 2)
+        .slice(0, 3)
         .map((k) => k.id),
     );
     const extra = (list.body.items as Array<{ id: string; revokedAt: string | null }>).find(
@@ -1655,10 +1729,14 @@ export class VirtualClient {
 
   /**
    * After each flow: every session token told ended and every key told revoked is refused (401) on
-   * its next use, whatever the faults (docs/api.md: tokens and keys stop at once). An ambiguous
-   * probe is tried again after the next flow.
+   * its next use, whatever the faults (docs/api.md: tokens and keys stop at once), and so is every
+   * token of a grant told revoked (docs/oauth.md, Revocation). An ambiguous probe is tried again
+   * after the next flow.
    */
   async afterFlow(): Promise<void> {
+    for (const probe of this.#probes.splice(0)) {
+      if ((await probe()) === 'again') this.#probes.push(probe);
+    }
     const pending = this.#mustRefuse.splice(0);
     for (const probe of pending) {
       const answer = probe.token
@@ -1743,6 +1821,18 @@ export class VirtualClient {
     { name: 'origin', weight: 1, run: () => this.originLearning() },
     { name: 'members.void', weight: 1, run: () => this.voidInvitation() },
     { name: 'reads', weight: 2, run: () => this.reads() },
+    { name: 'social.signIn', weight: 6, run: () => this.#social.signIn() },
+    { name: 'social.page', weight: 1, run: () => this.#social.page() },
+    { name: 'oauth.connect', weight: 3, run: () => this.#oauth.connect() },
+    { name: 'oauth.refresh', weight: 4, run: () => this.#oauth.refresh() },
+    { name: 'oauth.race', weight: 2, run: () => this.#oauth.race() },
+    { name: 'oauth.replay', weight: 2, run: () => this.#oauth.replay() },
+    { name: 'oauth.revoke', weight: 2, run: () => this.#oauth.revoke() },
+    { name: 'oauth.connections', weight: 1, run: () => this.#oauth.connections() },
+    { name: 'mcp.read', weight: 3, run: () => this.#oauth.readTool() },
+    { name: 'mcp.revokeSessions', weight: 2, run: () => this.#oauth.revokeTool() },
+    { name: 'oauth.bridge', weight: 1, run: () => this.#oauth.bridge() },
+    { name: 'recentAccounts', weight: 1, run: () => this.#oauth.recentAccounts() },
   ];
 
   /** A flow at random by weight; among those named in `among` when it names any of them. */

@@ -18,6 +18,7 @@ import { startServer } from '../../shared/local/server.ts';
 import { createLogger } from '../../shared/log.ts';
 import type { Mailer } from '../../shared/mail/mailer.ts';
 import { VirtualClient } from './clients.ts';
+import { startHosts } from './hosts.ts';
 import { type Attempt, ChaosHttp, type Phase } from './http.ts';
 import { type Check, Checks, checkAnswers, checkStatistics, checkTable, scanTable } from './invariants.ts';
 import type { Inbox, Outcome } from './kit.ts';
@@ -138,7 +139,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const say = options.progress ?? (() => undefined);
   const table = `chaos-${randomUUID()}`;
   await ensureTable(options.dynamoEndpoint, table);
+  // The MCP client's metadata document and the social providers, on HTTPS hosts of a test CA.
+  const hosts = await startHosts();
   const config = loadConfig({
+    ...hosts.env,
     TABLE_NAME: table,
     ISSUER: 'https://auth.chaos.test',
     // As the stack always sets it (one UpdateItem per sign-in email), high enough never to refuse.
@@ -191,7 +195,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const clientRandom = mulberry32(seed ^ 0x5eed);
   const clients = Array.from(
     { length: options.clients },
-    (_, i) => new VirtualClient(i, http, ledger, inbox, mulberry32((clientRandom() * 2 ** 32) >>> 0)),
+    (_, i) =>
+      new VirtualClient(i, http, ledger, inbox, mulberry32((clientRandom() * 2 ** 32) >>> 0), hosts, {
+        issuer: config.ISSUER,
+        serviceName: config.SERVICE_NAME,
+      }),
   );
   const flows: Record<string, Record<Outcome, number>> = {};
   const count = (flow: string, outcome: Outcome) => {
@@ -444,5 +452,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   } finally {
     plan.active = false;
     await server.close();
+    await hosts.close();
   }
 }

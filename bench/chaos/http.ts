@@ -59,6 +59,11 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Retry 429 RATE_LIMITED and 503 as docs/api.md says (default); false: the flow decides. */
   retry?: boolean;
+  /**
+   * The request is sent to be refused (a replay, a probe of what was ended): sent again after a
+   * lost answer, its refusal is the first answer again, not a change the first made.
+   */
+  refusalExpected?: boolean;
 }
 
 /** Waits longer than this are not waited: the flow gives up and says so (a rate limit of minutes). */
@@ -193,7 +198,8 @@ export class ChaosHttp {
         flow,
       });
       const wait = options.retry === false ? null : retryWait(status, code, retryAfter, attempt);
-      if (wait === null && lostBefore && !lose) this.#afterLostAnswer(route, status, code, requestIds);
+      if (wait === null && lostBefore && !lose && !options.refusalExpected)
+        this.#afterLostAnswer(route, status, code, requestIds);
       if (lose) lostBefore = true;
       if (wait === null || attempt >= MAX_ATTEMPTS) {
         return {

@@ -5,6 +5,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { sha256Hex } from '../../shared/crypto/hash.ts';
 import { AppError, type ErrorName } from '../../shared/errors.ts';
 import { type RouteId, routes } from '../../shared/routes.ts';
 import type { Attempt } from './http.ts';
@@ -103,11 +104,19 @@ export function checkAnswers(attempts: readonly Attempt[], checks = new Checks()
       checks.check('an error is in its route contract', known, () => what, ids);
     }
     if (attempt.status >= 500) {
-      const fine =
-        (attempt.status === 500 && attempt.code === 'INTERNAL_ERROR') ||
-        (attempt.status === 503 &&
-          attempt.code === 'SERVICE_UNAVAILABLE' &&
-          attempt.retryAfter !== undefined);
+      // In the route's error style (shared/http/respond.ts): the envelope's code, the JSON-RPC
+      // error's `data.code` (MCP), `server_error` (OAuth, RFC 6749 §5.2), or an HTML page's status.
+      const style = routes[attempt.route].errorStyle;
+      const internal =
+        style === 'html' ||
+        (style === 'oauth' ? attempt.code === 'server_error' : attempt.code === 'INTERNAL_ERROR');
+      const unavailable =
+        attempt.retryAfter !== undefined &&
+        (style === 'html' ||
+          (style === 'oauth'
+            ? attempt.code === 'temporarily_unavailable' || attempt.code === 'server_error'
+            : attempt.code === 'SERVICE_UNAVAILABLE'));
+      const fine = (attempt.status === 500 && internal) || (attempt.status === 503 && unavailable);
       checks.check('a 5xx is 500 INTERNAL_ERROR or 503 with Retry-After', fine, () => what, ids);
     }
   }
@@ -405,6 +414,7 @@ export function checkTable(view: TableView, ledger: Ledger, checks: Checks): voi
       () => `${created.kind} "${name}" stored ${count} times`,
     );
   }
+  checkOAuth(view, ledger, checks);
   checkRevokedSessionsAudit(view, ledger, checks);
 
   // A sign-in attempt made one session at most (each attempt has a user agent of its own).
@@ -421,7 +431,59 @@ export function checkTable(view: TableView, ledger: Ledger, checks: Checks): voi
 }
 
 /**
- * A revocation of a user's sessions told done with sessions ended has its one entry in the application's trail: appended after the sessions ended and
+ * OAuth (docs/oauth.md): each grant as told (live, or revoked), one live refresh token per grant at
+ * most (every rotation of a token names one successor, and marks the token rotated in the same
+ * transaction), and a code told redeemed is spent.
+ */
+function checkOAuth(view: TableView, ledger: Ledger, checks: Checks): void {
+  for (const grant of ledger.grants.values()) {
+    const stored = view.byKey.get(`USER#${grant.userId}|GRANT#${grant.id}`);
+    if (grant.state === 'live')
+      checks.check(
+        'a told live grant is live',
+        stored !== undefined && stored.revokedAt === undefined,
+        () => `grant ${grant.id}: ${stored ? `revoked at ${stored.revokedAt}` : 'missing'}`,
+        grant.requestIds,
+      );
+    else if (grant.state === 'revoked')
+      checks.check(
+        'a told revoked grant is revoked',
+        stored?.revokedAt !== undefined,
+        () => `grant ${grant.id}: ${stored ? 'not revoked' : 'missing'}`,
+        grant.requestIds,
+      );
+  }
+  const now = nowSeconds();
+  const liveTokens = new Map<string, number>();
+  for (const item of view.items) {
+    if (!item.pk.startsWith('REFRESH#') || item.rotatedAt !== undefined || item.expiresAt <= now) continue;
+    liveTokens.set(item.grantId, (liveTokens.get(item.grantId) ?? 0) + 1);
+  }
+  for (const grant of view.items.filter(
+    (item) => item.pk.startsWith('USER#') && item.sk.startsWith('GRANT#'),
+  )) {
+    const live = liveTokens.get(grant.grantId) ?? 0;
+    checks.check(
+      'a grant holds one live refresh token at most',
+      live <= 1,
+      () => `grant ${grant.grantId}: ${live} refresh tokens neither rotated nor expired`,
+      ledger.grants.get(grant.grantId)?.requestIds ?? [],
+    );
+  }
+  for (const [code, redeemed] of ledger.redemptions) {
+    const stored = view.byKey.get(`OAUTHCODE#${sha256Hex(code)}|CODE`);
+    checks.check(
+      'a redeemed code is spent',
+      stored?.usedAt !== undefined,
+      () => `a code told redeemed is ${stored ? 'unspent' : 'missing'}`,
+      redeemed.requestIds,
+    );
+  }
+}
+
+/**
+ * A revocation of a user's sessions told done with sessions ended (the management route's or the
+ * MCP tool's) has its one entry in the application's trail: appended after the sessions ended and
  * before the answer (docs/api.md, Audit trail).
  */
 function checkRevokedSessionsAudit(view: TableView, ledger: Ledger, checks: Checks): void {

@@ -50,6 +50,18 @@ export interface MemberBelief {
   role: 'owner' | 'admin' | 'member' | 'none' | 'unknown';
 }
 
+/**
+ * An OAuth grant (a connection) as the MCP client was told: issued by a code exchange, ended by a
+ * revocation, a code replay or a late refresh replay (docs/oauth.md).
+ */
+export interface GrantBelief {
+  id: string;
+  userId: string;
+  /** live: told issued and not told ended; revoked: told ended; unknown: an ambiguous answer may have ended it. */
+  state: 'live' | 'revoked' | 'unknown';
+  requestIds: string[];
+}
+
 /** A broken rule: what, and the answers (request ids) that show it. */
 export interface Violation {
   invariant: string;
@@ -75,6 +87,11 @@ export class Ledger {
   readonly acceptances = new Map<string, { count: number; requestIds: string[] }>();
   /** Per user agent of a sign-in attempt: the sign-in it was (one session at most each). */
   readonly attemptAgents = new Map<string, { scope: string; email: string; told: boolean }>();
+  readonly grants = new Map<string, GrantBelief>();
+  /** Per authorization code: the token answers that redeemed it. */
+  readonly redemptions = new Map<string, { count: number; requestIds: string[] }>();
+  /** Per refresh token: the successor the first rotation told (every later one must tell the same). */
+  readonly successors = new Map<string, { successor: string; requestIds: string[] }>();
   /**
    * Revocations of a user's sessions told done with sessions ended (`count > 0`), by the user agent
    * of the request: each must have its entry in the application's audit trail.
@@ -131,6 +148,36 @@ export class Ledger {
       seen.count <= 1,
       () => `code ${key} accepted ${seen.count} times`,
       seen.requestIds,
+    );
+  }
+
+  /** A code exchange told done: a code is redeemed at most once (OAuth 2.1 §4.1.3). */
+  redeem(code: string, requestIds: string[]): void {
+    const seen = this.redemptions.get(code) ?? { count: 0, requestIds: [] };
+    seen.count++;
+    seen.requestIds.push(...requestIds);
+    this.redemptions.set(code, seen);
+    this.expect(
+      'an authorization code is redeemed at most once',
+      seen.count <= 1,
+      () => `an authorization code redeemed ${seen.count} times`,
+      seen.requestIds,
+    );
+  }
+
+  /** A rotation told done: every rotation of one refresh token names the same successor. */
+  rotate(token: string, successor: string, requestIds: string[]): void {
+    const first = this.successors.get(token);
+    if (!first) {
+      this.successors.set(token, { successor, requestIds });
+      this.pass('a refresh token has one successor');
+      return;
+    }
+    this.expect(
+      'a refresh token has one successor',
+      first.successor === successor,
+      () => 'two rotations of one refresh token answered two different successors',
+      [...first.requestIds, ...requestIds],
     );
   }
 

@@ -4,10 +4,10 @@ import { formatReport } from '../../bench/chaos/report.ts';
 import { parseFaultSettings } from '../../shared/local/faults.ts';
 import { serviceEndpoint } from '../support/services.ts';
 
-// docs/reliability.md: a short, fixed-seed chaos run over every flow. Faults at the SDK boundary
-// (shared/local/faults.ts) must leave every invariant whole; a violation prints the report, with
-// the seed and the request ids that show it. A short aim phase loses the answer of writes the
-// faults missed (bench/chaos/writes.ts).
+// docs/reliability.md: a short, fixed-seed chaos run over every flow, OAuth, MCP and social sign-in
+// included. Faults at the SDK boundary (shared/local/faults.ts) must leave every invariant whole; a
+// violation prints the report, with the seed and the request ids that show it. A short aim phase
+// loses the answer of writes the faults missed (bench/chaos/writes.ts).
 it('keeps every invariant through a short run of faults', async () => {
   const report = await runChaos({
     // Its statistics are checked, so its table has a stream (test/support/global-setup.ts).
@@ -30,6 +30,8 @@ it('keeps every invariant through a short run of faults', async () => {
   expect(Object.keys(report.faults).some((name) => name.startsWith('dynamodb.'))).toBe(true);
   expect(report.faults.lost).toBeGreaterThan(0);
   expect(report.invariants.length).toBeGreaterThan(30);
+  for (const route of ['oauthToken', 'oauthConsent', 'mcp', 'socialCallback', 'socialExchange'])
+    expect(report.byRoute[route]?.['200'] ?? report.byRoute[route]?.['303'], route).toBeGreaterThan(0);
   // Lost answers were met per route write, drawn by the faults and aimed at the rest.
   expect(report.lostAnswers.summary.hit).toBeGreaterThan(0);
   expect(report.lostAnswers.summary.aimed).toBeGreaterThan(0);
