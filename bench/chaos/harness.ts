@@ -81,11 +81,6 @@ export interface ChaosReport {
   slowest: Array<Pick<Attempt, 'route' | 'status' | 'requestId' | 'phase'> & { ms: number }>;
   invariants: Array<{ name: string; checked: number; violated: number }>;
   violations: Array<Violation & { seed: number }>;
-  /**
-   * Violations that are a defect of the service found before and not fixed yet (KNOWN_DEFECTS): not
-   * counted as violations, listed so that a run shows them.
-   */
-  knownDefects: Array<Violation & { defect: string }>;
   /** 500s the service logged, by cause (the unhandled error's name and message). */
   internalErrors: Record<string, number>;
   /** Lost answers per route write, and the route writes that met none, with why (bench/chaos/writes.ts). */
@@ -93,27 +88,6 @@ export interface ChaosReport {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Defects of the service the harness found that are not fixed yet (docs/reliability.md, "Defects the
- * harness found"): a violation of `invariant` whose own request met `fault` (bench/chaos/writes.ts
- * names what each request's DynamoDB calls met) is that defect, reported apart; any other
- * violation of the same invariant still counts. Remove an entry once its fix is in.
- */
-const KNOWN_DEFECTS = [
-  {
-    defect:
-      'a consent whose request DeleteItem lost its answer: the resend finds the request gone and the consent answers 400 (shared/store/oauth-requests.ts spendAuthorizationRequest)',
-    invariant: 'a consent to a page just shown redirects with a code',
-    fault: 'lost DeleteItem oauthRequest:REQUEST',
-  },
-  {
-    defect:
-      'a social callback whose state DeleteItem lost its answer: the resend deletes nothing and the callback answers 400 (shared/store/social.ts takeSocialState)',
-    invariant: 'a callback of a fresh social start lands on the return URL',
-    fault: 'lost DeleteItem social:STATE',
-  },
-] as const;
 
 /** The faults phase pauses its faults for PAUSE_MS of every PAUSE_CYCLE_MS. */
 const PAUSE_CYCLE_MS = 10_000;
@@ -397,15 +371,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // What the service's DynamoDB calls met in the requests a violation names.
     const faultsMet = (violation: Violation) =>
       violation.requestIds.flatMap((id) => writes.failuresOf(id).map((failure) => ({ id, failure })));
-    const knownDefects: ChaosReport['knownDefects'] = [];
-    const known = (violation: Violation) => {
-      const met = faultsMet(violation).map(({ failure }) => failure);
-      const defect = KNOWN_DEFECTS.find(
-        (entry) => entry.invariant === violation.invariant && met.includes(entry.fault),
-      );
-      if (defect) knownDefects.push({ ...violation, defect: defect.defect });
-      return defect !== undefined;
-    };
     for (const violation of [
       ...ledger.violations,
       ...[...checks.all.values()].flatMap((check) => check.violations),
@@ -413,13 +378,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const met = faultsMet(violation).map(({ id, failure }) => `${id.slice(0, 8)}: ${failure}`);
       if (met.length > 0) violation.message += ` [faults met: ${met.join('; ')}]`;
     }
-    ledger.violations.splice(
-      0,
-      ledger.violations.length,
-      ...ledger.violations.filter((violation) => !known(violation)),
-    );
-    for (const check of checks.all.values())
-      check.violations = check.violations.filter((violation) => !known(violation));
     for (const violation of ledger.violations) {
       const check = checks.all.get(violation.invariant) ?? {
         name: violation.invariant,
@@ -488,7 +446,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         violated: check.violations.length,
       })),
       violations: all.flatMap((check) => check.violations.map((violation) => ({ ...violation, seed }))),
-      knownDefects,
       internalErrors,
       lostAnswers: writes.coverage(driven),
     };

@@ -95,14 +95,5 @@ export function formatReport(report: ChaosReport): string {
   }
   if (report.violations.length > 50)
     lines.push(`  … and ${report.violations.length - 50} more in the JSON report`);
-  if (report.knownDefects.length > 0) {
-    lines.push(
-      '',
-      `${report.knownDefects.length} time(s) a known defect of the service, not counted as violations`,
-    );
-    const byDefect = new Map<string, number>();
-    for (const met of report.knownDefects) byDefect.set(met.defect, (byDefect.get(met.defect) ?? 0) + 1);
-    for (const [defect, n] of byDefect) lines.push(`  ${padLeft(n, 4)}  ${defect}`);
-  }
   return lines.join('\n');
 }

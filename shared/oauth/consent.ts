@@ -12,6 +12,7 @@
 import { sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { newWriteId } from '../random.ts';
 import { postedByServicePage } from '../sessions/cookies.ts';
 import type { ResolvedSession } from '../sessions/resolve.ts';
 import { spendAuthorizationRequest } from '../store/oauth-requests.ts';
@@ -46,6 +47,7 @@ export async function decideConsent(deps: Deps, input: ConsentInput): Promise<{ 
     sessionId: input.session.session.id,
     csrfTokenHash: sha256Hex(input.csrf),
     now: Math.floor(deps.clock.now() / 1000),
+    writeId: newWriteId(deps.random),
   });
   if (spent.outcome === 'missing') {
     throw fail('invalidRequest', 'This authorization request is unknown or was already answered');

@@ -16,7 +16,7 @@ import { sameDigest, sha256Hex } from '../crypto/hash.ts';
 import type { Deps } from '../deps.ts';
 import { type AppError, fail, retryLater } from '../errors.ts';
 import { Email } from '../identity/email.ts';
-import { newSecret } from '../random.ts';
+import { newSecret, newWriteId } from '../random.ts';
 import { limits } from '../rate-limit/limits.ts';
 import { consume, rateLogRead } from '../rate-limit/rate-limit.ts';
 import { serviceUrl } from '../service-url.ts';
@@ -237,7 +237,7 @@ export async function finishSocialSignIn(
   await consume(deps, limits.socialCallbackPerIp, input.ip, found.limitLog);
   const stateParam = input.query.get('state');
   if (!stateParam) throw unknownState();
-  const state = await takeSocialState(deps.db, sha256Hex(stateParam));
+  const state = await takeSocialState(deps.db, sha256Hex(stateParam), newWriteId(deps.random));
   if (!state || state.validUntil <= deps.clock.now()) throw unknownState();
   if (state.applicationId !== input.applicationId || state.provider !== input.provider) {
     throw fail('forbidden', 'This sign-in was started for another application or provider; start again');

@@ -1,4 +1,10 @@
-import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { Item } from './batch.ts';
 import type { Db } from './db.ts';
 import { conditionFailureItem, holdsWrittenItem, isConditionFailure } from './errors.ts';
@@ -79,3 +85,55 @@ export async function readNow(db: Db, key: { pk: string; sk: string }): Promise<
   );
   return Item;
 }
+
+/**
+ * `taken`: this call took the item (`item`, as it was); `missing`: no such item, or another call took
+ * it; `refused`: it is there and untaken but fails `condition`, nothing changed (`current`).
+ */
+export type TakeOutcome =
+  | { outcome: 'taken'; item: Item }
+  | { outcome: 'missing' }
+  | { outcome: 'refused'; current: Item };
+
+/**
+ * Takes a single-use item once (docs/reliability.md, "What a client can rely on"): ONE UpdateItem
+ * stamps `takenBy` with this call's write id (random.ts `newWriteId`), only if the item is there, not
+ * taken yet, and meets `condition`. A DeleteItem could not tell an SDK resend of its own landed delete
+ * from a call that found nothing; a resend of the stamp finds its own id and answers as the first did.
+ * A taken item stays until its TTL: its readers treat it as gone (`isTaken`).
+ */
+export async function takeOnce(
+  db: Db,
+  key: { pk: string; sk: string },
+  take: { writeId: string; condition?: string; values?: Record<string, unknown> },
+): Promise<TakeOutcome> {
+  try {
+    const { Attributes } = await db.client.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: { pk: key.pk, sk: key.sk },
+        UpdateExpression: 'SET takenBy = :writeId',
+        ConditionExpression: [
+          'attribute_exists(pk) AND attribute_not_exists(takenBy)',
+          ...(take.condition ? [`(${take.condition})`] : []),
+        ].join(' AND '),
+        ExpressionAttributeValues: { ...take.values, ':writeId': take.writeId },
+        ReturnValues: 'ALL_OLD',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return Attributes ? { outcome: 'taken', item: Attributes } : { outcome: 'missing' };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const current = conditionFailureItem(error);
+    if (!current) return { outcome: 'missing' };
+    if (current.takenBy === take.writeId) {
+      const { takenBy: _ours, ...item } = current;
+      return { outcome: 'taken', item };
+    }
+    return isTaken(current) ? { outcome: 'missing' } : { outcome: 'refused', current };
+  }
+}
+
+/** Whether `item` was taken by `takeOnce`: gone, for whoever reads it. */
+export const isTaken = (item: Item): boolean => item.takenBy !== undefined;

@@ -3,12 +3,10 @@
  * the sign-in bridge, spent by the consent POST. Every read checks expiry itself (TTL is best-effort:
  * docs/data-model.md).
  */
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { Db } from './db.ts';
 import { decoder } from './decode.ts';
-import { conditionFailureItem, isConditionFailure } from './errors.ts';
-import { type CreateOutcome, putNew, readNow } from './items.ts';
+import { type CreateOutcome, isTaken, putNew, readNow, takeOnce } from './items.ts';
 import { keys } from './keys.ts';
 import { AuthorizationBinding } from './oauth.ts';
 
@@ -53,13 +51,13 @@ export async function readAuthorizationRequest(
   now: number,
 ): Promise<AuthorizationRequest | undefined> {
   const item = await readNow(db, keys.oauthRequest(requestId));
-  const request = item && recordOf(item);
+  const request = item && !isTaken(item) ? recordOf(item) : undefined;
   if (!request || request.expiresAt <= now) return undefined;
   return request;
 }
 
 /**
- * `spent`: the request was deleted by this call, so it is decided once (single use); `missing`: no
+ * `spent`: the request was taken by this call, so it is decided once (single use); `missing`: no
  * such request (unknown, or already spent); `refused`: it exists but is bound to another session,
  * holds another CSRF token or has expired: nothing changed, `current` says which.
  */
@@ -68,32 +66,22 @@ export type SpendOutcome =
   | { outcome: 'missing' }
   | { outcome: 'refused'; current: AuthorizationRequest };
 
-/** One conditional DeleteItem: only the bound session, with the page's CSRF token, before expiry. */
+/**
+ * ONE conditional UpdateItem (items.ts `takeOnce`): only the bound session, with the page's CSRF
+ * token, before expiry; `writeId` (random.ts `newWriteId`) lets an SDK resend whose first answer was
+ * lost find its own spend.
+ */
 export async function spendAuthorizationRequest(
   db: Db,
   requestId: string,
-  binding: { sessionId: string; csrfTokenHash: string; now: number },
+  binding: { sessionId: string; csrfTokenHash: string; now: number; writeId: string },
 ): Promise<SpendOutcome> {
-  try {
-    const { Attributes } = await db.client.send(
-      new DeleteCommand({
-        TableName: db.table,
-        Key: keys.oauthRequest(requestId),
-        ConditionExpression:
-          'attribute_exists(pk) AND sessionId = :sessionId AND csrfTokenHash = :csrf AND expiresAt > :now',
-        ExpressionAttributeValues: {
-          ':sessionId': binding.sessionId,
-          ':csrf': binding.csrfTokenHash,
-          ':now': binding.now,
-        },
-        ReturnValues: 'ALL_OLD',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return Attributes ? { outcome: 'spent', request: recordOf(Attributes) } : { outcome: 'missing' };
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const current = conditionFailureItem(error);
-    return current ? { outcome: 'refused', current: recordOf(current) } : { outcome: 'missing' };
-  }
+  const taken = await takeOnce(db, keys.oauthRequest(requestId), {
+    writeId: binding.writeId,
+    condition: 'sessionId = :sessionId AND csrfTokenHash = :csrf AND expiresAt > :now',
+    values: { ':sessionId': binding.sessionId, ':csrf': binding.csrfTokenHash, ':now': binding.now },
+  });
+  if (taken.outcome === 'taken') return { outcome: 'spent', request: recordOf(taken.item) };
+  if (taken.outcome === 'refused') return { outcome: 'refused', current: recordOf(taken.current) };
+  return taken;
 }

@@ -8,7 +8,7 @@
  * - The exchange code (callback to `POST /auth/social/exchange`, 2 minutes): the account the
  *   provider proved. Used up by the sign-in transaction (shared/store/sign-in-transaction.ts).
  */
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { NewAccount } from './accounts.ts';
 import { newAccountWrites } from './accounts.ts';
@@ -17,7 +17,7 @@ import type { Db } from './db.ts';
 import { decoder } from './decode.ts';
 import { expiresAtOf } from './device-grants.ts';
 import type { TransactItem } from './errors.ts';
-import { readNow } from './items.ts';
+import { readNow, takeOnce } from './items.ts';
 import { keys } from './keys.ts';
 import { transactWrite } from './transact.ts';
 import { applicationExists } from './users.ts';
@@ -70,12 +70,17 @@ export async function putSocialState(db: Db, stateHash: string, state: SocialSta
   );
 }
 
-/** Takes the state: ONE DeleteItem answering what it deleted, so of two callbacks only one gets it. */
-export async function takeSocialState(db: Db, stateHash: string): Promise<SocialState | undefined> {
-  const taken = await db.client.send(
-    new DeleteCommand({ TableName: db.table, Key: keys.socialState(stateHash), ReturnValues: 'ALL_OLD' }),
-  );
-  return taken.Attributes && socialState(taken.Attributes);
+/**
+ * Takes the state: ONE UpdateItem (items.ts `takeOnce`), so of two callbacks only one gets it, and an
+ * SDK resend whose first answer was lost gets it again (`writeId`, random.ts `newWriteId`).
+ */
+export async function takeSocialState(
+  db: Db,
+  stateHash: string,
+  writeId: string,
+): Promise<SocialState | undefined> {
+  const taken = await takeOnce(db, keys.socialState(stateHash), { writeId });
+  return taken.outcome === 'taken' ? socialState(taken.item) : undefined;
 }
 
 const socialCodeItem = (codeHash: string, code: SocialCode): Item => ({
