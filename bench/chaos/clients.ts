@@ -784,6 +784,30 @@ export class VirtualClient {
   }
 
   /**
+   * A change safe to send again (docs/reliability.md, "What a client can rely on"): `told` applies
+   * what its success tells; any other answer leaves the belief as `unknown` sets it, and an ambiguous
+   * one is settled by sending the same request again (`#again`), which must answer as the first
+   * success would have: `resent` lists the statuses that count, the first the success itself (a
+   * DELETE's 404 follows it, once what it deletes is gone).
+   */
+  async #change(
+    flow: string,
+    send: () => Promise<Answer>,
+    told: (answer: Answer) => void,
+    unknown: () => void,
+    resent: [number, ...number[]] = [200],
+  ): Promise<Outcome> {
+    const answer = await send();
+    if (answer.status === resent[0]) {
+      told(answer);
+      return 'ok';
+    }
+    unknown();
+    if (isAmbiguous(answer)) return this.#again(flow, answer, send, resent, told);
+    return 'refused';
+  }
+
+  /**
    * After an ambiguous answer, a client may send the same request again; docs/reliability.md: the
    * retry answers as the first success would have (`success`), or ambiguously again. Anything else is
    * a violation: the first attempt's partial write changed what the retry sees.
@@ -1119,14 +1143,9 @@ export class VirtualClient {
       this.origins.clear();
       this.origins.add(origin);
     };
-    const answer = await send();
-    if (answer.status === 200) {
-      told();
-      return 'ok';
-    }
-    this.origins.add(origin);
-    if (isAmbiguous(answer)) return this.#again(flow, answer, send, [200], told);
-    return 'refused';
+    return this.#change(flow, send, told, () => {
+      this.origins.add(origin);
+    });
   }
 
   /**
@@ -1261,14 +1280,15 @@ export class VirtualClient {
       if (belief) belief.state = 'deleted';
       this.extraApplications.splice(this.extraApplications.indexOf(applicationId), 1);
     };
-    const answer = await send();
-    if (answer.status === 204) {
-      gone();
-      return 'ok';
-    }
-    if (belief) belief.state = 'unknown';
-    if (isAmbiguous(answer)) return this.#again('apps.delete', answer, send, [204, 404], gone);
-    return 'refused';
+    return this.#change(
+      'apps.delete',
+      send,
+      gone,
+      () => {
+        if (belief) belief.state = 'unknown';
+      },
+      [204, 404],
+    );
   }
 
   /** Create a key of the main application (revoking one first at the limit), and revoke one. */
@@ -1354,15 +1374,10 @@ export class VirtualClient {
       if (key) this.#mustRefuse.push({ key, what: `key ${keyId}`, requestIds: [] });
       this.extraKeys.splice(this.extraKeys.indexOf(keyId), 1);
     };
-    const answer = await send();
-    if (answer.status === 200) {
-      revoked();
-      return 'ok';
-    }
-    if (belief) belief.state = 'unknown';
     // docs/api.md, API keys: revoking again answers the same record.
-    if (isAmbiguous(answer)) return this.#again('keys.revoke', answer, send, [200], revoked);
-    return 'refused';
+    return this.#change('keys.revoke', send, revoked, () => {
+      if (belief) belief.state = 'unknown';
+    });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1411,14 +1426,9 @@ export class VirtualClient {
     const enabled = () => {
       user.disabled = false;
     };
-    const back = await enable();
-    if (back.status === 200) {
-      enabled();
-      return 'ok';
-    }
-    user.disabled = 'unknown';
-    if (isAmbiguous(back)) return this.#again('users.enable', back, enable, [200], enabled);
-    return 'refused';
+    return this.#change('users.enable', enable, enabled, () => {
+      user.disabled = 'unknown';
+    });
   }
 
   /** Enables a user this client left disabled, so it may sign in again. */
@@ -1456,17 +1466,18 @@ export class VirtualClient {
       this.#ended(sessionsOf, 'ended');
       memberships('none');
     };
-    const answer = await send();
-    if (answer.status === 204) {
-      deleted();
-      return 'ok';
-    }
-    user.state = 'unknown';
-    this.#ended(sessionsOf, 'unknown');
-    memberships('unknown');
     // docs/api.md, Users: a retry after the delete answers 404, the user gone whole.
-    if (isAmbiguous(answer)) return this.#again('users.delete', answer, send, [204, 404], deleted);
-    return 'refused';
+    return this.#change(
+      'users.delete',
+      send,
+      deleted,
+      () => {
+        user.state = 'unknown';
+        this.#ended(sessionsOf, 'unknown');
+        memberships('unknown');
+      },
+      [204, 404],
+    );
   }
 
   async revokeUserSessions(): Promise<Outcome> {
@@ -1489,14 +1500,9 @@ export class VirtualClient {
           requestIds: answer.requestIds,
         });
     };
-    const answer = await send();
-    if (answer.status === 200) {
-      done(answer);
-      return 'ok';
-    }
-    this.#ended(sessionsOf, 'unknown');
-    if (isAmbiguous(answer)) return this.#again('users.revokeSessions', answer, send, [200], done);
-    return 'refused';
+    return this.#change('users.revokeSessions', send, done, () => {
+      this.#ended(sessionsOf, 'unknown');
+    });
   }
 
   async renameUser(): Promise<Outcome> {
@@ -1554,15 +1560,10 @@ export class VirtualClient {
     const ended = () => {
       belief.state = 'ended';
     };
-    const answer = await end();
-    if (answer.status === 200) {
-      ended();
-      return 'ok';
-    }
-    belief.state = 'unknown';
     // docs/api.md: ending is idempotent, a later end answers the record unchanged.
-    if (isAmbiguous(answer)) return this.#again('impersonate.end', answer, end, [200], ended);
-    return 'refused';
+    return this.#change('impersonate.end', end, ended, () => {
+      belief.state = 'unknown';
+    });
   }
 
   /** A tenant organization of a user: created, renamed, another user added and removed, deleted. */
@@ -1657,14 +1658,15 @@ export class VirtualClient {
     const gone = () => {
       belief.role = 'none';
     };
-    const removed = await remove();
-    if (removed.status === 204) {
-      gone();
-      return 'ok';
-    }
-    belief.role = 'unknown';
-    if (isAmbiguous(removed)) return this.#again('tenants.members', removed, remove, [204, 404], gone);
-    return 'refused';
+    return this.#change(
+      'tenants.members',
+      remove,
+      gone,
+      () => {
+        belief.role = 'unknown';
+      },
+      [204, 404],
+    );
   }
 
   /**
