@@ -69,27 +69,6 @@ export class Browser {
   }
 }
 
-/**
- * The action of a page's first form and the page's hidden fields (values unescaped; a name repeated
- * in later forms keeps its first value), as a browser would post them.
- */
-export function formOf(html: string): { action: string; fields: Record<string, string> } | undefined {
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-  if (!action) return undefined;
-  const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    const name = match[1] as string;
-    if (name in fields) continue;
-    fields[name] = (match[2] as string)
-      .replaceAll('&quot;', '"')
-      .replaceAll('&#39;', "'")
-      .replaceAll('&lt;', '<')
-      .replaceAll('&gt;', '>')
-      .replaceAll('&amp;', '&');
-  }
-  return { action: action.replaceAll('&amp;', '&'), fields };
-}
-
 /** A form body, as a browser posts it. */
 export const form = (fields: Record<string, string>) => ({
   raw: new URLSearchParams(fields).toString(),

@@ -12,19 +12,10 @@
  * endpoint until its grant is told revoked, and is refused from then on.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { formOf } from '../../fixtures/html-form.ts';
 import { REDIRECT_URI } from './hosts.ts';
 import type { Answer } from './http.ts';
-import {
-  Browser,
-  type ClientKit,
-  claimsOf,
-  form,
-  formOf,
-  isAmbiguous,
-  type Outcome,
-  said,
-  sleep,
-} from './kit.ts';
+import { Browser, type ClientKit, claimsOf, form, isAmbiguous, type Outcome, said, sleep } from './kit.ts';
 import type { GrantBelief } from './ledger.ts';
 
 /** A grant this client holds: what it was told of it, and its tokens. */

@@ -3,6 +3,7 @@
  * would: forms posted from the service's own origin (ISSUER), the platform cookie carried by hand.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { formOf as parseForm } from '../../fixtures/html-form.ts';
 import { recentAccountsCookieName } from '../../shared/sessions/recent-accounts.ts';
 import { TEST_ISSUER, type TestApp } from './app.ts';
 import { freshIp, type TestResponse } from './http-client.ts';
@@ -54,25 +55,11 @@ export const cookieFrom = (response: TestResponse, name: string): string | undef
 export const bridgeRequestOf = (response: TestResponse): string =>
   new URL(String(response.headers.location)).searchParams.get('request') ?? '';
 
-/**
- * The action of the page's first form and the hidden fields of the page (values as the page escaped
- * them, unescaped; a name repeated in later forms keeps its first value).
- */
+/** The action of the page's first form and its hidden fields (fixtures/html-form.ts); throws for a page without one. */
 export function formOf(html: string): { action: string; fields: Record<string, string> } {
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-  if (!action) throw new Error(`no form in the page: ${html.slice(0, 300)}`);
-  const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    const name = match[1] as string;
-    if (name in fields) continue;
-    fields[name] = (match[2] as string)
-      .replaceAll('&quot;', '"')
-      .replaceAll('&#39;', "'")
-      .replaceAll('&lt;', '<')
-      .replaceAll('&gt;', '>')
-      .replaceAll('&amp;', '&');
-  }
-  return { action, fields };
+  const form = parseForm(html);
+  if (!form) throw new Error(`no form in the page: ${html.slice(0, 300)}`);
+  return form;
 }
 
 /** The value of a hidden field of a page (the first of that name), unescaped. */
