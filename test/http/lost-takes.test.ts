@@ -6,7 +6,13 @@ import { loseFirstAnswer } from '../support/lost-answer.ts';
 import { authorizePath, hiddenField, ownPage, pkce, postForm } from '../support/oauth-authorize.ts';
 import { newEmail } from '../support/sign-in.ts';
 import { githubSignsIn, socialApplication } from '../support/social-application.ts';
-import { type SocialProviders, socialTrip, startSocialTestApp } from '../support/social-providers.ts';
+import {
+  browserCookie,
+  type SocialProviders,
+  socialTrip,
+  startAtProvider,
+  startSocialTestApp,
+} from '../support/social-providers.ts';
 import { createOwnedApplication } from '../support/tenancy.ts';
 
 // Found by the chaos harness (npm run chaos): the write that takes a single-use item is sent again
@@ -85,5 +91,23 @@ describe('a single-use item taken by a write whose answer was lost', () => {
     expect(lost.sends()).toBe(2);
     expect(trip.callback?.status, trip.callback?.text).toBe(303);
     expect(trip.landed?.searchParams.get('code')).toBeTruthy();
+  });
+
+  it('gives a social state to one of five parallel callbacks, and a later one none', async () => {
+    const owned = await socialApplication(app, providers);
+    githubSignsIn(providers, newEmail());
+    const { callbackPath } = await startAtProvider(app, providers, {
+      applicationId: owned.applicationId,
+      provider: 'github',
+    });
+    const callback = () =>
+      app.request('GET', String(callbackPath), { headers: { cookie: browserCookie(app) }, ip: freshIp() });
+
+    const statuses = (await Promise.all(Array.from({ length: 5 }, callback))).map((answer) => answer.status);
+    const later = await callback();
+
+    expect(statuses.filter((status) => status === 303)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(4);
+    expect(later.status).toBe(400);
   });
 });
