@@ -201,21 +201,9 @@ export class ChaosHttp {
       if (wait === null && lostBefore && !lose && !options.refusalExpected)
         this.#afterLostAnswer(route, status, code, requestIds);
       if (lose) lostBefore = true;
-      if (wait === null || attempt >= MAX_ATTEMPTS) {
-        return {
-          status,
-          ...(code ? { code } : {}),
-          body: response?.body as T,
-          text: response?.text ?? '',
-          headers: response?.headers ?? {},
-          ...(requestId ? { requestId } : {}),
-          attempts: attempt,
-          ...(lostBefore ? { lostBefore } : {}),
-          requestIds,
-        };
-      }
-      if (wait > MAX_WAIT_MS) {
-        this.gaveUp++;
+      const givenUp = wait !== null && attempt < MAX_ATTEMPTS && wait > MAX_WAIT_MS;
+      if (wait === null || attempt >= MAX_ATTEMPTS || givenUp) {
+        if (givenUp) this.gaveUp++;
         return {
           status,
           ...(code ? { code } : {}),

@@ -114,6 +114,16 @@ export class OAuthFlows {
     };
   }
 
+  /** Posts `fields` as the bridge's own page does, with this browser's cookies. */
+  #postFromPage(flow: string, route: Parameters<ClientKit['call']>[1], fields: Record<string, string>) {
+    return this.kit.call(
+      flow,
+      route,
+      {},
+      { raw: form(fields).raw, headers: this.#ownPage(this.#browser.header()) },
+    );
+  }
+
   #live(): Held | undefined {
     return this.kit.pick(this.#held.filter((held) => held.belief.state === 'live' && held.refresh));
   }
@@ -727,16 +737,7 @@ export class OAuthFlows {
     )
       return 'refused';
     this.kit.inbox.take(email);
-    const start = form({ request: requestId, email });
-    const started = await this.kit.call(
-      flow,
-      'oauthSignInStart',
-      {},
-      {
-        raw: start.raw,
-        headers: this.#ownPage(this.#browser.header()),
-      },
-    );
+    const started = await this.#postFromPage(flow, 'oauthSignInStart', { request: requestId, email });
     if (isAmbiguous(started)) return 'ambiguous';
     const code = started.status === 200 ? this.kit.inbox.take(email) : undefined;
     if (
@@ -748,16 +749,11 @@ export class OAuthFlows {
       )
     )
       return 'refused';
-    const verify = form({ request: requestId, email, code: code! });
-    const verified = await this.kit.call(
-      flow,
-      'oauthSignInVerify',
-      {},
-      {
-        raw: verify.raw,
-        headers: this.#ownPage(this.#browser.header()),
-      },
-    );
+    const verified = await this.#postFromPage(flow, 'oauthSignInVerify', {
+      request: requestId,
+      email,
+      code: code!,
+    });
     if (isAmbiguous(verified)) return 'ambiguous';
     if (
       !ledger.expect(
@@ -846,16 +842,10 @@ export class OAuthFlows {
         { query: `request=${encodeURIComponent(requestId)}`, headers: this.#browser.header() },
       );
       if (isAmbiguous(page)) return 'ambiguous';
-      const forget = form({ request: requestId, account: account.userId });
-      answer = await this.kit.call(
-        flow,
-        'oauthSignInForget',
-        {},
-        {
-          raw: forget.raw,
-          headers: this.#ownPage(this.#browser.header()),
-        },
-      );
+      answer = await this.#postFromPage(flow, 'oauthSignInForget', {
+        request: requestId,
+        account: account.userId,
+      });
     } else if (way < 0.85) {
       answer = await this.kit.call(
         flow,
