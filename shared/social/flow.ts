@@ -220,7 +220,7 @@ const unknownState = () =>
   );
 
 /**
- * `GET /auth/social/{applicationId}/{provider}/callback`: the state taken (ONE DeleteItem, so it
+ * `GET /auth/social/{applicationId}/{provider}/callback`: the state taken (ONE UpdateItem, so it
  * works once), the code exchanged with the provider (the client secret opened: ONE KMS Decrypt),
  * the address proved, the account read (ONE GetItem) and, on a first sign-in, created with the
  * exchange code in ONE TransactWriteItems (otherwise ONE PutItem of the code). Before all that,

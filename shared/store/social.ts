@@ -3,8 +3,9 @@
  * kept by the hash of a 256-bit random value the browser or the application holds, never the value itself,
  * and TTL removes them a minute after they expire (reads check `validUntil` themselves).
  * - The state (start to callback, 10 minutes): the application and provider it was started for,
- *   the PKCE verifier, the OpenID Connect nonce, and where the browser returns. Taken (deleted) by
- *   the callback in one DeleteItem, so a state works once whatever the callback does next.
+ *   the PKCE verifier, the OpenID Connect nonce, and where the browser returns. Taken by the
+ *   callback in one UpdateItem (items.ts `takeOnce`), so a state works once whatever the callback
+ *   does next.
  * - The exchange code (callback to `POST /auth/social/exchange`, 2 minutes): the account the
  *   provider proved. Used up by the sign-in transaction (shared/store/sign-in-transaction.ts).
  */

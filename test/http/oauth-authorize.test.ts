@@ -437,6 +437,22 @@ describe('the sign-in bridge', () => {
     expect(response.headers['x-frame-options']).toBe('DENY');
   });
 
+  it('answers a request already decided by a consent as unknown: a taken request reads as gone', async () => {
+    const form = await consentForm(ownerCookie);
+    const decided = await postForm(
+      app,
+      '/oauth/consent',
+      { ...form, decision: 'approve' },
+      ownPage({ cookie: ownerCookie }),
+    );
+    expect(decided.status).toBe(303);
+
+    const response = await app.request('GET', `/oauth/login?request=${form.request}`, { ip: freshIp() });
+
+    expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+  });
+
   it('shows the email form with the application name, signs in and returns to the request', async () => {
     // Prepare
     const authorizeQuery = authorizePath(params()).split('?')[1];
