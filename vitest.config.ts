@@ -12,10 +12,11 @@ console.log(`fast-check seed ${seed} (replay a failing property with FC_SEED=${s
  * One test file per core. DynamoDB Local's JVM mostly waits on the files' requests, so leaving it a
  * core of its own costs more than it gives, and a third worker gains nothing: the http lane took 288 s
  * with 1 worker, 205 to 220 s with 2 and 224 s with 3 (2 cores shared with other test runs,
- * 2026-11-27).
+ * 2026-11-27); every lane at once took 335 s with 2 workers and 366 s with 3 (2026-11-28).
  *
- * Each lane alone on that machine that day: unit 16 s, http 205 to 220 s, infra 95 s, browser 41 to
- * 58 s, e2e 46 s; every lane at once (`npx vitest run`) 568 s, beside other runs (load 8 to 10).
+ * Every lane at once (`npx vitest run`) on two cores, 2026-11-28: 446 s with every file isolated,
+ * 335 s with only the unit lane isolated (test/lanes.ts, `isolate`) and the timeout tests given a
+ * shorter function timeout.
  */
 const maxWorkers = availableParallelism();
 
@@ -39,6 +40,7 @@ export default defineConfig({
         ...shared,
         name,
         include: lane.folders.map((folder) => `test/${folder}/**/*.test.ts`),
+        isolate: lane.isolate,
         ...(lane.services ? { globalSetup: ['test/support/global-setup.ts'] } : {}),
       },
     })),

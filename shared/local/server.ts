@@ -147,8 +147,8 @@ function toEvent(
  * gives Lambda, from the moment the handler is invoked, as Lambda's does (a constant
  * 10 s here hid every timeout from the chain and the domain).
  */
-function lambdaContext(requestId: string, deps: Deps | undefined): LocalContext {
-  const deadline = performance.now() + FUNCTION_TIMEOUT_SECONDS * 1000;
+function lambdaContext(requestId: string, deps: Deps | undefined, timeoutMs: number): LocalContext {
+  const deadline = performance.now() + timeoutMs;
   return {
     ...(deps ? { doorcodeDeps: deps } : {}),
     awsRequestId: requestId,
@@ -204,6 +204,7 @@ export async function startServer({
   host = '127.0.0.1',
   deps,
   streamIntervalMs = STREAM_INTERVAL_MS,
+  functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000,
 }: {
   port: number;
   host?: string;
@@ -212,6 +213,12 @@ export async function startServer({
    * false: never (a table without a stream, whose statistics nobody counts).
    */
   streamIntervalMs?: number | false;
+  /**
+   * The function timeout each invocation's remaining time counts down from, read as it starts: the
+   * stack's by default. A test of what a request does near its timeout gives a shorter one to the
+   * request it slows down, rather than waiting out the stack's.
+   */
+  functionTimeoutMs?: number | (() => number);
   /** This server's dependencies; without them, handlers build the process's from the environment. */
   deps?: Deps;
 }): Promise<LocalServer> {
@@ -254,7 +261,16 @@ export async function startServer({
         if (!pathParameters) return gatewayError(res, 400, 'Bad Request');
         const event = toEvent(req, target, body, pathParameters);
         const serve = await handler();
-        const result = await slots(() => serve(event, lambdaContext(event.requestContext.requestId, deps)));
+        const result = await slots(() =>
+          serve(
+            event,
+            lambdaContext(
+              event.requestContext.requestId,
+              deps,
+              typeof functionTimeoutMs === 'function' ? functionTimeoutMs() : functionTimeoutMs,
+            ),
+          ),
+        );
         return send(res, result);
       }
       return gatewayError(res, 404, 'Not Found');

@@ -62,6 +62,8 @@ export interface TestAppOptions {
    * read it as `npm start` does.
    */
   aggregateEveryMs?: number;
+  /** The function timeout of each invocation (`startServer`'s `functionTimeoutMs`): the stack's by default. */
+  functionTimeoutMs?: number | (() => number);
 }
 
 /**
@@ -105,6 +107,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     port: options.port ?? 0,
     deps,
     streamIntervalMs: statistics ? (options.aggregateEveryMs ?? 0) : false,
+    ...(options.functionTimeoutMs === undefined ? {} : { functionTimeoutMs: options.functionTimeoutMs }),
   });
   return {
     url: server.url,
