@@ -7,7 +7,7 @@ import { DoorcodeStack } from '../../lib/doorcode-stack.ts';
 import { InputError } from '../../lib/inputs.ts';
 import { REGIONS_WITHOUT_SES_V2 } from '../../lib/regions.ts';
 import { routeList } from '../../shared/routes.ts';
-import { type Resource, synthDoorcode, testInputs } from './synth.ts';
+import { type Resource, synthDefault, synthDoorcode, testInputs } from './synth.ts';
 
 const cdkJsonContext: Record<string, unknown> = JSON.parse(
   readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
@@ -75,7 +75,7 @@ describe('tracing (-c tracing=true)', () => {
     Object.values(synth.template.findResources('AWS::Lambda::Function')) as Resource[];
 
   it('is off by default: no TracingConfig and no X-Ray grant', () => {
-    const defaults = synthDoorcode();
+    const defaults = synthDefault();
     for (const fn of functionsOf(defaults)) expect(fn.Properties.TracingConfig).toBeUndefined();
     expect(JSON.stringify(defaults.template.toJSON())).not.toContain('xray:');
   });

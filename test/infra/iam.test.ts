@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { accessStatements } from '../../lib/grants.ts';
 import { type RouteAccess, routeList } from '../../shared/routes.ts';
 import { allIdentityStatements, refersTo, roleStatements, type Statement } from './policies.ts';
-import { routesByProfile, synthDoorcode, testInputs } from './synth.ts';
+import { routesByProfile, synthDefault, testInputs } from './synth.ts';
 
-const { stack, template, resources, logicalId, routeFunction, onlyResourceOf } = synthDoorcode();
+const { stack, template, resources, logicalId, routeFunction, onlyResourceOf } = synthDefault();
 const tableId = onlyResourceOf('AWS::DynamoDB::Table');
 const configurationSetId = onlyResourceOf('AWS::SES::ConfigurationSet');
 const secretId = onlyResourceOf('AWS::SecretsManager::Secret');

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { FREE_WHILE_IDLE, idleCostOf } from '../../lib/idle-cost.ts';
 import { IDLE_BUDGET_CENTS, PRICES } from '../../lib/prices.ts';
 import { IDLE_STACK, idleCents, ROTATING_KEYS } from '../../scripts/docs-idle-cost.ts';
-import { synthDoorcode } from './synth.ts';
+import { synthDefault, synthDoorcode } from './synth.ts';
 
-const defaults = synthDoorcode();
+const defaults = synthDefault();
 const cost = idleCostOf(defaults.template.toJSON());
 
 describe('idle cost (docs/operations.md "What it costs idle")', () => {

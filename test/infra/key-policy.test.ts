@@ -2,7 +2,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { KEY_ADMIN_ACTIONS } from '../../lib/signing-key.ts';
 import { routeList } from '../../shared/routes.ts';
-import { synthDoorcode } from './synth.ts';
+import { synthDefault, synthDoorcode } from './synth.ts';
 
 interface KeyStatement {
   Sid?: string;
@@ -13,7 +13,7 @@ interface KeyStatement {
   Condition?: Record<string, Record<string, unknown>>;
 }
 
-const { template, resources, logicalId, routeFunction } = synthDoorcode();
+const { template, resources, logicalId, routeFunction } = synthDefault();
 const actionsOf = (s: KeyStatement) => [s.Action].flat();
 const principalsOf = (s: KeyStatement): string[] => {
   const aws = typeof s.Principal === 'string' ? s.Principal : s.Principal.AWS;

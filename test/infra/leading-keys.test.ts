@@ -5,9 +5,9 @@ import { routeList } from '../../shared/routes.ts';
 import type { ItemFamily } from '../../shared/store/keys.ts';
 import { keyFamilies } from '../../shared/store/keys.ts';
 import { roleStatements } from './policies.ts';
-import { routesByProfile, synthDoorcode } from './synth.ts';
+import { routesByProfile, synthDefault } from './synth.ts';
 
-const { template, logicalId, routeFunction, onlyResourceOf } = synthDoorcode();
+const { template, logicalId, routeFunction, onlyResourceOf } = synthDefault();
 const tableId = onlyResourceOf('AWS::DynamoDB::Table');
 const profiles = routesByProfile(routeList);
 

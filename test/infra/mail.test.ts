@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { routeList } from '../../shared/routes.ts';
-import { synthDoorcode, testInputs, variablesOf } from './synth.ts';
+import { synthDefault, synthDoorcode, testInputs, variablesOf } from './synth.ts';
 
 const mailRoutes = routeList.filter((route) => route.access.mail);
 
 describe('mail reputation', () => {
-  const { template, resources, logicalId, routeFunction, onlyResourceOf } = synthDoorcode();
+  const { template, resources, logicalId, routeFunction, onlyResourceOf } = synthDefault();
   const configurationSetId = onlyResourceOf('AWS::SES::ConfigurationSet');
   const topicId = onlyResourceOf('AWS::SNS::Topic');
 
@@ -77,7 +77,7 @@ describe('mail reputation', () => {
 
 describe('the sender identity', () => {
   it('creates the identity and retains it on cdk destroy, not after a failed first create', () => {
-    const { template } = synthDoorcode();
+    const { template } = synthDefault();
     template.hasResource('AWS::SES::EmailIdentity', {
       DeletionPolicy: 'RetainExceptOnCreate',
       UpdateReplacePolicy: 'Retain',

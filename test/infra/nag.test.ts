@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { accessProfileConstructId, accessProfileKey } from '../../lib/access-profile.ts';
 import { aggregatorAccess } from '../../shared/route-table/statistics-aggregator.ts';
 import { routeList } from '../../shared/routes.ts';
-import { synthDoorcode } from './synth.ts';
+import { synthDefault, synthDoorcode } from './synth.ts';
 
 const findings = (inputs: Parameters<typeof synthDoorcode>[0] = {}) => {
   const { app, stack } = synthDoorcode(inputs);
@@ -50,7 +50,7 @@ describe('cdk-nag AwsSolutions', { timeout: 60_000 }, () => {
   });
 
   it('acknowledges only APIG4 on the API, the SES identity wildcard and the suppression-list read of mail profiles and SMG4 on the code key, with written reasons', () => {
-    const { stack } = synthDoorcode();
+    const { stack } = synthDefault();
     const acknowledged = stack.node.findAll().flatMap((construct) =>
       construct.node.metadata
         .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)

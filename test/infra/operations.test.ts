@@ -4,7 +4,7 @@ import { hasReservedConcurrency } from '../../lib/doorcode-stack.ts';
 import { routeList } from '../../shared/routes.ts';
 import { tableSchema } from '../../shared/store/table.ts';
 import { allIdentityStatements } from './policies.ts';
-import { synthDoorcode, variablesOf } from './synth.ts';
+import { synthDefault, synthDoorcode, variablesOf } from './synth.ts';
 
 /** A CloudFormation string value as text: `Fn::Join` flattened, `{ Ref: X }` written `${X}`. */
 function text(value: unknown): string {
@@ -25,7 +25,7 @@ function tagsOf(properties: Record<string, unknown> | undefined): Record<string,
   return (tags as Record<string, unknown> | undefined) ?? {};
 }
 
-const defaults = synthDoorcode();
+const defaults = synthDefault();
 const tags = { team: 'identity', 'cost-center': '1234' };
 const restoredStream =
   'arn:aws:dynamodb:eu-west-1:123456789012:table/doorcode-restored-2026-11-23/stream/2026-11-23T00:00:00.000';

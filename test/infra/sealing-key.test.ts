@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KEY_ADMIN_ACTIONS } from '../../lib/signing-key.ts';
 import { routeList } from '../../shared/routes.ts';
-import { synthDoorcode, variablesOf } from './synth.ts';
+import { synthDefault, type synthDoorcode, variablesOf } from './synth.ts';
 
 interface KeyStatement {
   Sid?: string;
@@ -72,7 +72,7 @@ const applicationContext = {
 };
 
 describe('the sealing key', () => {
-  const synth = synthDoorcode();
+  const synth = synthDefault();
   const { key, statements } = sealingKey(synth);
   const encrypters = roleArns(synth, routeList, (route) => route.access.seal === 'encrypt');
 

@@ -6,9 +6,9 @@ import { DEFAULT_THROTTLE, routeList, routes } from '../../shared/routes.ts';
 import { keySchemaDefinition, tableSchema } from '../../shared/store/table.ts';
 import { refersTo } from './policies.ts';
 import { dependencyCycle } from './references.ts';
-import { type Resource, synthDoorcode, testInputs, variablesOf } from './synth.ts';
+import { type Resource, synthDefault, testInputs, variablesOf } from './synth.ts';
 
-const { stack, template, resources, logicalId, routeFunction, onlyResourceOf } = synthDoorcode();
+const { stack, template, resources, logicalId, routeFunction, onlyResourceOf } = synthDefault();
 
 const tableId = onlyResourceOf('AWS::DynamoDB::Table');
 const keyId = Object.keys(

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { BATCHING_WINDOW_SECONDS } from '../../lib/statistics-aggregator.ts';
 import { AGGREGATOR_BATCH_SIZE } from '../../shared/tenancy/statistics-stream.ts';
 import { roleStatements } from './policies.ts';
-import { synthDoorcode } from './synth.ts';
+import { synthDefault, synthDoorcode } from './synth.ts';
 
 // The statistics aggregator (docs/data-model.md, Statistics): the table's stream, the function it
 // invokes, and a role that reaches the statistics and the record marks only.
 
-const { template, stack, logicalId, onlyResourceOf } = synthDoorcode();
+const { template, stack, logicalId, onlyResourceOf } = synthDefault();
 const aggregator = stack.statisticsAggregator.function;
 const tableId = onlyResourceOf('AWS::DynamoDB::Table');
 

@@ -70,6 +70,18 @@ export function synthDoorcode(inputs: Partial<DoorcodeInputs> = {}, routes?: typ
   };
 }
 
+let defaultSynth: ReturnType<typeof synthDoorcode> | undefined;
+
+/**
+ * The default stack's synth, made once per worker and shared by the files that only read it: the
+ * infra lane loads its modules once per worker (test/lanes.ts), and a synth takes 3 to 4 s on two
+ * cores. A test that changes the app or the environment it synthesizes in calls `synthDoorcode`.
+ */
+export function synthDefault(): ReturnType<typeof synthDoorcode> {
+  defaultSynth ??= synthDoorcode();
+  return defaultSynth;
+}
+
 export const variablesOf = (fn: Resource) =>
   (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 
