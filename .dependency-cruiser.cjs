@@ -212,7 +212,9 @@ module.exports = {
     doNotFollow: { path: '^node_modules/' },
     // dashboard/src is TSX, which the swc parser here does not read: test/unit/dashboard-build.test.ts
     // checks what its bundle imports from the build's own metafile instead.
-    exclude: { path: '^(cdk[.]out|[.]data|bench/[.]out|verifier/dist|dashboard/src|dashboard/dist)/' },
+    exclude: {
+      path: '^(cdk[.]out|[.]data|bench/[.]out|verifier/dist|sdk/dist|dashboard/src|dashboard/dist)/',
+    },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'types', 'default'],

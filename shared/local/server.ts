@@ -143,9 +143,9 @@ function toEvent(
 }
 
 /**
- * The invocation's context. Its remaining time counts down from the function timeout the stack
- * gives Lambda, from the moment the handler is invoked, as Lambda's does (a constant
- * 10 s here hid every timeout from the chain and the domain).
+ * The invocation's context. Its remaining time counts down from `timeoutMs` (the function timeout
+ * the stack gives Lambda, unless a test gives a shorter one), from the moment the handler is invoked,
+ * as Lambda's does (a constant 10 s here hid every timeout from the chain and the domain).
  */
 function lambdaContext(requestId: string, deps: Deps | undefined, timeoutMs: number): LocalContext {
   const deadline = performance.now() + timeoutMs;

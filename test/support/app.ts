@@ -107,7 +107,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     port: options.port ?? 0,
     deps,
     streamIntervalMs: statistics ? (options.aggregateEveryMs ?? 0) : false,
-    ...(options.functionTimeoutMs === undefined ? {} : { functionTimeoutMs: options.functionTimeoutMs }),
+    functionTimeoutMs: options.functionTimeoutMs,
   });
   return {
     url: server.url,
