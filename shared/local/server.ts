@@ -147,7 +147,11 @@ function toEvent(
  * the stack gives Lambda, unless a test gives a shorter one), from the moment the handler is invoked,
  * as Lambda's does (a constant 10 s here hid every timeout from the chain and the domain).
  */
-function lambdaContext(requestId: string, deps: Deps | undefined, timeoutMs: number): LocalContext {
+export function lambdaContext(
+  requestId: string,
+  deps: Deps | undefined,
+  timeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000,
+): LocalContext {
   const deadline = performance.now() + timeoutMs;
   return {
     ...(deps ? { doorcodeDeps: deps } : {}),
@@ -204,7 +208,7 @@ export async function startServer({
   host = '127.0.0.1',
   deps,
   streamIntervalMs = STREAM_INTERVAL_MS,
-  functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000,
+  functionTimeoutMs,
 }: {
   port: number;
   host?: string;

@@ -238,12 +238,22 @@ function withoutTenantIssuer(query: URLSearchParams): URLSearchParams {
   return rest;
 }
 
-/** Discovery documents of generic issuers, per container, for an hour (a failure is not kept). */
+/**
+ * Discovery documents of generic issuers, per configuration (that is per container; a test builds one
+ * per app, so an issuer at a port another file's app used is never met), for an hour (a failure is
+ * not kept).
+ */
 const DISCOVERY_TTL_MS = 3600_000;
-const discovered = new Map<string, { as: oauth.AuthorizationServer; until: number }>();
+type Discovered = Map<string, { as: oauth.AuthorizationServer; until: number }>;
+const discoveredBy = new WeakMap<Config, Discovered>();
 const MAX_DISCOVERED = 100;
 
 async function discover(config: Config, issuer: string, now: number): Promise<oauth.AuthorizationServer> {
+  let discovered = discoveredBy.get(config);
+  if (!discovered) {
+    discovered = new Map();
+    discoveredBy.set(config, discovered);
+  }
   const cached = discovered.get(issuer);
   if (cached && cached.until > now) return cached.as;
   const url = new URL(issuer);

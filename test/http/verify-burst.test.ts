@@ -11,14 +11,14 @@ const BURST = 100;
 /**
  * Each command's answer held until the commands before it were answered, and COMMAND_MS more:
  * a store that serves one command at a time, as DynamoDB Local on a busy machine does. A burst's
- * 300 commands then take 4.5 s at least, longer than the 3 s that the busy app's function timeout,
+ * 300 commands then take 6 s at least, longer than the 3 s that the busy app's function timeout,
  * BUSY_TIMEOUT_MS, leaves before the commit margin (shared/sign-in/complete.ts): a server whose clock
  * started when a request arrived rather than when its handler was invoked would refuse the last
- * third. Each request alone waits for the commands of the 20 invoked at once, about a second at
+ * half. Each request alone waits for the commands of the 20 invoked at once, about a second at
  * worst on a loaded machine. The timeout is shorter than the stack's so the test need not wait out
  * 10 s; it adds no waiting of its own.
  */
-const COMMAND_MS = 15;
+const COMMAND_MS = 20;
 const BUSY_TIMEOUT_MS = 5_000;
 let serial = false;
 
@@ -110,6 +110,6 @@ describe(`${BURST} parallel verifies of distinct addresses (local mode)`, () => 
       serial = false;
     });
     expectEverySession(statuses);
-    // 300 commands one at a time, 15 ms apart: 4.5 s at least.
+    // 300 commands one at a time, 20 ms apart: 6 s at least.
   });
 });
