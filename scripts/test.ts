@@ -12,7 +12,7 @@
  * does. Arguments go to vitest (`npm test -- test/http/x.test.ts`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
+import { constants, setPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
 /** The npm scripts of the static checks, in the order they run, one at a time. */
@@ -27,19 +27,54 @@ interface Ended {
   report?: string;
 }
 
-/** The processes running now, stopped with this script. */
-const running = new Set<ChildProcess>();
+/** The processes running now, stopped with this script; whether each leads a process group of its own. */
+const running = new Map<ChildProcess, { group: boolean }>();
+/** The signal that stopped the run, if one did: nothing more is started. */
+let stoppedBy: NodeJS.Signals | undefined;
+/** How long a stopped child has before it is killed outright. */
+const STOP_GRACE_MS = 5_000;
 
-function started(child: ChildProcess): ChildProcess {
-  running.add(child);
+function started(child: ChildProcess, group: boolean): ChildProcess {
+  running.set(child, { group });
   child.once('close', () => running.delete(child));
   return child;
+}
+
+/**
+ * Stops a child: a check, in a process group of its own, as a group (npm, its shell and what that
+ * started), killed outright after STOP_GRACE_MS; vitest, in ours, by its pid.
+ */
+function stop(child: ChildProcess, group: boolean, signal: NodeJS.Signals): void {
+  const send = (sent: NodeJS.Signals) => {
+    try {
+      if (group && child.pid !== undefined) process.kill(-child.pid, sent);
+      else child.kill(sent);
+    } catch {
+      // Already gone.
+    }
+  };
+  send(signal);
+  // vitest is left the time its teardown needs (the DynamoDB Locals, Chromium).
+  if (group) setTimeout(() => send('SIGKILL'), STOP_GRACE_MS).unref();
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    stoppedBy ??= signal;
+    for (const [child, { group }] of running) {
+      // A Ctrl-C at the terminal has reached vitest already; a second one would cut its teardown short.
+      if (group || signal !== 'SIGINT') stop(child, group, signal);
+    }
+  });
 }
 
 /** Resolves once the child has ended, however it ended (a spawn that failed included). */
 function ended(child: ChildProcess): Promise<{ code: number | null; signal: string | null; error?: Error }> {
   return new Promise((resolve) => {
-    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('error', (error) => {
+      // An error once it runs is a kill that failed: its close still comes.
+      if (child.pid === undefined) resolve({ code: null, signal: null, error });
+    });
     child.once('close', (code, signal) => resolve({ code, signal }));
   });
 }
@@ -47,7 +82,12 @@ function ended(child: ChildProcess): Promise<{ code: number | null; signal: stri
 /** Runs `npm run <name>` at `niceness`, holding what it prints. */
 async function check(name: string, niceness: number): Promise<Ended> {
   const since = performance.now();
-  const child = started(spawn('npm', ['run', '-s', name], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  if (stoppedBy) return { name, ok: false, report: `✗ ${name} (not run: stopped by ${stoppedBy})` };
+  const group = process.platform !== 'win32';
+  const child = started(
+    spawn('npm', ['run', '-s', name], { stdio: ['ignore', 'pipe', 'pipe'], detached: group }),
+    group,
+  );
   lower(child, niceness);
   const output: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
@@ -74,7 +114,8 @@ function lower(child: ChildProcess, niceness: number): void {
 
 /** Runs vitest with the terminal as its output. */
 async function vitest(args: string[]): Promise<Ended> {
-  const child = started(spawn('npx', ['vitest', 'run', ...args], { stdio: 'inherit' }));
+  if (stoppedBy) return { name: `vitest (not run: stopped by ${stoppedBy})`, ok: false };
+  const child = started(spawn('npx', ['vitest', 'run', ...args], { stdio: 'inherit' }), false);
   const { code, error } = await ended(child);
   if (error) console.error(`✗ vitest: ${error.message}`);
   return { name: 'vitest', ok: code === 0 };
@@ -86,14 +127,6 @@ async function staticChecks(): Promise<Ended[]> {
   return results;
 }
 
-// Stopped (Ctrl-C reaches the children too; a plain kill of this process does not): stop what runs.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    for (const child of running) child.kill(signal);
-    process.exitCode = 130;
-  });
-}
-
 const staticRun = staticChecks();
 const packages = await check('packages', 0);
 const tests = packages.ok
@@ -103,7 +136,10 @@ const results = [packages, ...(await staticRun), tests];
 console.log('\nThe checks:');
 for (const { ok, report } of results.slice(0, -1)) if (report) (ok ? console.log : console.error)(report);
 const failed = results.filter((result) => !result.ok).map(({ name }) => name);
-if (failed.length > 0) {
+if (stoppedBy) {
+  console.error(`npm test stopped by ${stoppedBy}`);
+  process.exitCode = 128 + constants.signals[stoppedBy];
+} else if (failed.length > 0) {
   console.error(`npm test failed: ${failed.join(', ')}`);
-  process.exit(1);
+  process.exitCode = 1;
 }

@@ -68,7 +68,7 @@ describe('sign-in near the function timeout', () => {
   it('POST /auth/code/verify refuses to commit with 503 and Retry-After; the code still works', async () => {
     const { email, code } = await startSignIn();
 
-    // Two reads before the commit: the request with the limit's log, and the limit's write.
+    // Two calls before the commit: reading the request with the limit's log, and the limit's write.
     const late = await whileSlow(600, () =>
       app.request('POST', '/auth/code/verify', { body: { email, code }, ip: freshIp() }),
     );
