@@ -75,6 +75,9 @@ export async function signInThroughDashboard(
   await page.getByLabel('Code').fill(await latestCode(email));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  // The header shows Sign out as the session arrives; the console then moves on from the sign-in
+  // screen (or its bare address) to the screen asked for (dashboard/src/app.tsx).
+  await page.waitForURL((url) => url.pathname !== '/dashboard/sign-in' && url.pathname !== '/dashboard');
 }
 
 const axeSource = (): string => {
