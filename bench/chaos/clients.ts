@@ -13,16 +13,8 @@
 import type { RouteId } from '../../shared/routes.ts';
 import type { ChaosHosts } from './hosts.ts';
 import type { Answer, ChaosHttp } from './http.ts';
-import {
-  type ClientKit,
-  claimsOf,
-  type EndUser,
-  type Inbox,
-  isAmbiguous,
-  type Outcome,
-  sleep,
-} from './kit.ts';
-import type { Ledger, MemberBelief, SessionBelief, UserBelief } from './ledger.ts';
+import { type ClientKit, type EndUser, type Inbox, isAmbiguous, type Outcome, sleep } from './kit.ts';
+import { claimsOf, type Ledger, type MemberBelief, type SessionBelief, type UserBelief } from './ledger.ts';
 import { OAuthFlows } from './oauth-flows.ts';
 import { SOCIAL_RETURN_URL, SocialFlows } from './social-flows.ts';
 
@@ -356,40 +348,8 @@ export class VirtualClient {
     if (counts) counts.told++;
     this.ledger.attemptAgents.set(agent, { scope, email: user.email, told: true });
     const token = answer.body.token as string;
-    const userId = answer.body.user.id as string;
-    const claims = claimsOf(token);
-    const session: SessionBelief = {
-      id: answer.body.session.id,
-      userId,
-      scope,
-      jti: claims.jti,
-      state: 'live',
-      jtiUncertain: false,
-      requestIds: answer.requestIds,
-    };
-    this.ledger.sessions.set(session.id, session);
+    const session = this.ledger.signedIn(user, scope, answer, 'by code');
     this.#tokens.set(session.id, token);
-    if (!user.belief) {
-      user.belief = {
-        id: userId,
-        scope,
-        email: user.email,
-        state: 'exists',
-        disabled: false,
-        name: answer.body.user.name ?? null,
-        names: new Set([answer.body.user.name ?? null]),
-        requestIds: answer.requestIds,
-      };
-      if (scope !== 'platform') this.ledger.users.set(userId, user.belief);
-    } else if (
-      !this.ledger.expect('one account per address per scope', user.belief.id === userId, () => '')
-    ) {
-      this.ledger.violate(
-        'one account per address per scope',
-        `${user.email} signed in as ${userId}, before as ${user.belief.id}`,
-        answer.requestIds,
-      );
-    }
     // A replay of the code that was just accepted is refused, whatever the faults.
     if (mode === 'verify' && this.random() < 0.15) {
       const replay = await this.#call(flow, 'codeVerify', {}, { headers, body: { email: user.email, code } });

@@ -10,13 +10,6 @@ export type Outcome = 'ok' | 'refused' | 'ambiguous' | 'skipped';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The claims of a token (its payload, unverified: the client only reads them). */
-// biome-ignore lint/suspicious/noExplicitAny: claims of session and access tokens alike.
-export function claimsOf(token: string): Record<string, any> {
-  const [, payload = ''] = token.split('.');
-  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-}
-
 /** An answer that says nothing of what happened: a 5xx, a network error, a 429, or any answer to a resend after a lost one. */
 export const isAmbiguous = (answer: Answer) =>
   answer.status === 0 ||

@@ -5,6 +5,13 @@
  * given up on): the write may or may not be there, but at most once.
  */
 
+/** The claims of a token (its payload, unverified: the client only reads them). */
+// biome-ignore lint/suspicious/noExplicitAny: claims of session and access tokens alike.
+export function claimsOf(token: string): Record<string, any> {
+  const [, payload = ''] = token.split('.');
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+}
+
 export interface SessionBelief {
   id: string;
   userId: string;
@@ -127,6 +134,56 @@ export class Ledger {
 
   violate(invariant: string, message: string, requestIds: string[] = []): void {
     this.expect(invariant, false, () => message, requestIds);
+  }
+
+  /**
+   * What a sign-in's 200 answer tells (a code, a poll or a social exchange): its live session, and
+   * the address's account, the same one as before if there was one. The platform's accounts are
+   * not kept (the invariants follow an application's users). `how` says how it signed in, for the
+   * violation's message.
+   */
+  signedIn(
+    user: { email: string; belief?: UserBelief },
+    scope: string,
+    // biome-ignore lint/suspicious/noExplicitAny: an answer's body, read field by field as the flows read it.
+    answer: { body: any; requestIds: string[] },
+    how: string,
+  ): SessionBelief {
+    const token = answer.body.token as string;
+    const userId = answer.body.user.id as string;
+    const session: SessionBelief = {
+      id: answer.body.session.id,
+      userId,
+      scope,
+      jti: claimsOf(token).jti,
+      state: 'live',
+      jtiUncertain: false,
+      requestIds: answer.requestIds,
+    };
+    this.sessions.set(session.id, session);
+    if (!user.belief) {
+      const name = (answer.body.user.name as string | null | undefined) ?? null;
+      user.belief = {
+        id: userId,
+        scope,
+        email: user.email,
+        state: 'exists',
+        disabled: false,
+        name,
+        names: new Set([name]),
+        requestIds: answer.requestIds,
+      };
+      if (scope !== 'platform') this.users.set(userId, user.belief);
+    } else {
+      const before = user.belief.id;
+      this.expect(
+        'one account per address per scope',
+        before === userId,
+        () => `${user.email} signed in ${how} as ${userId}, before as ${before}`,
+        answer.requestIds,
+      );
+    }
+    return session;
   }
 
   signInOf(applicationId: string) {

@@ -15,8 +15,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { formOf } from '../../fixtures/html-form.ts';
 import { REDIRECT_URI } from './hosts.ts';
 import type { Answer } from './http.ts';
-import { Browser, type ClientKit, claimsOf, form, isAmbiguous, type Outcome, said, sleep } from './kit.ts';
-import type { GrantBelief } from './ledger.ts';
+import { Browser, type ClientKit, form, isAmbiguous, type Outcome, said, sleep } from './kit.ts';
+import { claimsOf, type GrantBelief } from './ledger.ts';
 
 /** A grant this client holds: what it was told of it, and its tokens. */
 interface Held {

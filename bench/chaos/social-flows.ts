@@ -12,17 +12,7 @@
  */
 import { APP_CHALLENGE, APP_VERIFIER } from '../../fixtures/social-hosts.ts';
 import type { ChaosHosts } from './hosts.ts';
-import {
-  Browser,
-  type ClientKit,
-  claimsOf,
-  type EndUser,
-  form,
-  isAmbiguous,
-  type Outcome,
-  said,
-} from './kit.ts';
-import type { SessionBelief } from './ledger.ts';
+import { Browser, type ClientKit, type EndUser, form, isAmbiguous, type Outcome, said } from './kit.ts';
 
 /** The application's one registered return URL (its configuration, set up by the client). */
 export const SOCIAL_RETURN_URL = 'https://app.chaos.test/after-sign-in';
@@ -146,37 +136,8 @@ export class SocialFlows {
     ledger.attemptAgents.set(agent, { scope, email: user.email, told: true });
     const token = exchanged.body.token as string;
     const userId = exchanged.body.user.id as string;
-    const session: SessionBelief = {
-      id: exchanged.body.session.id,
-      userId,
-      scope,
-      jti: claimsOf(token).jti,
-      state: 'live',
-      jtiUncertain: false,
-      requestIds: exchanged.requestIds,
-    };
-    ledger.sessions.set(session.id, session);
+    const session = ledger.signedIn(user, scope, exchanged, `with ${provider}`);
     this.kit.hold(session, token);
-    if (!user.belief) {
-      user.belief = {
-        id: userId,
-        scope,
-        email: user.email,
-        state: 'exists',
-        disabled: false,
-        name: exchanged.body.user.name ?? null,
-        names: new Set([exchanged.body.user.name ?? null]),
-        requestIds: exchanged.requestIds,
-      };
-      ledger.users.set(userId, user.belief);
-    } else {
-      ledger.expect(
-        'one account per address per scope',
-        user.belief.id === userId,
-        () => `${user.email} signed in with ${provider} as ${userId}, before as ${user.belief?.id}`,
-        exchanged.requestIds,
-      );
-    }
     // Its session works at once.
     const seen = await this.kit.call(flow, 'session', {}, { headers: { authorization: `Bearer ${token}` } });
     if (!isAmbiguous(seen))
