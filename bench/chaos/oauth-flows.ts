@@ -718,15 +718,9 @@ export class OAuthFlows {
     const flow = 'oauth.bridge';
     const { ledger } = this.kit;
     const email = `bridge-${this.kit.id}-${this.kit.serial()}-${Date.now()}@chaos.test`;
-    const requestId = await this.#bridgeRequest(flow);
-    if (typeof requestId !== 'string') return requestId;
-    const page = await this.kit.call(
-      flow,
-      'oauthSignInPage',
-      {},
-      { query: `request=${encodeURIComponent(requestId)}`, headers: this.#browser.header() },
-    );
-    if (isAmbiguous(page)) return 'ambiguous';
+    const opened = await this.#bridgePage(flow);
+    if (typeof opened === 'string') return opened;
+    const { requestId, page } = opened;
     if (
       !ledger.expect(
         'the sign-in bridge shows its email form',
@@ -788,8 +782,11 @@ export class OAuthFlows {
     return 'ok';
   }
 
-  /** A pending request of the bridge: `GET /oauth/authorize` without a session redirects to it. */
-  async #bridgeRequest(flow: string): Promise<string | Outcome> {
+  /**
+   * A pending request of the bridge (`GET /oauth/authorize` without a session redirects to it) and its
+   * sign-in page, as this browser opens it; else the outcome that ended the flow.
+   */
+  async #bridgePage(flow: string): Promise<{ requestId: string; page: Answer } | Outcome> {
     const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
     const query = this.#authorizeQuery(challenge, `st-${this.kit.serial()}`);
     let first = await this.kit.call(flow, 'oauthAuthorize', {}, { query });
@@ -806,10 +803,17 @@ export class OAuthFlows {
         requestId !== undefined,
         () => `authorize without a session answered ${first.status} ${first.headers.location ?? ''}`,
         first.requestIds,
-      )
+      ) ||
+      requestId === undefined
     )
       return 'refused';
-    return requestId!;
+    const page = await this.kit.call(
+      flow,
+      'oauthSignInPage',
+      {},
+      { query: `request=${encodeURIComponent(requestId)}`, headers: this.#browser.header() },
+    );
+    return isAmbiguous(page) ? 'ambiguous' : { requestId, page };
   }
 
   /**
@@ -833,15 +837,9 @@ export class OAuthFlows {
     const ownPage = { origin: new URL(this.kit.issuer).origin, ...this.#browser.header() };
     let answer: Answer;
     if (way < 0.4) {
-      const requestId = await this.#bridgeRequest(flow);
-      if (typeof requestId !== 'string') return requestId;
-      const page = await this.kit.call(
-        flow,
-        'oauthSignInPage',
-        {},
-        { query: `request=${encodeURIComponent(requestId)}`, headers: this.#browser.header() },
-      );
-      if (isAmbiguous(page)) return 'ambiguous';
+      const opened = await this.#bridgePage(flow);
+      if (typeof opened === 'string') return opened;
+      const { requestId } = opened;
       answer = await this.#postFromPage(flow, 'oauthSignInForget', {
         request: requestId,
         account: account.userId,

@@ -3,7 +3,7 @@ import type { TestApp } from '../support/app.ts';
 import { startClientMetadataServer, testCertificates } from '../support/client-metadata-server.ts';
 import { freshIp } from '../support/http-client.ts';
 import { loseFirstAnswer } from '../support/lost-answer.ts';
-import { authorizePath, hiddenField, ownPage, pkce, postForm } from '../support/oauth-authorize.ts';
+import { approvalOf, authorizePath, ownPage, pkce, postForm } from '../support/oauth-authorize.ts';
 import { newEmail } from '../support/sign-in.ts';
 import { githubSignsIn, socialApplication } from '../support/social-application.ts';
 import {
@@ -61,17 +61,9 @@ describe('a single-use item taken by a write whose answer was lost', () => {
     expect(page.status, page.text).toBe(200);
 
     const lost = loseFirstAnswer(app.deps.db, taking('OAUTHREQ#'));
-    const decided = await postForm(
-      app,
-      '/oauth/consent',
-      {
-        request: hiddenField(page.text, 'request'),
-        csrf: hiddenField(page.text, 'csrf'),
-        confirm: 'yes',
-        decision: 'approve',
-      },
-      ownPage({ cookie }),
-    ).finally(lost.restore);
+    const decided = await postForm(app, '/oauth/consent', approvalOf(page.text), ownPage({ cookie })).finally(
+      lost.restore,
+    );
 
     expect(lost.sends()).toBe(2);
     expect(decided.status, decided.text).toBe(303);

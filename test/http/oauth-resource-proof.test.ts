@@ -14,7 +14,7 @@ import {
 } from '../support/client-metadata-server.ts';
 import { expectError } from '../support/expect-error.ts';
 import { freshIp, type TestResponse } from '../support/http-client.ts';
-import { authorizePath, hiddenField, ownPage, pkce, postForm } from '../support/oauth-authorize.ts';
+import { approvalOf, authorizePath, ownPage, pkce, postForm } from '../support/oauth-authorize.ts';
 import { refreshRequest, tokenRequest } from '../support/oauth-token.ts';
 import { createOwnedApplication, manage } from '../support/tenancy.ts';
 
@@ -85,17 +85,7 @@ async function tokenFor(owned: Owned, resource: string, tokenResource = resource
     { headers: { cookie }, ip: freshIp() },
   );
   if (page.status !== 200) return { page, token: undefined };
-  const approved = await postForm(
-    app,
-    '/oauth/consent',
-    {
-      request: hiddenField(page.text, 'request'),
-      csrf: hiddenField(page.text, 'csrf'),
-      confirm: 'yes',
-      decision: 'approve',
-    },
-    ownPage({ cookie }),
-  );
+  const approved = await postForm(app, '/oauth/consent', approvalOf(page.text), ownPage({ cookie }));
   expect(approved.status, approved.text).toBe(303);
   const code = new URL(String(approved.headers.location)).searchParams.get('code') ?? '';
   const token = await tokenRequest(app, {
