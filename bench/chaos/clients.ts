@@ -13,7 +13,15 @@
 import type { RouteId } from '../../shared/routes.ts';
 import type { ChaosHosts } from './hosts.ts';
 import type { Answer, ChaosHttp } from './http.ts';
-import { type ClientKit, type EndUser, type Inbox, isAmbiguous, type Outcome, sleep } from './kit.ts';
+import {
+  type ClientKit,
+  type EndUser,
+  type Inbox,
+  isAmbiguous,
+  type Outcome,
+  sendUntilTold,
+  sleep,
+} from './kit.ts';
 import { claimsOf, type Ledger, type MemberBelief, type SessionBelief, type UserBelief } from './ledger.ts';
 import { OAuthFlows } from './oauth-flows.ts';
 import { SOCIAL_RETURN_URL, SocialFlows } from './social-flows.ts';
@@ -29,8 +37,6 @@ interface Account {
 /** The most starts a client spends on one address in its scope (the limit is 3 per 10 minutes). */
 const STARTS_PER_ADDRESS = 3;
 const FREE_PLAN_APPLICATIONS = 3;
-/** How many times a client sends a request again after an ambiguous answer. */
-const RETRIES_AFTER_AMBIGUOUS = 4;
 const ACTIVE_KEY_LIMIT = 20;
 /** The application's domain of synthetic test addresses, whose codes peek shows (docs/api.md). */
 const SYNTHETIC_DOMAIN = 'bots.chaos.test';
@@ -780,11 +786,7 @@ export class VirtualClient {
     onSuccess: (answer: Answer) => void,
   ): Promise<Outcome> {
     // A persistent client: it sends again until an answer is not ambiguous (or it tires).
-    let retry = await send();
-    for (let tries = 1; isAmbiguous(retry) && tries < RETRIES_AFTER_AMBIGUOUS; tries++) {
-      await sleep(100 * tries);
-      retry = await send();
-    }
+    const retry = await sendUntilTold(send, 100);
     this.ledger.pass('a retry answers as the first success');
     if (success.includes(retry.status)) {
       onSuccess(retry);

@@ -10,6 +10,22 @@ export type Outcome = 'ok' | 'refused' | 'ambiguous' | 'skipped';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How many times a flow sends a request again while its answers say nothing (`isAmbiguous`). */
+export const RESENDS = 3;
+
+/**
+ * `send`'s answer, sent again up to RESENDS times while it is ambiguous, as a persistent client does;
+ * `pauseMs` × the try waited before each resend. The last answer (ambiguous if every one was).
+ */
+export async function sendUntilTold(send: () => Promise<Answer>, pauseMs = 0): Promise<Answer> {
+  let answer = await send();
+  for (let tries = 1; isAmbiguous(answer) && tries <= RESENDS; tries++) {
+    if (pauseMs > 0) await sleep(pauseMs * tries);
+    answer = await send();
+  }
+  return answer;
+}
+
 /** An answer that says nothing of what happened: a 5xx, a network error, a 429, or any answer to a resend after a lost one. */
 export const isAmbiguous = (answer: Answer) =>
   answer.status === 0 ||

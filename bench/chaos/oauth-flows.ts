@@ -15,7 +15,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import { formOf } from '../../fixtures/html-form.ts';
 import { REDIRECT_URI } from './hosts.ts';
 import type { Answer } from './http.ts';
-import { Browser, type ClientKit, form, isAmbiguous, type Outcome, said, sleep } from './kit.ts';
+import {
+  Browser,
+  type ClientKit,
+  form,
+  isAmbiguous,
+  type Outcome,
+  RESENDS,
+  said,
+  sendUntilTold,
+  sleep,
+} from './kit.ts';
 import { claimsOf, type GrantBelief } from './ledger.ts';
 
 /** A grant this client holds: what it was told of it, and its tokens. */
@@ -42,8 +52,6 @@ const GRACE_MS = 30_000;
 const SURELY_WITHIN_GRACE_MS = 18_000;
 /** After it with room to spare (`rotatedAt` is in whole seconds). */
 const SURELY_AFTER_GRACE_MS = GRACE_MS + 2_500;
-/** How many times a request that may be sent again is sent after an ambiguous answer. */
-const RESENDS = 3;
 /** What an owner's token is granted: every scope (docs/mcp.md, Scopes and the step-up). */
 const OWNER_SCOPES = 'auth:read auth:write';
 const OWNER_TOOLS = 7;
@@ -225,8 +233,7 @@ export class OAuthFlows {
         {},
         { query: this.#authorizeQuery(challenge, state), headers: cookie },
       );
-    let page = await show();
-    for (let tries = 0; isAmbiguous(page) && tries < RESENDS; tries++) page = await show();
+    const page = await sendUntilTold(show);
     if (isAmbiguous(page)) return { outcome: 'ambiguous' };
     const consent = page.status === 200 ? formOf(page.text) : undefined;
     if (
@@ -789,9 +796,7 @@ export class OAuthFlows {
   async #bridgePage(flow: string): Promise<{ requestId: string; page: Answer } | Outcome> {
     const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
     const query = this.#authorizeQuery(challenge, `st-${this.kit.serial()}`);
-    let first = await this.kit.call(flow, 'oauthAuthorize', {}, { query });
-    for (let tries = 0; isAmbiguous(first) && tries < RESENDS; tries++)
-      first = await this.kit.call(flow, 'oauthAuthorize', {}, { query });
+    const first = await sendUntilTold(() => this.kit.call(flow, 'oauthAuthorize', {}, { query }));
     if (isAmbiguous(first)) return 'ambiguous';
     const requestId =
       first.status === 302
